@@ -1,0 +1,31 @@
+/* Errors: every fallible function takes a tosac_error* and returns a tosac_code.
+ * The first failure wins: later tosac_fail calls on an already-failed error keep
+ * the original message, so the innermost, most specific reason reaches the user. */
+#ifndef TOSAC_ERROR_H
+#define TOSAC_ERROR_H
+
+#include <stdarg.h>
+
+typedef enum tosac_code {
+    TOSAC_OK = 0,
+    TOSAC_ERR_INTERNAL = 1,    /* a bug or resource failure: exit 1 */
+    TOSAC_ERR_INPUT = 2,       /* bad user input (file, argument, model): exit 2 */
+    TOSAC_ERR_UNSUPPORTED = 3, /* valid input we (or the spec) do not support: exit 2 */
+} tosac_code;
+
+typedef struct tosac_error {
+    tosac_code code;
+    char msg[512];
+} tosac_error;
+
+void tosac_error_clear(tosac_error *err);
+
+/* Record a failure (if none is recorded yet) and return its code. err may be NULL. */
+tosac_code tosac_fail(tosac_error *err, tosac_code code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+tosac_code tosac_vfail(tosac_error *err, tosac_code code, const char *fmt, va_list ap);
+
+/* Process exit status for a code: 0, 1 (internal) or 2 (input / unsupported). */
+int tosac_exit_status(tosac_code code);
+
+#endif

@@ -1,0 +1,40 @@
+/* A host tensor: dtype, static shape, contiguous C-order data in the in-memory
+ * representation of dtype.h. Used for npy I/O, interpreter inputs/outputs and runtime I/O. */
+#ifndef TOSAC_TENSOR_H
+#define TOSAC_TENSOR_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "tosac/dtype.h"
+#include "tosac/error.h"
+
+#define TOSAC_MAX_RANK 8
+
+typedef struct tosac_tensor {
+    tosac_dtype dtype;
+    int rank;
+    int64_t shape[TOSAC_MAX_RANK];
+    void *data;
+    size_t nbytes;
+    int owns_data; /* tosac_tensor_free releases data only when set */
+} tosac_tensor;
+
+/* Element count; 1 for rank 0. Assumes a validated shape. */
+int64_t tosac_shape_numel(int rank, const int64_t *shape);
+int64_t tosac_tensor_numel(const tosac_tensor *t);
+
+/* Element count and byte size of a shape with overflow and limit checks
+ * (every dim >= 0, total bytes <= TOSAC_MAX_TENSOR_BYTES). */
+#define TOSAC_MAX_TENSOR_BYTES ((size_t)1 << 34)
+tosac_code tosac_shape_check(tosac_dtype dt, int rank, const int64_t *shape,
+                             size_t *nbytes_out, tosac_error *err);
+
+/* Allocate zeroed data for (dt, rank, shape); t is overwritten. */
+tosac_code tosac_tensor_alloc(tosac_tensor *t, tosac_dtype dt, int rank, const int64_t *shape,
+                              tosac_error *err);
+void tosac_tensor_free(tosac_tensor *t);
+
+/* "[1,3,224,224]" into buf. */
+const char *tosac_shape_str(int rank, const int64_t *shape, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,119 @@
+#include "util/fileio.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+tosac_code tosac_read_file(const char *path, void **data, size_t *len, tosac_error *err)
+{
+    *data = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return tosac_fail(err, TOSAC_ERR_INPUT, "'%s' is not a regular file", path);
+    }
+    if ((unsigned long long)st.st_size > TOSAC_MAX_FILE_BYTES) {
+        fclose(f);
+        return tosac_fail(err, TOSAC_ERR_INPUT, "'%s' is too large", path);
+    }
+    size_t n = (size_t)st.st_size;
+    char *buf = malloc(n + 1);
+    if (!buf) {
+        fclose(f);
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory reading '%s'", path);
+    }
+    if (n && fread(buf, 1, n, f) != n) {
+        free(buf);
+        fclose(f);
+        return tosac_fail(err, TOSAC_ERR_INPUT, "cannot read '%s'", path);
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    return TOSAC_OK;
+}
+
+tosac_code tosac_write_file_parts(const char *path, const void *const *parts, const size_t *lens,
+                                  int nparts, tosac_error *err)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 32);
+    if (!tmp)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    snprintf(tmp, plen + 32, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        tosac_fail(err, TOSAC_ERR_INPUT, "cannot write '%s': %s", path, strerror(errno));
+        free(tmp);
+        return err ? err->code : TOSAC_ERR_INPUT;
+    }
+    int ok = 1;
+    for (int i = 0; i < nparts && ok; i++)
+        if (lens[i] && fwrite(parts[i], 1, lens[i], f) != lens[i])
+            ok = 0;
+    if (fclose(f) != 0)
+        ok = 0;
+    if (!ok || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        free(tmp);
+        return tosac_fail(err, TOSAC_ERR_INPUT, "cannot write '%s': %s", path, strerror(e));
+    }
+    free(tmp);
+    return TOSAC_OK;
+}
+
+tosac_code tosac_write_file(const char *path, const void *data, size_t len, tosac_error *err)
+{
+    const void *parts[1] = {data};
+    return tosac_write_file_parts(path, parts, &len, 1, err);
+}
+
+tosac_code tosac_mkdirs(const char *path, tosac_error *err)
+{
+    size_t n = strlen(path);
+    char *p = malloc(n + 1);
+    if (!p)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    memcpy(p, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (p[i] == '/' || p[i] == '\0') {
+            char c = p[i];
+            p[i] = '\0';
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                tosac_fail(err, TOSAC_ERR_INPUT, "cannot create directory '%s': %s", p,
+                           strerror(errno));
+                free(p);
+                return TOSAC_ERR_INPUT;
+            }
+            p[i] = c;
+        }
+    }
+    free(p);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return tosac_fail(err, TOSAC_ERR_INPUT, "'%s' is not a directory", path);
+    return TOSAC_OK;
+}
+
+void tosac_sanitize_name(const char *name, char *out, size_t outlen)
+{
+    size_t i = 0;
+    if (outlen == 0)
+        return;
+    for (; name[i] && i + 1 < outlen; i++) {
+        char c = name[i];
+        int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                 c == '_' || c == '.' || c == '-';
+        out[i] = ok ? c : '_';
+    }
+    out[i] = '\0';
+}

@@ -1,0 +1,24 @@
+/* Whole-file reading and atomic writing (temp file + rename: no half-written outputs). */
+#ifndef TOSAC_UTIL_FILEIO_H
+#define TOSAC_UTIL_FILEIO_H
+
+#include <stddef.h>
+#include "tosac/error.h"
+
+#define TOSAC_MAX_FILE_BYTES ((size_t)1 << 32)
+
+/* Reads path into a malloc'd buffer (NUL-terminated for convenience; *len excludes the NUL). */
+tosac_code tosac_read_file(const char *path, void **data, size_t *len, tosac_error *err);
+
+/* Writes the concatenation of parts to path atomically. */
+tosac_code tosac_write_file_parts(const char *path, const void *const *parts, const size_t *lens,
+                                  int nparts, tosac_error *err);
+tosac_code tosac_write_file(const char *path, const void *data, size_t len, tosac_error *err);
+
+/* mkdir -p for one directory level chain; ok if it exists. */
+tosac_code tosac_mkdirs(const char *path, tosac_error *err);
+
+/* Replace characters outside [A-Za-z0-9_.-] with '_' (output file names). */
+void tosac_sanitize_name(const char *name, char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,91 @@
+#include "tosac/tensor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int64_t tosac_shape_numel(int rank, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= shape[i];
+    return n;
+}
+
+int64_t tosac_tensor_numel(const tosac_tensor *t) { return tosac_shape_numel(t->rank, t->shape); }
+
+tosac_code tosac_shape_check(tosac_dtype dt, int rank, const int64_t *shape, size_t *nbytes_out,
+                             tosac_error *err)
+{
+    if (rank < 0 || rank > TOSAC_MAX_RANK)
+        return tosac_fail(err, TOSAC_ERR_UNSUPPORTED, "rank %d is outside 0..%d", rank,
+                          TOSAC_MAX_RANK);
+    size_t esize = tosac_dtype_size(dt);
+    if (esize == 0)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "unknown element type");
+    uint64_t bytes = esize;
+    int zero = 0;
+    for (int i = 0; i < rank; i++) {
+        if (shape[i] < 0)
+            return tosac_fail(err, TOSAC_ERR_INPUT, "negative dimension %lld",
+                              (long long)shape[i]);
+        if (shape[i] == 0) {
+            zero = 1;
+            continue;
+        }
+        if ((uint64_t)shape[i] > TOSAC_MAX_TENSOR_BYTES ||
+            bytes > TOSAC_MAX_TENSOR_BYTES / (uint64_t)shape[i])
+            return tosac_fail(err, TOSAC_ERR_INPUT, "tensor too large (more than %llu bytes)",
+                              (unsigned long long)TOSAC_MAX_TENSOR_BYTES);
+        bytes *= (uint64_t)shape[i];
+    }
+    if (nbytes_out)
+        *nbytes_out = zero ? 0 : (size_t)bytes;
+    return TOSAC_OK;
+}
+
+tosac_code tosac_tensor_alloc(tosac_tensor *t, tosac_dtype dt, int rank, const int64_t *shape,
+                              tosac_error *err)
+{
+    size_t nbytes;
+    memset(t, 0, sizeof *t);
+    tosac_code rc = tosac_shape_check(dt, rank, shape, &nbytes, err);
+    if (rc)
+        return rc;
+    t->dtype = dt;
+    t->rank = rank;
+    for (int i = 0; i < rank; i++)
+        t->shape[i] = shape[i];
+    /* Always allocate at least one byte so data != NULL for empty tensors. */
+    t->data = calloc(1, nbytes ? nbytes : 1);
+    if (!t->data)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory allocating %zu bytes", nbytes);
+    t->nbytes = nbytes;
+    t->owns_data = 1;
+    return TOSAC_OK;
+}
+
+void tosac_tensor_free(tosac_tensor *t)
+{
+    if (t && t->owns_data)
+        free(t->data);
+    if (t) {
+        t->data = NULL;
+        t->nbytes = 0;
+        t->owns_data = 0;
+    }
+}
+
+const char *tosac_shape_str(int rank, const int64_t *shape, char *buf, size_t len)
+{
+    size_t n = 0;
+    if (len == 0)
+        return buf;
+    buf[0] = '\0';
+    n += (size_t)snprintf(buf + n, len - n, "[");
+    for (int i = 0; i < rank && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, i ? ",%lld" : "%lld", (long long)shape[i]);
+    if (n < len)
+        snprintf(buf + n, len - n, "]");
+    return buf;
+}

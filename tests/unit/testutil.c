@@ -1,0 +1,125 @@
+#define _GNU_SOURCE
+#include "testutil.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *tu_shared(const char *rel)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof buf, "%s/%s", TOSAC_SHARED_DIR, rel);
+    return buf;
+}
+
+const char *tu_source(const char *rel)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof buf, "%s/%s", TOSAC_SOURCE_DIR, rel);
+    return buf;
+}
+
+char *tu_mkdtemp(void)
+{
+    char *p = strdup("/tmp/tosac-test-XXXXXX");
+    if (!p || !mkdtemp(p)) {
+        fprintf(stderr, "mkdtemp failed\n");
+        abort();
+    }
+    return p;
+}
+
+void tu_rmtree(const char *path)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp("rm", "rm", "-rf", path, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+}
+
+static char *slurp_fd(int fd)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (n + 1024 > cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+        ssize_t r = read(fd, buf + n, cap - n - 1);
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+int tu_cli_argv(char **out, char **errout, const char *const *args)
+{
+    int n = 0;
+    while (args[n])
+        n++;
+    char **argv = calloc((size_t)n + 2, sizeof *argv);
+    argv[0] = (char *)TOSAC_CLI_PATH;
+    for (int i = 0; i < n; i++)
+        argv[i + 1] = (char *)args[i];
+    char outname[] = "/tmp/tosac-out-XXXXXX", errname[] = "/tmp/tosac-err-XXXXXX";
+    int ofd = mkstemp(outname), efd = mkstemp(errname);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(ofd, 1);
+        dup2(efd, 2);
+        execv(TOSAC_CLI_PATH, argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    free(argv);
+    lseek(ofd, 0, SEEK_SET);
+    lseek(efd, 0, SEEK_SET);
+    char *o = slurp_fd(ofd), *e = slurp_fd(efd);
+    close(ofd);
+    close(efd);
+    unlink(outname);
+    unlink(errname);
+    if (out)
+        *out = o;
+    else
+        free(o);
+    if (errout)
+        *errout = e;
+    else
+        free(e);
+    if (WIFSIGNALED(st))
+        return 128 + WTERMSIG(st);
+    return WEXITSTATUS(st);
+}
+
+int tu_cli(char **out, char **errout, ...)
+{
+    const char *args[64];
+    int n = 0;
+    va_list ap;
+    va_start(ap, errout);
+    const char *a;
+    while ((a = va_arg(ap, const char *)) != NULL && n < 63)
+        args[n++] = a;
+    va_end(ap);
+    args[n] = NULL;
+    return tu_cli_argv(out, errout, args);
+}
+
+int tu_count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}

@@ -1,0 +1,28 @@
+/* Helpers for cmocka tests: paths to shared data, temp dirs, running the tosac CLI. */
+#ifndef TOSAC_TESTUTIL_H
+#define TOSAC_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+/* TOSAC_SHARED_DIR "/" rel, in a static buffer (valid until the next call). */
+const char *tu_shared(const char *rel);
+/* TOSAC_SOURCE_DIR "/" rel. */
+const char *tu_source(const char *rel);
+/* A fresh empty directory under /tmp; the path is malloc'd. */
+char *tu_mkdtemp(void);
+/* Removes a directory tree (rm -rf). */
+void tu_rmtree(const char *path);
+
+/* Runs the tosac CLI with the given arguments (NULL-terminated); captures stdout and stderr
+ * into malloc'd strings (may pass NULL to discard). Returns the exit status. */
+int tu_cli(char **out, char **errout, ...);
+int tu_cli_argv(char **out, char **errout, const char *const *args);
+
+/* Number of lines in s. */
+int tu_count_lines(const char *s);
+
+#endif

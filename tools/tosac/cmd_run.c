@@ -1,0 +1,68 @@
+/* tosac run / inspect: dispatch on the kind of file given. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Options of run/inspect/bench that take a value (so their value is not the file). */
+static int takes_value(const char *opt)
+{
+    static const char *const opts[] = {"--input", "-i", "--output-dir", "-o", "--runs",
+                                       "--threads", "--input-shape", NULL};
+    for (int i = 0; opts[i]; i++)
+        if (strcmp(opt, opts[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *first_positional(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] != '-')
+            return argv[i];
+        if (takes_value(argv[i]))
+            i++;
+    }
+    return NULL;
+}
+
+static int dispatch(int argc, char **argv, int (*tosa)(int, char **), int (*onnx)(int, char **),
+                    int (*prog)(int, char **), const char *usage)
+{
+    if (cli_wants_help(argc, argv)) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    const char *path = first_positional(argc, argv);
+    if (!path)
+        return cli_error(TOSAC_ERR_INPUT, "%s needs a file (try 'tosac %s --help')", argv[0],
+                         argv[0]);
+    tosac_error err;
+    tosac_error_clear(&err);
+    cli_file_kind kind;
+    if (cli_detect_file(path, &kind, &err))
+        return cli_report(&err);
+    switch (kind) {
+    case CLI_FILE_TOSA: return tosa(argc, argv);
+    case CLI_FILE_ONNX: return onnx(argc, argv);
+    case CLI_FILE_PROGRAM: return prog(argc, argv);
+    default: return cli_error(TOSAC_ERR_INPUT, "unrecognised file '%s'", path);
+    }
+}
+
+int cmd_run(int argc, char **argv)
+{
+    return dispatch(argc, argv, run_tosa, run_onnx, run_program,
+                    "usage: tosac run (PROGRAM | MODEL.onnx | GRAPH.tosa) --input [NAME=]FILE.npy ...\n"
+                    "                 [--output-dir DIR]\n"
+                    "Runs the file on the host and writes every output as DIR/<name>.npy\n"
+                    "(characters outside [A-Za-z0-9_.-] in a name become '_'; DIR defaults to '.').\n"
+                    "Inputs bind by name, or in graph order when NAME= is omitted.\n");
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+    return dispatch(argc, argv, inspect_tosa, inspect_onnx, inspect_program,
+                    "usage: tosac inspect (PROGRAM | MODEL.onnx | GRAPH.tosa) [--json | --dot]\n"
+                    "Prints operators, tensors, shapes, types and attributes.\n");
+}

@@ -1,0 +1,47 @@
+/* tosac: the command-line front end. Exit 0 success, 2 bad input or unsupported request,
+ * 1 internal error. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} commands[] = {
+    {"spec", cmd_spec, "parse a TOSA specification string and show what it allows"},
+    {"compile", cmd_compile, "compile an ONNX model for a TOSA specification"},
+    {"quantize", cmd_quantize, "quantize a float ONNX model to a QDQ model"},
+    {"run", cmd_run, "run a program, an ONNX model or a .tosa graph on .npy inputs"},
+    {"inspect", cmd_inspect, "show the contents of a program, ONNX model or .tosa graph"},
+    {"bench", cmd_bench, "time a program, ONNX model or .tosa graph"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: tosac [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'tosac COMMAND --help' describes one command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("tosac %s\n", TOSAC_VERSION_STRING);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    return cli_error(TOSAC_ERR_INPUT, "unknown command '%s' (try 'tosac --help')", argv[1]);
+}

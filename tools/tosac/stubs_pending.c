@@ -1,0 +1,22 @@
+/* Subcommands whose implementation has not landed yet. Each moves to its own file
+ * (cmd_<verb>.c or <verb>_<kind>.c) when it is written; until then it fails cleanly. */
+#include "cli.h"
+
+#define PENDING(fn, what)                                                                      \
+    int fn(int argc, char **argv)                                                              \
+    {                                                                                          \
+        (void)argc;                                                                            \
+        (void)argv;                                                                            \
+        return cli_error(TOSAC_ERR_UNSUPPORTED, "%s is not implemented yet", what);            \
+    }
+
+PENDING(cmd_spec, "tosac spec")
+PENDING(cmd_compile, "tosac compile")
+PENDING(cmd_quantize, "tosac quantize")
+PENDING(cmd_bench, "tosac bench")
+PENDING(run_tosa, "running .tosa graphs")
+PENDING(run_onnx, "running ONNX models")
+PENDING(run_program, "running programs")
+PENDING(inspect_tosa, "inspecting .tosa graphs")
+PENDING(inspect_onnx, "inspecting ONNX models")
+PENDING(inspect_program, "inspecting programs")
