@@ -3,7 +3,7 @@
  *   BOOL u8(0/1) | U8 uint8 | I4 int8 (one value per byte, unpacked) | I8 int8 | U16 uint16
  *   I16 int16 | U32 uint32 | I32 int32 | I48 int64 (sign-extended) | I64 int64 | U64 uint64
  *   F16 uint16 bits | BF16 uint16 bits | F32 float | F64 double | FP8* uint8 bits
- *   SHAPE int64 (TOSA shape_t values)
+ *   SHAPE int64 (TOSA shape_t values) | 1.1 FP6 FP4 FP8UE8M0 MXINT8: uint8 (one per element)
  * Packed file encodings (TOSA INT4 nibbles, INT48 6 bytes) exist only at file boundaries. */
 #ifndef TOSAC_DTYPE_H
 #define TOSAC_DTYPE_H
@@ -31,6 +31,12 @@ typedef enum tosac_dtype {
     TOSAC_DT_FP8E4M3,
     TOSAC_DT_FP8E5M2,
     TOSAC_DT_SHAPE,
+    /* TOSA 1.1 microscaling element types (storage: one uint8 per element) */
+    TOSAC_DT_FP6E2M3,
+    TOSAC_DT_FP6E3M2,
+    TOSAC_DT_FP4E2M1,
+    TOSAC_DT_FP8UE8M0,
+    TOSAC_DT_MXINT8,
     TOSAC_DT_COUNT
 } tosac_dtype;
 

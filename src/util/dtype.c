@@ -25,6 +25,11 @@ static const struct {
     [TOSAC_DT_FP8E4M3] = {"fp8e4m3", NULL, 1, 8, 1, 0, 1},
     [TOSAC_DT_FP8E5M2] = {"fp8e5m2", NULL, 1, 8, 1, 0, 1},
     [TOSAC_DT_SHAPE] = {"shape", "int64", 8, 64, 0, 0, 1},
+    [TOSAC_DT_FP6E2M3] = {"fp6e2m3", NULL, 1, 6, 1, 0, 1},
+    [TOSAC_DT_FP6E3M2] = {"fp6e3m2", NULL, 1, 6, 1, 0, 1},
+    [TOSAC_DT_FP4E2M1] = {"fp4e2m1", NULL, 1, 4, 1, 0, 1},
+    [TOSAC_DT_FP8UE8M0] = {"fp8ue8m0", NULL, 1, 8, 1, 0, 0},
+    [TOSAC_DT_MXINT8] = {"mxint8", NULL, 1, 8, 0, 1, 1},
 };
 
 static int valid(tosac_dtype dt) { return (unsigned)dt < TOSAC_DT_COUNT; }

@@ -1,5 +1,6 @@
 #include "util/fp.h"
 
+#include <math.h>
 #include <string.h>
 
 static uint32_t bits_of(float f)
@@ -77,3 +78,76 @@ uint16_t tosac_f32_to_bf16(float f)
 }
 
 float tosac_bf16_to_f32(uint16_t b) { return float_of((uint32_t)b << 16); }
+
+/* Round |f| to a small float format with mbits mantissa bits and minimum normal exponent
+ * min_e; returns the encoded magnitude, or -1 when the rounded value exceeds max. */
+static int small_encode(float a, int mbits, int min_e, int bias, float max)
+{
+    if (a == 0.0f)
+        return 0;
+    int e;
+    frexpf(a, &e);
+    e -= 1; /* a = 1.x * 2^e */
+    if (e < min_e)
+        e = min_e;
+    float quantum = ldexpf(1.0f, e - mbits);
+    float v = rintf(a / quantum) * quantum; /* exact scaling; rintf rounds half to even */
+    if (v > max)
+        return -1;
+    if (v < ldexpf(1.0f, min_e)) /* subnormal (or zero) */
+        return (int)(v / ldexpf(1.0f, min_e - mbits));
+    frexpf(v, &e);
+    e -= 1;
+    int mant = (int)(v / ldexpf(1.0f, e - mbits)) - (1 << mbits);
+    return ((e + bias) << mbits) | mant;
+}
+
+uint8_t tosac_f32_to_fp8e4m3(float f, int saturate)
+{
+    uint8_t sign = signbit(f) ? 0x80 : 0;
+    if (isnan(f))
+        return sign | 0x7f;
+    float a = fabsf(f);
+    int m = isinf(a) ? -1 : small_encode(a, 3, -6, 7, 448.0f);
+    if (m < 0)
+        return sign | (saturate ? 0x7e : 0x7f);
+    return sign | (uint8_t)m;
+}
+
+uint8_t tosac_f32_to_fp8e5m2(float f, int saturate)
+{
+    uint8_t sign = signbit(f) ? 0x80 : 0;
+    if (isnan(f))
+        return sign | 0x7f;
+    float a = fabsf(f);
+    int m = isinf(a) ? -1 : small_encode(a, 2, -14, 15, 57344.0f);
+    if (m < 0)
+        return sign | (saturate ? 0x7b : 0x7c);
+    return sign | (uint8_t)m;
+}
+
+float tosac_fp8e4m3_to_f32(uint8_t b)
+{
+    int exp = (b >> 3) & 0xf, m = b & 7;
+    float v;
+    if (exp == 15 && m == 7)
+        v = NAN;
+    else if (exp == 0)
+        v = ldexpf((float)m, -9);
+    else
+        v = ldexpf(1.0f + (float)m / 8.0f, exp - 7);
+    return (b & 0x80) ? -v : v;
+}
+
+float tosac_fp8e5m2_to_f32(uint8_t b)
+{
+    int exp = (b >> 2) & 0x1f, m = b & 3;
+    float v;
+    if (exp == 31)
+        v = m ? NAN : INFINITY;
+    else if (exp == 0)
+        v = ldexpf((float)m, -16);
+    else
+        v = ldexpf(1.0f + (float)m / 4.0f, exp - 15);
+    return (b & 0x80) ? -v : v;
+}
