@@ -1,0 +1,6 @@
+/* Operator group: activation. (Not written yet: an empty table.) */
+#include "interp/interp_internal.h"
+
+const interp_op_entry interp_ops_activation[] = {
+    {TOSA_OP_UNKNOWN, NULL},
+};
