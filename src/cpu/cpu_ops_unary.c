@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernels/quant.h"
+#include "tosac/onnx.h"
 #include "kernels/unary.h"
 
 static tosac_code unary(cpu_ctx *c, kern_unop op, const kern_unary_params *p)
@@ -172,33 +173,10 @@ static tosac_code cast_to(cpu_ctx *c, tosac_dtype to)
     return TOSAC_OK;
 }
 
-/* ONNX TensorProto.DataType codes of the types we store. */
-static tosac_dtype onnx_dtype(int64_t code)
-{
-    switch (code) {
-    case 1: return TOSAC_DT_F32;
-    case 2: return TOSAC_DT_U8;
-    case 3: return TOSAC_DT_I8;
-    case 4: return TOSAC_DT_U16;
-    case 5: return TOSAC_DT_I16;
-    case 6: return TOSAC_DT_I32;
-    case 7: return TOSAC_DT_I64;
-    case 9: return TOSAC_DT_BOOL;
-    case 10: return TOSAC_DT_F16;
-    case 11: return TOSAC_DT_F64;
-    case 12: return TOSAC_DT_U32;
-    case 13: return TOSAC_DT_U64;
-    case 16: return TOSAC_DT_BF16;
-    case 17: return TOSAC_DT_FP8E4M3;
-    case 19: return TOSAC_DT_FP8E5M2;
-    default: return TOSAC_DT_UNKNOWN;
-    }
-}
-
 static tosac_code op_cast(cpu_ctx *c)
 {
     int64_t to = cpu_attr_i(c, "to", 0);
-    tosac_dtype dt = onnx_dtype(to);
+    tosac_dtype dt = onnx_dtype_to_tosac((int)to);
     /* the graph's declared output type wins when the importer knows it */
     if (c->node->n_outputs > 0 && c->node->outputs[0] >= 0) {
         tosac_dtype decl = c->g->tensors[c->node->outputs[0]].dtype;
