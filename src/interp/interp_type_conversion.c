@@ -245,9 +245,9 @@ static tosac_code op_rescale(interp_ctx *c)
         if (arith_add_s(r, out_zp, 32, &res) != ARITH_OK)
             return interp_error(c, "REQUIRE failed at element %lld: result %d + output_zp %lld "
                                 "outside int32", (long long)i, (int)r, (long long)out_zp);
-        /* apply_clip_u on i32 compares the 32-bit pattern as unsigned: negatives saturate high */
-        if (ou)
-            res = arith_zero_extend(res, 32);
+        /* Unsigned output clamps the signed int32 result to [0, maximum_u<out_t>]: negative
+         * results give 0, as Arm's reference model does (a literal unsigned reading of
+         * apply_clip_u<i32_t> would saturate them to the maximum instead). */
         res = res < lo ? lo : res > hi ? hi : res;
         write_raw(out->data, ob, i, res);
     }
