@@ -59,8 +59,9 @@ static void strides_of(int rank, const int64_t *shape, int64_t *st)
     }
 }
 
-/* Reads a shape_t operand (SHAPE / integer tensor of rank 1, or rank 0 for an empty shape)
- * into vals; at most max values. */
+/* Reads a shape_t operand into vals (at most max values). shape_t values are a rank-1
+ * tensor; a rank-0 one is the empty shape: the conformance files declare the shape operand
+ * of a rank-0 RESHAPE as shape [] with one dummy value 0. */
 static tosac_code read_shape_operand(interp_ctx *c, const tosac_tensor *t, const char *what,
                                      int64_t *vals, int max, int *n)
 {
@@ -68,7 +69,7 @@ static tosac_code read_shape_operand(interp_ctx *c, const tosac_tensor *t, const
         return interp_error(c, "%s operand has type %s, not shape", what, tosac_dtype_name(t->dtype));
     if (t->rank > 1)
         return interp_error(c, "%s operand has rank %d, not 1", what, t->rank);
-    int64_t cnt = tosac_tensor_numel(t);
+    int64_t cnt = t->rank == 0 ? 0 : tosac_tensor_numel(t);
     if (cnt > max)
         return interp_error(c, "%s operand has %lld values, at most %d allowed", what,
                             (long long)cnt, max);

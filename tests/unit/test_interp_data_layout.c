@@ -142,6 +142,15 @@ static void test_reshape(void **state)
                      TOSAC_OK);
     tosac_tensor_free(&shp);
     tosac_tensor_free(&in);
+    /* [1] -> rank 0: the empty shape_t comes as a rank-0 SHAPE tensor holding a dummy 0
+     * (as in the conformance file reshape_0_b_perm1_rank0_out0); it means zero values */
+    const int64_t zero[] = {0};
+    th_tensor_int(&in, TOSAC_DT_I64, 1, s1, seven);
+    th_tensor_int(&shp, TOSAC_DT_SHAPE, 0, NULL, zero);
+    assert_int_equal(run(TOSA_OP_RESHAPE, NULL, ins, 2, TOSAC_DT_I64, 0, NULL, seven, &err),
+                     TOSAC_OK);
+    tosac_tensor_free(&shp);
+    tosac_tensor_free(&in);
 }
 
 static void test_reverse(void **state)
