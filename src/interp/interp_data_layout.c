@@ -214,6 +214,7 @@ static tosac_code op_reshape(interp_ctx *c)
 
 static tosac_code op_reverse(interp_ctx *c)
 {
+    INTERP_ERROR_IF(c, c->n_in != 1);
     const tosac_tensor *in = c->in[0];
     tosac_tensor *out = c->out[0];
     int axis = c->op->attr.axis;
@@ -305,6 +306,7 @@ static tosac_code op_tile(interp_ctx *c)
 
 static tosac_code op_transpose(interp_ctx *c)
 {
+    INTERP_ERROR_IF(c, c->n_in != 1);
     const tosac_tensor *in = c->in[0];
     tosac_tensor *out = c->out[0];
     const tosa_attr *a = &c->op->attr;

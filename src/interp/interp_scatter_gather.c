@@ -28,6 +28,7 @@ static tosac_code check_nwc(interp_ctx *c, const tosac_tensor *t, const char *wh
 
 static tosac_code op_gather(interp_ctx *c)
 {
+    INTERP_ERROR_IF(c, c->n_in != 2);
     const tosac_tensor *values = c->in[0], *idx = c->in[1];
     tosac_tensor *out = c->out[0];
     tosac_code rc = check_index_type(c, idx);
@@ -58,6 +59,7 @@ static tosac_code op_gather(interp_ctx *c)
 
 static tosac_code op_scatter(interp_ctx *c)
 {
+    INTERP_ERROR_IF(c, c->n_in != 3);
     const tosac_tensor *vin = c->in[0], *idx = c->in[1], *input = c->in[2];
     tosac_tensor *vout = c->out[0];
     tosac_code rc = check_index_type(c, idx);

@@ -76,6 +76,7 @@ static bool is_cast_int(tosac_dtype dt)
 
 static tosac_code op_cast(interp_ctx *c)
 {
+    INTERP_ERROR_IF(c, c->n_in != 1);
     const tosac_tensor *in = c->in[0];
     tosac_tensor *out = c->out[0];
     tosac_dtype it = in->dtype, ot = out->dtype;
