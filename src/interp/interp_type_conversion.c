@@ -227,8 +227,8 @@ static tosac_code op_rescale(interp_ctx *c)
 
     int64_t lo = ou ? 0 : arith_min_s(ob), hi = ou ? arith_max_u(ob) : arith_max_s(ob);
     int64_t n = tosac_tensor_numel(in);
-    for (int64_t i = 0; i < n; i++) {
-        int64_t ch = a->per_channel ? i % nc : 0;
+    int64_t ch = 0; /* channel of element i: the index in the last dim when per_channel */
+    for (int64_t i = 0; i < n; i++, ch = (a->per_channel && ch + 1 < nc) ? ch + 1 : 0) {
         int32_t m = (int32_t)read_raw(mul->data, a->scale32 ? 32 : 16, ch);
         int s = ((const int8_t *)sh->data)[ch];
         int64_t v = read_raw(in->data, ib, i);
