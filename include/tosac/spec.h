@@ -145,7 +145,9 @@ int tosa_spec_rank_value(const tosa_spec *spec, int rank);
 /* True if the spec's profiles/extensions make this row legal. */
 bool tosa_spec_row_legal(const tosa_spec *spec, const tosa_spec_row *row);
 /* True if some row of op with plain (not block-scaled) types equal to types[0..n_types) is
- * legal; types in the order of the operator's <types> list. Ops without types: n_types 0. */
+ * legal; types in the order of the operator's <types> list, which may differ between
+ * versions (1.1 CONV2D adds in_zp_t, weight_zp_t): place them with tosa_spec_op_type_index.
+ * Ops without types (COND_IF, CUSTOM, ...): n_types 0. */
 bool tosa_op_legal(const tosa_spec *spec, tosa_op op, const tosac_dtype *types, int n_types);
 /* The same with block-scaled positions given by the bit mask block_scaled, and by name so
  * 1.1 operators outside tosa_op can be asked too. */
