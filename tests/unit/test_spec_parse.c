@@ -233,6 +233,34 @@ static void test_to_string(void **state)
     assert_string_equal(small, "TOSA-1.");
 }
 
+/* Long and odd strings: one bounded line, no crash (the sanitizer build checks reads). */
+static void test_hostile_input(void **state)
+{
+    (void)state;
+    static char s[20000];
+    strcpy(s, "TOSA-1.0");
+    for (int i = 0; i < 2000; i++)
+        strcat(s, "+INT");
+    assert_non_null(strstr(parse_bad(s), "duplicate token 'INT'"));
+    strcpy(s, "TOSA-1.0+INT+");
+    memset(s + 13, 'x', 5000);
+    s[5013] = '\0';
+    const char *m = parse_bad(s);
+    assert_true(strlen(m) < 400);
+    assert_non_null(strstr(m, "unknown token 'xxxx"));
+    s[8] = '\0';
+    memset(s + 8, '7', 3000); /* TOSA-1.0777...: version too long */
+    s[3008] = '\0';
+    assert_non_null(strstr(parse_bad(s), "bad TOSA version"));
+    assert_non_null(strstr(parse_bad("TOSA-1.0+INT+\xc3\xa9"), "non-printable"));
+    assert_non_null(strstr(parse_bad("TOSA-1.0+INT+int16\x7f"), "byte 0x7f"));
+    assert_non_null(strstr(parse_bad("TOSA-1.0+INT+int16x"), "unknown token 'int16x'"));
+    assert_non_null(strstr(parse_bad("TOSA-1.0+INT+in"), "unknown token 'in'"));
+    assert_non_null(strstr(parse_bad("TOSA-"), "bad TOSA version ''"));
+    assert_non_null(strstr(parse_bad("TOSA-1.0+"), "empty token"));
+    assert_non_null(strstr(parse_bad("TOSA-1.0+INT+mxfp4e2m1"), "'mxfp4e2m1' needs TOSA 1.1"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_profiles_duplicates_u55_level),
         cmocka_unit_test(test_queries),
         cmocka_unit_test(test_to_string),
+        cmocka_unit_test(test_hostile_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
