@@ -194,6 +194,16 @@ static void test_profile_alone(void **state)
     assert_null(strstr(buf, "RESCALE"));
 }
 
+static int legal_rows(const char *spec, tosa_op op)
+{
+    tosa_spec sp = S(spec);
+    const tosa_spec_op *o = tosa_spec_find_op(&sp, op);
+    int n = 0;
+    for (int r = 0; r < o->n_rows; r++)
+        n += tosa_spec_row_legal(&sp, &o->rows[r]);
+    return n;
+}
+
 static void test_type_sets_and_tables(void **state)
 {
     (void)state;
@@ -205,6 +215,13 @@ static void test_type_sets_and_tables(void **state)
         assert_false(legal(spec, TOSA_OP_CAST, 2, "in_t", TOSAC_DT_I8, "out_t", TOSAC_DT_F32));
     }
     assert_true(legal("TOSA-1.1+FP", TOSA_OP_CAST, 2, "in_t", TOSAC_DT_I8, "out_t", TOSAC_DT_F32));
+    /* integer CASTs by hand from the XML: bool<->i8/i16/i32 (6), i8->i16/i32, i16->i8/i32,
+     * i32->i8/i16 (6); EXT-INT64 adds bool/i32->i64 and i64->bool/i32 */
+    assert_int_equal(legal_rows("TOSA-1.0+INT", TOSA_OP_CAST), 12);
+    assert_int_equal(legal_rows("TOSA-1.1+INT", TOSA_OP_CAST), 12);
+    assert_int_equal(legal_rows("TOSA-1.1+INT+int64", TOSA_OP_CAST), 16);
+    assert_true(legal("TOSA-1.1+INT+int64", TOSA_OP_CAST, 2, "in_t", TOSAC_DT_I64, "out_t",
+                      TOSAC_DT_I32));
     /* fp -> fp8 is DEDUCE-EXT in 1.1: needs the fp8 extension (and bf16 for a bf16 input) */
     assert_true(legal("TOSA-1.1+FP+fp8e4m3", TOSA_OP_CAST, 2, "in_t", TOSAC_DT_F32, "out_t",
                       TOSAC_DT_FP8E4M3));

@@ -65,6 +65,17 @@ static int allowed_count(const tosa_spec *spec)
     return n;
 }
 
+static int legal_rows(const tosa_spec *spec)
+{
+    int n = 0;
+    for (int i = 0; i < tosa_spec_op_count(spec); i++) {
+        const tosa_spec_op *op = tosa_spec_op_at(spec, i);
+        for (int r = 0; r < op->n_rows; r++)
+            n += tosa_spec_row_legal(spec, &op->rows[r]);
+    }
+    return n;
+}
+
 /* Effective extensions (implied ones included), comma-separated, each wrapped in q. */
 static void put_extensions(const tosa_spec *spec, const char *q)
 {
@@ -153,7 +164,8 @@ static void print_text(const tosa_spec *spec, const char *canon)
     put_limits(tosa_spec_level_limits(spec), 0);
     printf(")\nu55: %s\n", tosa_spec_is_u55_subset(spec) ? "yes (Arm Ethos-U55: integer only)" : "no");
     printf("keeps_int64: %s\n", tosa_spec_keeps_int64(spec) ? "yes" : "no (int64 is narrowed to int32)");
-    printf("operators: %d of %d allowed\n", allowed_count(spec), tosa_spec_op_count(spec));
+    printf("operators: %d of %d allowed, %d type combinations (--ops lists them)\n",
+           allowed_count(spec), tosa_spec_op_count(spec), legal_rows(spec));
 }
 
 int cmd_spec(int argc, char **argv)
