@@ -55,9 +55,12 @@ static tosac_code conv_types(interp_ctx *c, conv_src *s)
                         tosac_dtype_name(out), tosac_dtype_name(acc));
 }
 
-/* Operands, types and zero points common to the four operators. */
-static tosac_code conv_operands(interp_ctx *c, int rank, int w_rank, conv_src *s)
+/* Operands, types, zero points and attribute vector lengths common to the four operators,
+ * with nsp spatial dimensions. TRANSPOSE_CONV2D has out_pad instead of pad and no
+ * dilation. */
+static tosac_code conv_operands(interp_ctx *c, int nsp, bool transposed, conv_src *s)
 {
+    const tosa_attr *a = &c->op->attr;
     tosac_code rc = nn_check_arity(c, 5, 1);
     if (rc)
         return rc;
@@ -65,13 +68,33 @@ static tosac_code conv_operands(interp_ctx *c, int rank, int w_rank, conv_src *s
     s->w = c->in[1];
     s->bias = c->in[2];
     s->out = c->out[0];
-    if ((rc = nn_check_rank(c, s->in, rank, "input")) ||
-        (rc = nn_check_rank(c, s->w, w_rank, "weight")) ||
+    if ((rc = nn_check_rank(c, s->in, nsp + 2, "input")) ||
+        (rc = nn_check_rank(c, s->w, nsp + 2, "weight")) ||
         (rc = nn_check_rank(c, s->bias, 1, "bias")) ||
-        (rc = nn_check_rank(c, s->out, rank, "output")) || (rc = conv_types(c, s)) ||
+        (rc = nn_check_rank(c, s->out, nsp + 2, "output")) ||
+        (rc = nn_check_attr_len(c, a->n_stride, nsp, "stride")) ||
+        (rc = transposed ? nn_check_attr_len(c, a->n_out_pad, 4, "out_pad")
+                         : nn_check_attr_len(c, a->n_pad, 2 * nsp, "pad")) ||
+        (rc = transposed ? TOSAC_OK : nn_check_attr_len(c, a->n_dilation, nsp, "dilation")) ||
+        (rc = conv_types(c, s)) ||
         (rc = nn_read_zp(c, c->in[3], s->in->dtype, "input_zp", &s->izp)) ||
         (rc = nn_read_zp(c, c->in[4], s->w->dtype, "weight_zp", &s->wzp)))
         return rc;
+    return TOSAC_OK;
+}
+
+/* Weight channels must match input channels; output batch and channels the input's
+ * batch and out_ch. */
+static tosac_code conv_check_channels(interp_ctx *c, const conv_src *s, int64_t w_ic,
+                                      int64_t out_ch)
+{
+    int64_t ic = s->in->shape[s->in->rank - 1];
+    if (w_ic != ic)
+        return interp_error(c, "weight channels %lld differ from input channels %lld",
+                            (long long)w_ic, (long long)ic);
+    if (s->out->shape[0] != s->in->shape[0] || s->out->shape[s->out->rank - 1] != out_ch)
+        return interp_error(c, "output batch/channels must be %lld/%lld",
+                            (long long)s->in->shape[0], (long long)out_ch);
     return TOSAC_OK;
 }
 
@@ -148,14 +171,26 @@ static inline void conv_write(const conv_src *s, int64_t oidx, const conv_acc *a
     }
 }
 
-/* Geometry of CONV2D (as a CONV3D with depth 1) and CONV3D. */
+/* Geometry of CONV2D (as a CONV3D with depth 1), CONV3D and DEPTHWISE_CONV2D (M output
+ * channels per input channel; 1 for the others). */
 typedef struct conv_geom {
-    int64_t N, ID, IH, IW, IC, OC, KD, KH, KW, OD, OH, OW;
+    int64_t N, ID, IH, IW, IC, OC, KD, KH, KW, OD, OH, OW, M;
     int64_t pad[6]; /* d0, d1, top, bottom, left, right */
     int64_t stride[3], dil[3];
 } conv_geom;
 
-static tosac_code conv_check_geom(interp_ctx *c, const conv_src *s, const conv_geom *g)
+/* Kernel taps k in [*k0, *k1) with 0 <= i0 + k * dil < in (dil >= 1): the taps of a
+ * window starting at input index i0 that land inside the image. */
+static void tap_range(int64_t i0, int64_t dil, int64_t K, int64_t in, int64_t *k0, int64_t *k1)
+{
+    int64_t lo = i0 < 0 ? (-i0 + dil - 1) / dil : 0;
+    int64_t hi = in - i0 <= 0 ? 0 : (in - i0 + dil - 1) / dil;
+    *k0 = lo;
+    *k1 = hi < K ? hi : K;
+}
+
+/* The pad/stride/dilation ERROR_IFs and the output-size equations. */
+static tosac_code conv_check_window(interp_ctx *c, const conv_geom *g)
 {
     static const char *const names[3] = {"OD", "OH", "OW"};
     const int64_t in[3] = {g->ID, g->IH, g->IW}, k[3] = {g->KD, g->KH, g->KW},
@@ -166,23 +201,18 @@ static tosac_code conv_check_geom(interp_ctx *c, const conv_src *s, const conv_g
         INTERP_ERROR_IF(c, g->stride[i] < 1);
         INTERP_ERROR_IF(c, g->dil[i] < 1);
     }
-    if (s->w->shape[s->w->rank - 1] != g->IC)
-        return interp_error(c, "weight channels %lld differ from input channels %lld",
-                            (long long)s->w->shape[s->w->rank - 1], (long long)g->IC);
-    if (s->out->shape[0] != g->N || s->out->shape[s->out->rank - 1] != g->OC)
-        return interp_error(c, "output batch/channels differ from input batch/weight OC");
     for (int i = 0; i < 3; i++) {
         int64_t num = in[i] - 1 + g->pad[2 * i] + g->pad[2 * i + 1] - (k[i] - 1) * g->dil[i];
         tosac_code rc = nn_check_out_dim(c, num, g->stride[i], out[i], names[i]);
         if (rc)
             return rc;
     }
-    return conv_check_bias(c, s, g->OC);
+    return TOSAC_OK;
 }
 
 static void conv_run(const conv_src *s, const conv_geom *g)
 {
-    int64_t BC = s->bias->shape[0];
+    int64_t BC = s->bias->shape[0], kd0, kd1, ky0, ky1, kx0, kx1;
     for (int64_t n = 0; n < g->N; n++)
         for (int64_t od = 0; od < g->OD; od++)
             for (int64_t oy = 0; oy < g->OH; oy++)
@@ -191,77 +221,61 @@ static void conv_run(const conv_src *s, const conv_geom *g)
                     int64_t iy = oy * g->stride[1] - g->pad[2];
                     int64_t ix = ox * g->stride[2] - g->pad[4];
                     int64_t obase = (((n * g->OD + od) * g->OH + oy) * g->OW + ox) * g->OC;
+                    tap_range(id, g->dil[0], g->KD, g->ID, &kd0, &kd1);
+                    tap_range(iy, g->dil[1], g->KH, g->IH, &ky0, &ky1);
+                    tap_range(ix, g->dil[2], g->KW, g->IW, &kx0, &kx1);
                     for (int64_t oc = 0; oc < g->OC; oc++) {
                         conv_acc acc = {0, 0.0};
-                        for (int64_t kd = 0; kd < g->KD; kd++) {
-                            int64_t d = id + kd * g->dil[0];
-                            if (d < 0 || d >= g->ID)
-                                continue;
-                            for (int64_t ky = 0; ky < g->KH; ky++) {
-                                int64_t y = iy + ky * g->dil[1];
-                                if (y < 0 || y >= g->IH)
-                                    continue;
-                                for (int64_t kx = 0; kx < g->KW; kx++) {
-                                    int64_t x = ix + kx * g->dil[2];
-                                    if (x < 0 || x >= g->IW)
-                                        continue;
+                        for (int64_t kd = kd0; kd < kd1; kd++)
+                            for (int64_t ky = ky0; ky < ky1; ky++)
+                                for (int64_t kx = kx0; kx < kx1; kx++) {
+                                    int64_t d = id + kd * g->dil[0], y = iy + ky * g->dil[1],
+                                            x = ix + kx * g->dil[2];
                                     int64_t ioff =
                                         (((n * g->ID + d) * g->IH + y) * g->IW + x) * g->IC;
                                     int64_t woff =
                                         (((oc * g->KD + kd) * g->KH + ky) * g->KW + kx) * g->IC;
                                     conv_dot(s, ioff, woff, g->IC, &acc);
                                 }
-                            }
-                        }
                         conv_write(s, obase + oc, &acc, BC == 1 ? 0 : oc);
                     }
                 }
 }
 
-static tosac_code op_conv2d(interp_ctx *c)
+/* CONV2D and CONV3D: weight [OC,(KD,)KH,KW,IC]. */
+static tosac_code conv_nd(interp_ctx *c, int nsp)
 {
     conv_src s;
-    tosac_code rc = conv_operands(c, 4, 4, &s);
-    const tosa_attr *a = &c->op->attr;
-    if (rc || (rc = nn_check_attr_len(c, a->n_pad, 4, "pad")) ||
-        (rc = nn_check_attr_len(c, a->n_stride, 2, "stride")) ||
-        (rc = nn_check_attr_len(c, a->n_dilation, 2, "dilation")))
+    tosac_code rc = conv_operands(c, nsp, false, &s);
+    if (rc)
         return rc;
+    const tosa_attr *a = &c->op->attr;
+    const int64_t *is = s.in->shape, *ws = s.w->shape, *os = s.out->shape;
+    int o = nsp == 3 ? 1 : 0; /* shape index shift: depth is present */
     conv_geom g = {
-        .N = s.in->shape[0], .ID = 1, .IH = s.in->shape[1], .IW = s.in->shape[2],
-        .IC = s.in->shape[3], .OC = s.w->shape[0], .KD = 1, .KH = s.w->shape[1],
-        .KW = s.w->shape[2], .OD = 1, .OH = s.out->shape[1], .OW = s.out->shape[2],
-        .pad = {0, 0, a->pad[0], a->pad[1], a->pad[2], a->pad[3]},
-        .stride = {1, a->stride[0], a->stride[1]}, .dil = {1, a->dilation[0], a->dilation[1]},
+        .N = is[0], .ID = o ? is[1] : 1, .IH = is[1 + o], .IW = is[2 + o], .IC = is[3 + o],
+        .OC = ws[0], .KD = o ? ws[1] : 1, .KH = ws[1 + o], .KW = ws[2 + o],
+        .OD = o ? os[1] : 1, .OH = os[1 + o], .OW = os[2 + o], .M = 1,
+        .stride = {o ? a->stride[0] : 1, a->stride[o], a->stride[1 + o]},
+        .dil = {o ? a->dilation[0] : 1, a->dilation[o], a->dilation[1 + o]},
     };
-    if ((rc = conv_check_geom(c, &s, &g)))
+    for (int i = 0; i < 2 * nsp; i++)
+        g.pad[6 - 2 * nsp + i] = a->pad[i];
+    if ((rc = conv_check_window(c, &g)) || (rc = conv_check_channels(c, &s, ws[3 + o], g.OC)) ||
+        (rc = conv_check_bias(c, &s, g.OC)))
         return rc;
     conv_run(&s, &g);
     return TOSAC_OK;
 }
 
+static tosac_code op_conv2d(interp_ctx *c)
+{
+    return conv_nd(c, 2);
+}
+
 static tosac_code op_conv3d(interp_ctx *c)
 {
-    conv_src s;
-    tosac_code rc = conv_operands(c, 5, 5, &s);
-    const tosa_attr *a = &c->op->attr;
-    if (rc || (rc = nn_check_attr_len(c, a->n_pad, 6, "pad")) ||
-        (rc = nn_check_attr_len(c, a->n_stride, 3, "stride")) ||
-        (rc = nn_check_attr_len(c, a->n_dilation, 3, "dilation")))
-        return rc;
-    conv_geom g = {
-        .N = s.in->shape[0], .ID = s.in->shape[1], .IH = s.in->shape[2],
-        .IW = s.in->shape[3], .IC = s.in->shape[4], .OC = s.w->shape[0], .KD = s.w->shape[1],
-        .KH = s.w->shape[2], .KW = s.w->shape[3], .OD = s.out->shape[1],
-        .OH = s.out->shape[2], .OW = s.out->shape[3],
-        .pad = {a->pad[0], a->pad[1], a->pad[2], a->pad[3], a->pad[4], a->pad[5]},
-        .stride = {a->stride[0], a->stride[1], a->stride[2]},
-        .dil = {a->dilation[0], a->dilation[1], a->dilation[2]},
-    };
-    if ((rc = conv_check_geom(c, &s, &g)))
-        return rc;
-    conv_run(&s, &g);
-    return TOSAC_OK;
+    return conv_nd(c, 3);
 }
 
 /* ---- DEPTHWISE_CONV2D: weight [KH,KW,C,M], output channel c*M+m ---- */
@@ -270,12 +284,8 @@ static tosac_code op_conv3d(interp_ctx *c)
  * over contiguous input channels (vectorises for M == 1, the common case). */
 #define DW_CHUNK 256
 
-typedef struct dw_geom {
-    int64_t N, IH, IW, C, M, KH, KW, OH, OW, pad_top, pad_left, sy, sx, dy, dx;
-} dw_geom;
-
 /* Adds one kernel tap to the accumulators of output channels [cm0, cm0 + len). */
-static void dw_tap(const conv_src *s, const dw_geom *g, int64_t ibase, int64_t wbase,
+static void dw_tap(const conv_src *s, const conv_geom *g, int64_t ibase, int64_t wbase,
                    int64_t cm0, int64_t len, void *accv)
 {
     if (s->kind == CK_I8 && g->M == 1) {
@@ -304,35 +314,30 @@ static void dw_tap(const conv_src *s, const dw_geom *g, int64_t ibase, int64_t w
     }
 }
 
-static void dw_run(const conv_src *s, const dw_geom *g)
+static void dw_run(const conv_src *s, const conv_geom *g)
 {
     union {
         uint32_t u[DW_CHUNK];
         int64_t i[DW_CHUNK];
         double f[DW_CHUNK];
     } acc;
-    int64_t CM = g->C * g->M, BC = s->bias->shape[0];
+    int64_t CM = g->IC * g->M, BC = s->bias->shape[0], ky0, ky1, kx0, kx1;
     for (int64_t n = 0; n < g->N; n++)
         for (int64_t oy = 0; oy < g->OH; oy++)
             for (int64_t ox = 0; ox < g->OW; ox++) {
-                int64_t iy = oy * g->sy - g->pad_top, ix = ox * g->sx - g->pad_left;
+                int64_t iy = oy * g->stride[1] - g->pad[2], ix = ox * g->stride[2] - g->pad[4];
                 int64_t obase = ((n * g->OH + oy) * g->OW + ox) * CM;
+                tap_range(iy, g->dil[1], g->KH, g->IH, &ky0, &ky1);
+                tap_range(ix, g->dil[2], g->KW, g->IW, &kx0, &kx1);
                 for (int64_t cm0 = 0; cm0 < CM; cm0 += DW_CHUNK) {
                     int64_t len = CM - cm0 < DW_CHUNK ? CM - cm0 : DW_CHUNK;
                     memset(&acc, 0, (size_t)len * sizeof acc.i[0]);
-                    for (int64_t ky = 0; ky < g->KH; ky++) {
-                        int64_t y = iy + ky * g->dy;
-                        if (y < 0 || y >= g->IH)
-                            continue;
-                        for (int64_t kx = 0; kx < g->KW; kx++) {
-                            int64_t x = ix + kx * g->dx;
-                            if (x < 0 || x >= g->IW)
-                                continue;
-                            int64_t ibase = ((n * g->IH + y) * g->IW + x) * g->C;
-                            int64_t wbase = (ky * g->KW + kx) * CM;
-                            dw_tap(s, g, ibase, wbase, cm0, len, &acc);
+                    for (int64_t ky = ky0; ky < ky1; ky++)
+                        for (int64_t kx = kx0; kx < kx1; kx++) {
+                            int64_t y = iy + ky * g->dil[1], x = ix + kx * g->dil[2];
+                            int64_t ibase = ((n * g->IH + y) * g->IW + x) * g->IC;
+                            dw_tap(s, g, ibase, (ky * g->KW + kx) * CM, cm0, len, &acc);
                         }
-                    }
                     for (int64_t i = 0; i < len; i++) {
                         conv_acc a = {0, 0.0};
                         if (s->kind == CK_FLOAT)
@@ -350,31 +355,19 @@ static void dw_run(const conv_src *s, const dw_geom *g)
 static tosac_code op_depthwise_conv2d(interp_ctx *c)
 {
     conv_src s;
-    tosac_code rc = conv_operands(c, 4, 4, &s);
-    const tosa_attr *a = &c->op->attr;
-    if (rc || (rc = nn_check_attr_len(c, a->n_pad, 4, "pad")) ||
-        (rc = nn_check_attr_len(c, a->n_stride, 2, "stride")) ||
-        (rc = nn_check_attr_len(c, a->n_dilation, 2, "dilation")))
+    tosac_code rc = conv_operands(c, 2, false, &s);
+    if (rc)
         return rc;
-    dw_geom g = {
-        .N = s.in->shape[0], .IH = s.in->shape[1], .IW = s.in->shape[2], .C = s.in->shape[3],
-        .M = s.w->shape[3], .KH = s.w->shape[0], .KW = s.w->shape[1], .OH = s.out->shape[1],
-        .OW = s.out->shape[2], .pad_top = a->pad[0], .pad_left = a->pad[2],
-        .sy = a->stride[0], .sx = a->stride[1], .dy = a->dilation[0], .dx = a->dilation[1],
+    const tosa_attr *a = &c->op->attr;
+    const int64_t *is = s.in->shape, *ws = s.w->shape;
+    conv_geom g = {
+        .N = is[0], .ID = 1, .IH = is[1], .IW = is[2], .IC = is[3], .KD = 1, .KH = ws[0],
+        .KW = ws[1], .M = ws[3], .OC = is[3] * ws[3], .OD = 1, .OH = s.out->shape[1],
+        .OW = s.out->shape[2], .pad = {0, 0, a->pad[0], a->pad[1], a->pad[2], a->pad[3]},
+        .stride = {1, a->stride[0], a->stride[1]}, .dil = {1, a->dilation[0], a->dilation[1]},
     };
-    INTERP_ERROR_IF(c, a->pad[0] < 0 || a->pad[1] < 0 || a->pad[2] < 0 || a->pad[3] < 0);
-    INTERP_ERROR_IF(c, g.sy < 1 || g.sx < 1);
-    INTERP_ERROR_IF(c, g.dy < 1 || g.dx < 1);
-    if (s.w->shape[2] != g.C)
-        return interp_error(c, "weight channels %lld differ from input channels %lld",
-                            (long long)s.w->shape[2], (long long)g.C);
-    if (s.out->shape[0] != g.N || s.out->shape[3] != g.C * g.M)
-        return interp_error(c, "output shape must be [N,OH,OW,C*M]");
-    if ((rc = nn_check_out_dim(c, g.IH - 1 + a->pad[0] + a->pad[1] - (g.KH - 1) * g.dy, g.sy,
-                               g.OH, "OH")) ||
-        (rc = nn_check_out_dim(c, g.IW - 1 + a->pad[2] + a->pad[3] - (g.KW - 1) * g.dx, g.sx,
-                               g.OW, "OW")) ||
-        (rc = conv_check_bias(c, &s, g.C * g.M)))
+    if ((rc = conv_check_window(c, &g)) || (rc = conv_check_channels(c, &s, ws[2], g.OC)) ||
+        (rc = conv_check_bias(c, &s, g.OC)))
         return rc;
     dw_run(&s, &g);
     return TOSAC_OK;
@@ -385,11 +378,10 @@ static tosac_code op_depthwise_conv2d(interp_ctx *c)
 static tosac_code op_transpose_conv2d(interp_ctx *c)
 {
     conv_src s;
-    tosac_code rc = conv_operands(c, 4, 4, &s);
-    const tosa_attr *a = &c->op->attr;
-    if (rc || (rc = nn_check_attr_len(c, a->n_out_pad, 4, "out_pad")) ||
-        (rc = nn_check_attr_len(c, a->n_stride, 2, "stride")))
+    tosac_code rc = conv_operands(c, 2, true, &s);
+    if (rc)
         return rc;
+    const tosa_attr *a = &c->op->attr;
     int64_t N = s.in->shape[0], IH = s.in->shape[1], IW = s.in->shape[2], IC = s.in->shape[3];
     int64_t OC = s.w->shape[0], KH = s.w->shape[1], KW = s.w->shape[2];
     int64_t OH = s.out->shape[1], OW = s.out->shape[2];
@@ -400,12 +392,8 @@ static tosac_code op_transpose_conv2d(interp_ctx *c)
     INTERP_ERROR_IF(c, sy < 1 || sx < 1);
     INTERP_ERROR_IF(c, OH != (IH - 1) * sy + pt + pb + KH);
     INTERP_ERROR_IF(c, OW != (IW - 1) * sx + pl + pr + KW);
-    if (s.w->shape[3] != IC)
-        return interp_error(c, "weight channels %lld differ from input channels %lld",
-                            (long long)s.w->shape[3], (long long)IC);
-    if (s.out->shape[0] != N || s.out->shape[3] != OC)
-        return interp_error(c, "output batch/channels differ from input batch/weight OC");
-    if ((rc = conv_check_bias(c, &s, OC)))
+    if ((rc = conv_check_channels(c, &s, s.w->shape[3], OC)) ||
+        (rc = conv_check_bias(c, &s, OC)))
         return rc;
     int64_t BC = s.bias->shape[0];
     for (int64_t n = 0; n < N; n++)

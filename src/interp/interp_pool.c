@@ -49,6 +49,20 @@ static tosac_code pool_geom_check(interp_ctx *c, const tosac_tensor *in,
     return TOSAC_OK;
 }
 
+/* The input window of output (oy, ox), clipped to the image (padding cells are never
+ * read and, for AVG_POOL2D, never counted): rows [y0, y1), columns [x0, x1). */
+typedef struct pool_win {
+    int64_t y0, y1, x0, x1;
+} pool_win;
+
+static pool_win pool_window(const pool_geom *g, int64_t oy, int64_t ox)
+{
+    int64_t iy = oy * g->SY - g->PT, ix = ox * g->SX - g->PL;
+    pool_win w = {iy < 0 ? 0 : iy, iy + g->KY > g->IH ? g->IH : iy + g->KY,
+                  ix < 0 ? 0 : ix, ix + g->KX > g->IW ? g->IW : ix + g->KX};
+    return w;
+}
+
 /* The spec's reciprocal_scale: multiplier and shift with value * multiplier >> shift
  * approximating value / count. */
 static void reciprocal_scale(uint32_t count, int32_t *multiplier, int *shift)
@@ -103,38 +117,33 @@ tosac_code interp_op_avg_pool2d(interp_ctx *c)
     int64_t o = 0;
     for (int64_t n = 0; n < g.N; n++)
         for (int64_t oy = 0; oy < g.OH; oy++)
-            for (int64_t ox = 0; ox < g.OW; ox++)
+            for (int64_t ox = 0; ox < g.OW; ox++) {
+                pool_win w = pool_window(&g, oy, ox);
+                /* pad < kernel keeps every window non-empty */
+                uint32_t count = (uint32_t)((w.y1 - w.y0) * (w.x1 - w.x0));
+                int32_t multiplier;
+                int shift;
+                reciprocal_scale(count, &multiplier, &shift);
                 for (int64_t ch = 0; ch < g.C; ch++, o++) {
-                    int64_t iy = oy * g.SY - g.PT, ix = ox * g.SX - g.PL;
                     int64_t iacc = 0;
                     double facc = 0.0;
-                    uint32_t count = 0;
-                    for (int64_t ky = 0; ky < g.KY; ky++) {
-                        int64_t y = iy + ky;
-                        if (y < 0 || y >= g.IH)
-                            continue;
-                        for (int64_t kx = 0; kx < g.KX; kx++) {
-                            int64_t x = ix + kx;
-                            if (x < 0 || x >= g.IW)
-                                continue;
+                    for (int64_t y = w.y0; y < w.y1; y++)
+                        for (int64_t x = w.x0; x < w.x1; x++) {
                             int64_t idx = ((n * g.IH + y) * g.IW + x) * g.C + ch;
-                            count++;
                             if (is_float)
                                 facc += (double)interp_get_float(in, idx) - izp.f;
                             else
                                 iacc += interp_get_int(in, idx) - izp.i;
                         }
-                    }
                     if (is_float) {
                         interp_set_float(out, o, (float)(facc / count));
-                        continue;
+                    } else {
+                        int64_t v =
+                            apply_scale_32_single((int32_t)iacc, multiplier, shift) + ozp.i;
+                        interp_set_int(out, o, v < lo ? lo : v > hi ? hi : v);
                     }
-                    int32_t multiplier;
-                    int shift;
-                    reciprocal_scale(count, &multiplier, &shift);
-                    int64_t v = apply_scale_32_single((int32_t)iacc, multiplier, shift) + ozp.i;
-                    interp_set_int(out, o, v < lo ? lo : v > hi ? hi : v);
                 }
+            }
     return TOSAC_OK;
 }
 
@@ -162,19 +171,13 @@ tosac_code interp_op_max_pool2d(interp_ctx *c)
     int64_t o = 0;
     for (int64_t n = 0; n < g.N; n++)
         for (int64_t oy = 0; oy < g.OH; oy++)
-            for (int64_t ox = 0; ox < g.OW; ox++)
+            for (int64_t ox = 0; ox < g.OW; ox++) {
+                pool_win w = pool_window(&g, oy, ox);
                 for (int64_t ch = 0; ch < g.C; ch++, o++) {
-                    int64_t iy = oy * g.SY - g.PT, ix = ox * g.SX - g.PL;
                     float facc = ignore ? NAN : -INFINITY;
                     int64_t iacc = INT64_MIN;
-                    for (int64_t ky = 0; ky < g.KY; ky++) {
-                        int64_t y = iy + ky;
-                        if (y < 0 || y >= g.IH)
-                            continue;
-                        for (int64_t kx = 0; kx < g.KX; kx++) {
-                            int64_t x = ix + kx;
-                            if (x < 0 || x >= g.IW)
-                                continue;
+                    for (int64_t y = w.y0; y < w.y1; y++)
+                        for (int64_t x = w.x0; x < w.x1; x++) {
                             int64_t idx = ((n * g.IH + y) * g.IW + x) * g.C + ch;
                             if (is_float) {
                                 facc = interp_fmax_nan(facc, interp_get_float(in, idx), ignore);
@@ -183,11 +186,11 @@ tosac_code interp_op_max_pool2d(interp_ctx *c)
                                 iacc = iacc >= v ? iacc : v;
                             }
                         }
-                    }
                     if (is_float)
                         interp_set_float(out, o, facc);
                     else
                         interp_set_int(out, o, iacc);
                 }
+            }
     return TOSAC_OK;
 }
