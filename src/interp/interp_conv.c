@@ -148,9 +148,10 @@ static inline void conv_dot(const conv_src *s, int64_t ioff, int64_t woff, int64
     case CK_I16: {
         const int16_t *x = (const int16_t *)s->in->data + ioff;
         const int8_t *w = (const int8_t *)s->w->data + woff;
+        int32_t wzp = (int32_t)s->wzp.i; /* the int16 input has no zero point */
         int64_t a = 0;
-        for (int64_t i = 0; i < n; i++) /* zero points are 0 for these types */
-            a += (int32_t)x[i] * (int32_t)w[i];
+        for (int64_t i = 0; i < n; i++)
+            a += (int32_t)x[i] * (w[i] - wzp);
         acc->i += a;
         break;
     }
@@ -310,7 +311,7 @@ static void dw_tap(const conv_src *s, const conv_geom *g, int64_t ibase, int64_t
                                                           s->wzp.i));
         else
             ((int64_t *)accv)[i] += interp_get_int(s->in, ibase + ch) *
-                                    interp_get_int(s->w, wbase + cm);
+                                    (interp_get_int(s->w, wbase + cm) - s->wzp.i);
     }
 }
 

@@ -39,6 +39,9 @@ static const int64_t h_x[12] = {-95, 56, -25, 127, 34, 112, 74, 87, -106, 70, 26
 static const int64_t h_w[36] = {-49, 36, -78, -81, 95, 66, 23, 65, -46, 56, -76, -15, -91, -32, -41, -21, -7, -120, -41, 88, -18, 10, -102, -29, 120, 12, -123, 56, 69, -31, -120, 84, -64, 107, -35, -29};
 static const int64_t h_b[3] = {587, -725, -941};
 static const int64_t h_out[90] = {587, -725, -941, -4507, -6833, -9120, 2204, 8219, 15201, 587, -725, -941, 6547, -16125, -6773, 587, -725, -941, 10234, -5486, 16508, -5229, 3180, 2497, 587, -725, -941, 7818, -9188, 23813, 587, -725, -941, 11074, -14826, -2325, 8441, 7488, 4055, 587, -725, -941, 13194, -12136, 1180, 587, -725, -941, 12778, 6830, -3066, -1557, -4986, 11220, 587, -725, -941, -522, -3148, 6275, 587, -725, -941, -4634, -8442, -10319, 2855, 9896, 17691, 587, -725, -941, 1434, 2204, 1726, 587, -725, -941, 9461, 1943, 13444, 7570, 7994, 743, 587, -725, -941, -2113, -1473, -5453};
+/* the same i16 inputs with a non-zero int8 weight zero point */
+static const int64_t b_out_wzp5[18] = {1099513475654, 1099510047713, 1099510198903, 1099509602036, 1099512298963, 1099514290095, 1099507819548, 1099515414802, 1099506657534, 1099514537476, 1099514437987, 1099505468469, 1099513421437, 1099508705059, 1099510448099, 1099510208432, 1099506906821, 1099515041789};
+static const int64_t g3_out_wzpm2[8] = {-2179392, -34356139700, -3688589, -34359313494, 958705, -34358920600, 918201, -34354366468};
 /* ---- end of generated data ---- */
 
 #define S(...) ((const int64_t[]){__VA_ARGS__})
@@ -113,6 +116,9 @@ static void test_conv2d_i16x8_i48_bias_broadcast(void **state)
     tosa_attr a = conv2d_attr(0, 1, 1, 0, 1, 1, 1, 1, TOSAC_DT_I48);
     assert_int_equal(run_conv(TOSA_OP_CONV2D, &a, &x, &w, &b, 0, 0, &out, &err), TOSAC_OK);
     assert_ints(&out, b_out, 18);
+    /* the int8 weight may have a zero point even with int16 input */
+    assert_int_equal(run_conv(TOSA_OP_CONV2D, &a, &x, &w, &b, 0, 5, &out, &err), TOSAC_OK);
+    assert_ints(&out, b_out_wzp5, 18);
     free_all(&x, &w, &b, &out);
 }
 
@@ -244,6 +250,9 @@ static void test_depthwise_multiplier1(void **state)
     assert_int_equal(run_conv(TOSA_OP_DEPTHWISE_CONV2D, &a, &x, &w, &b, 0, 0, &out, &err),
                      TOSAC_OK);
     assert_ints(&out, g3_out, 8);
+    assert_int_equal(run_conv(TOSA_OP_DEPTHWISE_CONV2D, &a, &x, &w, &b, 0, -2, &out, &err),
+                     TOSAC_OK);
+    assert_ints(&out, g3_out_wzpm2, 8);
     free_all(&x, &w, &b, &out);
 }
 
