@@ -203,7 +203,10 @@ static tosac_code conv_check_window(interp_ctx *c, const conv_geom *g)
         INTERP_ERROR_IF(c, g->dil[i] < 1);
     }
     for (int i = 0; i < 3; i++) {
-        int64_t num = in[i] - 1 + g->pad[2 * i] + g->pad[2 * i + 1] - (k[i] - 1) * g->dil[i];
+        int64_t span; /* (K - 1) * dilation: attribute values are untrusted */
+        if (__builtin_mul_overflow(k[i] > 0 ? k[i] - 1 : 0, g->dil[i], &span))
+            return interp_error(c, "kernel extent of %s overflows", names[i]);
+        int64_t num = in[i] - 1 + g->pad[2 * i] + g->pad[2 * i + 1] - span;
         tosac_code rc = nn_check_out_dim(c, num, g->stride[i], out[i], names[i]);
         if (rc)
             return rc;
@@ -391,8 +394,12 @@ static tosac_code op_transpose_conv2d(interp_ctx *c)
     INTERP_ERROR_IF(c, pt <= -KH || pb <= -KH);
     INTERP_ERROR_IF(c, pl <= -KW || pr <= -KW);
     INTERP_ERROR_IF(c, sy < 1 || sx < 1);
-    INTERP_ERROR_IF(c, OH != (IH - 1) * sy + pt + pb + KH);
-    INTERP_ERROR_IF(c, OW != (IW - 1) * sx + pl + pr + KW);
+    int64_t ey, ex; /* (IH - 1) * stride_y etc.: attribute values are untrusted */
+    if (__builtin_mul_overflow(IH > 0 ? IH - 1 : 0, sy, &ey) ||
+        __builtin_mul_overflow(IW > 0 ? IW - 1 : 0, sx, &ex))
+        return interp_error(c, "output extent overflows");
+    INTERP_ERROR_IF(c, OH != ey + pt + pb + KH);
+    INTERP_ERROR_IF(c, OW != ex + pl + pr + KW);
     if ((rc = conv_check_channels(c, &s, s.w->shape[3], OC)) ||
         (rc = conv_check_bias(c, &s, OC)))
         return rc;

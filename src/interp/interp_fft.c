@@ -15,6 +15,13 @@ static bool power_of_two(int64_t v)
     return v > 0 && (v & (v - 1)) == 0;
 }
 
+/* (a + step) mod m for 0 <= a, step < m. */
+static int64_t fft_step(int64_t a, int64_t step, int64_t m)
+{
+    a += step;
+    return a >= m ? a - m : a;
+}
+
 /* cos and sin of 2*pi*t/m for 0 <= t < m, exact at multiples of a quarter turn. */
 static void twiddle(int64_t t, int64_t m, double *cs, double *sn)
 {
@@ -73,9 +80,10 @@ tosac_code interp_op_fft2d(interp_ctx *c)
         for (int64_t oy = 0; oy < H; oy++)
             for (int64_t ox = 0; ox < W; ox++) {
                 double sr = 0.0, si = 0.0;
-                for (int64_t iy = 0; iy < H; iy++)
-                    for (int64_t ix = 0; ix < W; ix++) {
-                        int64_t t = ((iy * oy) % H * W + (ix * ox) % W * H) % (H * W);
+                /* ay = iy * oy mod H, kept by steps so nothing overflows */
+                for (int64_t iy = 0, ay = 0; iy < H; iy++, ay = fft_step(ay, oy, H))
+                    for (int64_t ix = 0, ax = 0; ix < W; ix++, ax = fft_step(ax, ox, W)) {
+                        int64_t t = (ay * W + ax * H) % (H * W);
                         double cs, sn, vr, vi;
                         twiddle(t, H * W, &cs, &sn);
                         sn *= sign;
@@ -109,9 +117,8 @@ tosac_code interp_op_rfft2d(interp_ctx *c)
         for (int64_t oy = 0; oy < H; oy++)
             for (int64_t ox = 0; ox < OW; ox++) {
                 double sr = 0.0, si = 0.0;
-                for (int64_t iy = 0; iy < H; iy++)
-                    for (int64_t ix = 0; ix < W; ix++) {
-                        int64_t ay = (iy * oy) % H, ax = (ix * ox) % W;
+                for (int64_t iy = 0, ay = 0; iy < H; iy++, ay = fft_step(ay, oy, H))
+                    for (int64_t ix = 0, ax = 0; ix < W; ix++, ax = fft_step(ax, ox, W)) {
                         double cs, sn, v = xr[(n * H + iy) * W + ix];
                         twiddle((ay * W + ax * H) % (H * W), H * W, &cs, &sn);
                         sr += v * cs;

@@ -99,8 +99,8 @@ static tosac_code op_resize(interp_ctx *c)
     resize_axis ax = {scale[2], scale[3], offset[1], border[1], IW, OW};
     if ((rc = resize_check_axis(c, &ay, "OH")) || (rc = resize_check_axis(c, &ax, "OW")))
         return rc;
-    if (IH == 0 || IW == 0)
-        return TOSAC_OK; /* OH = OW = 0 too: nothing to write */
+    if ((IH == 0 || IW == 0) && tosac_tensor_numel(out) > 0)
+        return interp_error(c, "empty input image for a non-empty output");
     bool is_float = tosac_dtype_is_float(in->dtype);
     for (int64_t n = 0; n < N; n++)
         for (int64_t oy = 0; oy < OH; oy++) {

@@ -41,6 +41,9 @@ static tosac_code pool_geom_check(interp_ctx *c, const tosac_tensor *in,
     };
     if (out->shape[0] != g->N || out->shape[3] != g->C)
         return interp_error(c, "output batch/channels differ from the input's");
+    /* an empty image with padding would give windows without any input value */
+    if ((g->IH == 0 || g->IW == 0) && tosac_tensor_numel(out) > 0)
+        return interp_error(c, "empty input image for a non-empty output");
     if ((rc = nn_check_out_dim(c, g->IH + pad_top + pad_bottom - kernel_y, stride_y, g->OH,
                                "OH")) ||
         (rc = nn_check_out_dim(c, g->IW + pad_left + pad_right - kernel_x, stride_x, g->OW,

@@ -278,6 +278,16 @@ static void test_avg_pool2d_error_ifs(void **state)
     assert_non_null(strstr(err.msg, "acc_type"));
     tosac_tensor_free(&in);
     tosac_tensor_free(&out);
+
+    /* IH = 0 with pads 1+1 and kernel 2 gives OH = 1: a window with no input value */
+    th_tensor_zero(&in, TOSAC_DT_I8, 4, S(1, 0, 2, 1));
+    th_tensor_zero(&out, TOSAC_DT_I8, 4, S(1, 1, 1, 1));
+    a = pool_attr(2, 2, 1, 1, 1, 1, 0, 0);
+    a.acc_type = TOSAC_DT_I32;
+    assert_int_equal(run_avg(&a, &in, 0, 0, &out, &err), TOSAC_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "empty input image"));
+    tosac_tensor_free(&in);
+    tosac_tensor_free(&out);
 }
 
 /* ---- MAX_POOL2D ---- */
