@@ -62,9 +62,28 @@ static tosac_code bind_inputs(interp_block_state *bs, const tosac_tensor *const 
     return TOSAC_OK;
 }
 
+/* Tensors a sub-block names from its caller (outer_ref) take the caller's current value. */
+static tosac_code bind_outer_refs(interp_block_state *bs, const interp_block_state *caller,
+                                  tosac_error *err)
+{
+    const tosa_block *b = bs->block;
+    for (int t = 0; t < b->n_tensors; t++) {
+        if (!b->tensors[t].outer_ref)
+            continue;
+        int ct = tosa_block_find_tensor(caller->block, b->tensors[t].name);
+        if (ct < 0 || !interp_same_type(&caller->tensors[ct], &bs->tensors[t]))
+            return tosac_fail(err, TOSAC_ERR_INPUT,
+                              "block '%s': tensor '%s' is not a tensor of the calling block '%s' "
+                              "of the same type", b->name, b->tensors[t].name, caller->block->name);
+        interp_copy_tensor(&bs->tensors[t], &caller->tensors[ct]);
+    }
+    return TOSAC_OK;
+}
+
 static tosac_code run_block(interp_state *st, interp_block_state *bs, tosac_error *err)
 {
     const tosa_block *b = bs->block;
+    st->running[bs->depth] = bs;
     interp_ctx c;
     memset(&c, 0, sizeof c);
     c.st = st;
@@ -97,6 +116,8 @@ tosac_code interp_exec_block(interp_state *st, const tosa_block *b, tosac_tensor
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "block '%s' was not prepared at depth %d",
                           b->name, st->depth + 1);
     tosac_code rc = bind_inputs(bs, (const tosac_tensor *const *)inputs, NULL, n_inputs, err);
+    if (!rc)
+        rc = bind_outer_refs(bs, st->running[st->depth], err);
     if (rc)
         return rc;
     st->depth++;

@@ -209,7 +209,8 @@ static tosac_code schedule(interp_block_state *bs, tosac_error *err)
         }
     }
     for (int t = 0; t < nt; t++)
-        if (b->tensors[t].variable || (producer[t] < 0 && b->tensors[t].data))
+        if (b->tensors[t].variable || b->tensors[t].outer_ref ||
+            (producer[t] < 0 && b->tensors[t].data))
             ready[t] = true;
     int n = 0;
     while (n < no) {

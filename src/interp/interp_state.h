@@ -42,6 +42,7 @@ struct interp_state {
     interp_var *vars;
     int n_vars;
     int depth;                  /* nesting depth of the block running now */
+    interp_block_state *running[INTERP_MAX_NESTING + 1]; /* the running block per depth */
 };
 
 /* Prepares g's main block and every block its control flow can reach. A recursive graph

@@ -19,7 +19,8 @@
 
 static const char *join(char *buf, size_t len, const char *dir, const char *file)
 {
-    snprintf(buf, len, "%s/%s", dir, file);
+    if (snprintf(buf, len, "%s/%s", dir, file) >= (int)len)
+        buf[0] = '\0'; /* too long: an empty path fails to open, with a message */
     return buf;
 }
 
