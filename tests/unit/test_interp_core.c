@@ -6,6 +6,7 @@
  * expected values are the inputs and constants themselves. */
 #include "testutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -578,6 +579,59 @@ static void test_outer_reference(void **state)
     tosa_graph_free(g);
 }
 
+/* Blocks b0 (main) .. b{n-1}: each but the last passes its bool input to a COND_IF whose
+ * branches are both the next block; the last returns a constant. Nesting depth n-1. */
+static tosa_graph *nested_graph(int n)
+{
+    char **names = calloc((size_t)n, sizeof *names);
+    for (int i = 0; i < n; i++) {
+        names[i] = malloc(16);
+        snprintf(names[i], 16, "b%d", i);
+    }
+    tosa_graph *g = graph(n, (const char *const *)names);
+    const int64_t one = 1;
+    const int8_t k = 42;
+    for (int i = 0; i < n; i++) {
+        tosa_block *b = blk(g, i);
+        int c = tensor(b, "c", TOSAC_DT_BOOL, 0, NULL, NULL, 0);
+        int y = tensor(b, "y", TOSAC_DT_I8, 1, &one, i == n - 1 ? &k : NULL, i == n - 1 ? 1 : 0);
+        if (i < n - 1) {
+            tosa_attr a;
+            memset(&a, 0, sizeof a);
+            a.then_graph = a.else_graph = names[i + 1];
+            int ins[2] = {c, c};
+            op(b, TOSA_OP_COND_IF, &a, 2, ins, 1, &y);
+        } else {
+            op(b, TOSA_OP_CONST, NULL, 0, NULL, 1, &y);
+        }
+        io(b, 1, &c, 1, &y);
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return g;
+}
+
+static void test_nesting_limit(void **state)
+{
+    (void)state;
+    /* depth 256 (level "none" max_nesting) runs */
+    tosa_graph *g = nested_graph(INTERP_MAX_NESTING + 1);
+    tosac_tensor in, out;
+    assert_int_equal(tosac_tensor_alloc(&in, TOSAC_DT_BOOL, 0, NULL, &err), TOSAC_OK);
+    tosac_error_clear(&err);
+    assert_int_equal(tosa_interp_run(g, &in, 1, &out, 1, &err), TOSAC_OK);
+    assert_int_equal(((int8_t *)out.data)[0], 42);
+    tosac_tensor_free(&out);
+    tosa_graph_free(g);
+    /* one level more does not */
+    g = nested_graph(INTERP_MAX_NESTING + 2);
+    assert_int_equal(tosa_interp_run(g, &in, 1, &out, 1, &err), TOSAC_ERR_INPUT);
+    assert_string_equal(err.msg, "block 'b256' operator 0 (COND_IF, output 'y'): control flow nested deeper than 256");
+    tosac_tensor_free(&in);
+    tosa_graph_free(g);
+}
+
 static void test_arity_table(void **state)
 {
     (void)state;
@@ -610,6 +664,7 @@ int main(void)
         cmocka_unit_test(test_variable_errors),
         cmocka_unit_test(test_variable_read_write),
         cmocka_unit_test(test_outer_reference),
+        cmocka_unit_test(test_nesting_limit),
         cmocka_unit_test(test_arity_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
