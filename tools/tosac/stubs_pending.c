@@ -13,7 +13,6 @@
 PENDING(cmd_compile, "tosac compile")
 PENDING(cmd_quantize, "tosac quantize")
 PENDING(cmd_bench, "tosac bench")
-PENDING(run_tosa, "running .tosa graphs")
 PENDING(run_onnx, "running ONNX models")
 PENDING(run_program, "running programs")
 PENDING(inspect_tosa, "inspecting .tosa graphs")
