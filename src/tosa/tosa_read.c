@@ -177,6 +177,8 @@ static tosac_code read_shape_entry(tosa_reader *r, const fb_table *st, int index
         (rc = fb_vec_field(&r->b, st, 2, 1, &data, &has_data, what)))
         goto out;
     int64_t dim = (int64_t)rank;
+    if ((rc = tosac_shape_check(TOSAC_DT_SHAPE, 1, &dim, NULL, r->err)) != TOSAC_OK)
+        goto out;
     int ti = tosa_block_push_tensor(b, name, TOSAC_DT_SHAPE, 1, &dim, NULL, 0, r->err);
     if (ti < 0) {
         rc = r->err->code;
