@@ -10,12 +10,8 @@
         return cli_error(TOSAC_ERR_UNSUPPORTED, "%s is not implemented yet", what);            \
     }
 
-PENDING(cmd_spec, "tosac spec")
 PENDING(cmd_compile, "tosac compile")
 PENDING(cmd_quantize, "tosac quantize")
 PENDING(cmd_bench, "tosac bench")
-PENDING(run_tosa, "running .tosa graphs")
 PENDING(run_program, "running programs")
-PENDING(inspect_tosa, "inspecting .tosa graphs")
-PENDING(inspect_onnx, "inspecting ONNX models")
 PENDING(inspect_program, "inspecting programs")
