@@ -237,6 +237,9 @@ const int64_t *ir_node_attr_ints(const ir_node *n, const char *name, int *count)
  * the end. Loop: for (k = 0; (sub = ir_node_subgraph(n, k)); k++). */
 ir_graph *ir_node_subgraph(const ir_node *n, int k);
 
+/* "node 3 (Conv 'name')" into buf, for error messages; returns buf. */
+const char *ir_node_desc(const ir_graph *g, int node, char *buf, size_t len);
+
 /* True when the node is op_type in the ONNX domain. */
 bool ir_node_is(const ir_node *n, const char *op_type);
 

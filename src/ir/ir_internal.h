@@ -17,7 +17,5 @@ tosac_code ir_tensor_copy(tosac_tensor *dst, const tosac_tensor *src, tosac_erro
 /* Name index maintenance (src/ir/ir_graph.c). */
 void ir_index_rebuild(ir_graph *g);
 
-/* "node 3 (Conv 'name')" into buf, for error messages. */
-const char *ir_node_desc(const ir_graph *g, int node, char *buf, size_t len);
 
 #endif
