@@ -59,9 +59,34 @@ static tosac_code apply_shapes(ir_model *m, const tosac_compile_options *o, tosa
     return ir_model_infer_shapes(m, err);
 }
 
+/* Every node gets a unique name ("<OpType>_<i>" when it had none or a repeated one) so the
+ * report can follow it through the passes. */
+static tosac_code name_nodes(ir_graph *g, tosac_error *err)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        ir_node *n = &g->nodes[i];
+        bool dup = !n->name || !n->name[0];
+        for (int k = 0; k < i && !dup; k++)
+            dup = strcmp(g->nodes[k].name, n->name) == 0;
+        if (!dup)
+            continue;
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s_%d", n->op_type, i);
+        char *nm = strdup(buf);
+        if (!nm)
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        free(n->name);
+        n->name = nm;
+    }
+    return TOSAC_OK;
+}
+
 static tosac_code remember_nodes(compile_state *s, tosac_error *err)
 {
-    const ir_graph *g = s->m->graph;
+    ir_graph *g = s->m->graph;
+    tosac_code rc = name_nodes(g, err);
+    if (rc)
+        return rc;
     s->orig = calloc((size_t)g->n_nodes + 1, sizeof *s->orig);
     if (!s->orig)
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
