@@ -7,6 +7,8 @@
 static const lower_rule *const families[] = {
     lower_rules_elementwise,
     lower_rules_conv,
+    lower_rules_activation,
+    lower_rules_softmax,
 };
 
 lower_fn lower_find_rule(const char *domain, const char *op_type)
