@@ -101,6 +101,12 @@ typedef struct tosa_tensor {
     bool variable;              /* EXT-VARIABLE state tensor */
     char *variable_name;
     bool in_shapes_table;       /* came from / goes to block.shapes (1.0 TosaShape) */
+    /* Declared in an enclosing block, not in this one: a COND_IF / WHILE_LOOP sub-block may
+     * name a tensor of the block that calls it (the reference model looks names up in the
+     * caller when they are not local). The reader adds such a reference to the sub-block with
+     * the declaration's dtype and shape (no data); at run time it is the caller's tensor of
+     * the same name. The writer leaves it out of the sub-block's tensor list. */
+    bool outer_ref;
 } tosa_tensor;
 
 typedef struct tosa_operator {

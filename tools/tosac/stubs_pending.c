@@ -10,7 +10,6 @@
         return cli_error(TOSAC_ERR_UNSUPPORTED, "%s is not implemented yet", what);            \
     }
 
-PENDING(cmd_spec, "tosac spec")
 PENDING(cmd_compile, "tosac compile")
 PENDING(cmd_quantize, "tosac quantize")
 PENDING(cmd_bench, "tosac bench")
