@@ -57,6 +57,35 @@ static void add_i32_broadcasts_both_ways(void **state)
     tosac_tensor_free(&out);
 }
 
+/* [2,1,3] op [1,4,1] -> [2,4,3] with a = 100*i + k and b = 10*j: the broadcast walk must
+ * give out[i][j][k] = a op b for every index (typed int32 path and generic int64 path). */
+static void broadcast_rank3_middle_axis(void **state)
+{
+    (void)state;
+    int64_t a[6], b[4], sum[24], diff[24];
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 3; k++)
+            a[i * 3 + k] = 100 * i + k;
+    for (int j = 0; j < 4; j++)
+        b[j] = 10 * j;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 4; j++)
+            for (int k = 0; k < 3; k++) {
+                sum[(i * 4 + j) * 3 + k] = 100 * i + 10 * j + k;
+                diff[(i * 4 + j) * 3 + k] = 100 * i - 10 * j + k;
+            }
+    tosac_tensor out;
+    tosac_error err;
+    assert_int_equal(bin_int(TOSA_OP_ADD, NULL, TOSAC_DT_I32, TOSAC_DT_I32, 3, EW_SHAPE(2, 1, 3), a,
+                             EW_SHAPE(1, 4, 1), b, EW_SHAPE(2, 4, 3), &out, &err), TOSAC_OK);
+    ew_assert_ints(&out, sum, 24);
+    tosac_tensor_free(&out);
+    assert_int_equal(bin_int(TOSA_OP_SUB, NULL, TOSAC_DT_I64, TOSAC_DT_I64, 3, EW_SHAPE(2, 1, 3), a,
+                             EW_SHAPE(1, 4, 1), b, EW_SHAPE(2, 4, 3), &out, &err), TOSAC_OK);
+    ew_assert_ints(&out, diff, 24);
+    tosac_tensor_free(&out);
+}
+
 static void add_sub_i32_range_edges(void **state)
 {
     (void)state;
@@ -412,6 +441,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(add_i32_broadcasts_both_ways),
+        cmocka_unit_test(broadcast_rank3_middle_axis),
         cmocka_unit_test(add_sub_i32_range_edges),
         cmocka_unit_test(add_sub_i64_beyond_int32),
         cmocka_unit_test(broadcast_errors),
