@@ -1,6 +1,42 @@
-/* Operator group: data_node. (Not written yet: an empty table.) */
-#include "interp/interp_internal.h"
+/* Operator group: data nodes (CONST, CONST_SHAPE, IDENTITY). */
+#include <string.h>
+
+#include "interp/interp_state.h"
+
+/* CONST / CONST_SHAPE: the value is the output tensor's data in the graph. */
+static tosac_code op_const(interp_ctx *c)
+{
+    const tosa_tensor *decl = &c->block->tensors[c->op->outputs[0]];
+    tosac_tensor *out = c->out[0];
+    if (!decl->data)
+        return interp_error(c, "the constant has no data");
+    if (c->op->op == TOSA_OP_CONST_SHAPE)
+        INTERP_ERROR_IF(c, out->dtype != TOSAC_DT_SHAPE);
+    else
+        INTERP_ERROR_IF(c, out->dtype == TOSAC_DT_SHAPE);
+    INTERP_ERROR_IF(c, decl->data_size < out->nbytes);
+    if (out->nbytes)
+        memcpy(out->data, decl->data, out->nbytes);
+    return TOSAC_OK;
+}
+
+static tosac_code op_identity(interp_ctx *c)
+{
+    const tosac_tensor *in = c->in[0];
+    tosac_tensor *out = c->out[0];
+    if (!interp_same_type(in, out)) {
+        char a[200], b[200];
+        return interp_error(c, "ERROR_IF(input %s differs from output %s)",
+                            interp_type_str(in->dtype, in->rank, in->shape, a, sizeof a),
+                            interp_type_str(out->dtype, out->rank, out->shape, b, sizeof b));
+    }
+    interp_copy_tensor(out, in);
+    return TOSAC_OK;
+}
 
 const interp_op_entry interp_ops_data_node[] = {
+    {TOSA_OP_CONST, op_const},
+    {TOSA_OP_CONST_SHAPE, op_const},
+    {TOSA_OP_IDENTITY, op_identity},
     {TOSA_OP_UNKNOWN, NULL},
 };

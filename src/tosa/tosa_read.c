@@ -54,11 +54,11 @@ static tosac_code read_version(tosa_reader *r, const fb_table *root, tosa_graph 
     g->ver_patch = has[2] ? (int32_t)(uint32_t)x[2] : -1;
     g->ver_draft = has[3] ? x[3] != 0 : true;
     if (g->ver_major != 1 || (g->ver_minor != 0 && g->ver_minor != 1) || g->ver_patch < 0)
-        return tosac_fail(r->err, TOSAC_ERR_UNSUPPORTED,
+        return tosac_fail(r->err, TOSAC_ERR_INPUT,
                           "unsupported .tosa version %d.%d.%d (supported: 1.0.x and 1.1.x)",
                           g->ver_major, g->ver_minor, g->ver_patch);
     if (g->ver_draft)
-        return tosac_fail(r->err, TOSAC_ERR_UNSUPPORTED,
+        return tosac_fail(r->err, TOSAC_ERR_INPUT,
                           "unsupported .tosa version %d.%d.%d draft: pre-final files number "
                           "types and operators differently", g->ver_major, g->ver_minor,
                           g->ver_patch);
@@ -125,8 +125,8 @@ static tosac_code read_tensor(tosa_reader *r, const fb_table *tt, int index, tos
         goto out;
     }
     if (ext_off > 1) {
-        rc = tosac_fail(r->err, TOSAC_ERR_UNSUPPORTED,
-                        "%s: data stored outside the flatbuffer (offset %llu) is not supported",
+        rc = tosac_fail(r->err, TOSAC_ERR_INPUT,
+                        "unsupported .tosa file: %s: data stored outside the flatbuffer (offset %llu) is not supported",
                         what, (unsigned long long)ext_off);
         goto out;
     }
@@ -177,6 +177,8 @@ static tosac_code read_shape_entry(tosa_reader *r, const fb_table *st, int index
         (rc = fb_vec_field(&r->b, st, 2, 1, &data, &has_data, what)))
         goto out;
     int64_t dim = (int64_t)rank;
+    if ((rc = tosac_shape_check(TOSAC_DT_SHAPE, 1, &dim, NULL, r->err)) != TOSAC_OK)
+        goto out;
     int ti = tosa_block_push_tensor(b, name, TOSAC_DT_SHAPE, 1, &dim, NULL, 0, r->err);
     if (ti < 0) {
         rc = r->err->code;

@@ -1,0 +1,199 @@
+/* The executor: binds inputs, runs prepared blocks operator by operator, hands out outputs.
+ * Nothing here allocates except tosa_interp_run's copies of the outputs for its caller and
+ * interp_run_block when asked to allocate outputs. */
+#include <stdio.h>
+#include <string.h>
+
+#include "interp/interp_state.h"
+
+const char *interp_type_str(tosac_dtype dt, int rank, const int64_t *shape, char *buf, size_t len)
+{
+    char sh[160];
+    snprintf(buf, len, "%s%s", tosac_dtype_name(dt), tosac_shape_str(rank, shape, sh, sizeof sh));
+    return buf;
+}
+
+bool interp_same_type(const tosac_tensor *a, const tosac_tensor *b)
+{
+    if (a->dtype != b->dtype || a->rank != b->rank)
+        return false;
+    for (int d = 0; d < a->rank; d++)
+        if (a->shape[d] != b->shape[d])
+            return false;
+    return true;
+}
+
+bool interp_matches_decl(const tosac_tensor *t, const tosa_tensor *decl)
+{
+    if (t->dtype != decl->dtype || t->rank != decl->rank)
+        return false;
+    for (int d = 0; d < t->rank; d++)
+        if (t->shape[d] != decl->shape[d])
+            return false;
+    return true;
+}
+
+void interp_copy_tensor(tosac_tensor *dst, const tosac_tensor *src)
+{
+    if (dst != src && dst->nbytes)
+        memmove(dst->data, src->data, dst->nbytes);
+}
+
+/* Copies inputs into the block's input tensors after checking their types. */
+static tosac_code bind_inputs(interp_block_state *bs, const tosac_tensor *const *inputs,
+                              const tosac_tensor *flat, int n_inputs, tosac_error *err)
+{
+    const tosa_block *b = bs->block;
+    if (n_inputs != b->n_inputs)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "block '%s' has %d inputs, %d given", b->name,
+                          b->n_inputs, n_inputs);
+    for (int i = 0; i < n_inputs; i++) {
+        const tosac_tensor *in = inputs ? inputs[i] : &flat[i];
+        tosac_tensor *dst = &bs->tensors[b->inputs[i]];
+        if (!interp_same_type(dst, in)) {
+            char want[200], got[200];
+            return tosac_fail(err, TOSAC_ERR_INPUT, "input '%s': expected %s, got %s",
+                              b->tensors[b->inputs[i]].name,
+                              interp_type_str(dst->dtype, dst->rank, dst->shape, want, sizeof want),
+                              interp_type_str(in->dtype, in->rank, in->shape, got, sizeof got));
+        }
+        interp_copy_tensor(dst, in);
+    }
+    return TOSAC_OK;
+}
+
+/* Tensors a sub-block names from its caller (outer_ref) take the caller's current value. */
+static tosac_code bind_outer_refs(interp_block_state *bs, const interp_block_state *caller,
+                                  tosac_error *err)
+{
+    const tosa_block *b = bs->block;
+    for (int t = 0; t < b->n_tensors; t++) {
+        if (!b->tensors[t].outer_ref)
+            continue;
+        int ct = tosa_block_find_tensor(caller->block, b->tensors[t].name);
+        if (ct < 0 || !interp_same_type(&caller->tensors[ct], &bs->tensors[t]))
+            return tosac_fail(err, TOSAC_ERR_INPUT,
+                              "block '%s': tensor '%s' is not a tensor of the calling block '%s' "
+                              "of the same type", b->name, b->tensors[t].name, caller->block->name);
+        interp_copy_tensor(&bs->tensors[t], &caller->tensors[ct]);
+    }
+    return TOSAC_OK;
+}
+
+static tosac_code run_block(interp_state *st, interp_block_state *bs, tosac_error *err)
+{
+    const tosa_block *b = bs->block;
+    st->running[bs->depth] = bs;
+    interp_ctx c;
+    memset(&c, 0, sizeof c);
+    c.st = st;
+    c.graph = st->graph;
+    c.block = b;
+    c.err = err;
+    for (int n = 0; n < b->n_ops; n++) {
+        int i = bs->order[n];
+        const tosa_operator *o = &b->ops[i];
+        c.op = o;
+        c.in = bs->operands + bs->operand_off[i];
+        c.n_in = o->n_inputs;
+        c.out = c.in + o->n_inputs;
+        c.n_out = o->n_outputs;
+        tosac_code rc = bs->fns[i](&c);
+        if (rc != TOSAC_OK) {
+            if (err && err->code == TOSAC_OK) /* an op that failed without saying why */
+                interp_error(&c, "failed");
+            return rc;
+        }
+    }
+    return TOSAC_OK;
+}
+
+tosac_code interp_exec_block(interp_state *st, const tosa_block *b, tosac_tensor *const *inputs,
+                             int n_inputs, const interp_block_state **ran, tosac_error *err)
+{
+    interp_block_state *bs = interp_find_block_state(st, b, st->depth + 1);
+    if (!bs)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "block '%s' was not prepared at depth %d",
+                          b->name, st->depth + 1);
+    tosac_code rc = bind_inputs(bs, (const tosac_tensor *const *)inputs, NULL, n_inputs, err);
+    if (!rc)
+        rc = bind_outer_refs(bs, st->running[st->depth], err);
+    if (rc)
+        return rc;
+    st->depth++;
+    rc = run_block(st, bs, err);
+    st->depth--;
+    if (ran)
+        *ran = bs;
+    return rc;
+}
+
+const tosac_tensor *interp_block_output(const interp_block_state *bs, int i)
+{
+    return &bs->tensors[bs->block->outputs[i]];
+}
+
+tosac_code interp_run_block(interp_state *st, const tosa_block *b, tosac_tensor *const *inputs,
+                            int n_inputs, tosac_tensor *outputs, int n_outputs, tosac_error *err)
+{
+    const interp_block_state *bs = NULL;
+    if (n_outputs != b->n_outputs)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "block '%s' has %d outputs, %d expected", b->name,
+                          b->n_outputs, n_outputs);
+    tosac_code rc = interp_exec_block(st, b, inputs, n_inputs, &bs, err);
+    for (int i = 0; i < n_outputs && rc == TOSAC_OK; i++) {
+        const tosac_tensor *src = interp_block_output(bs, i);
+        if (!outputs[i].data)
+            rc = tosac_tensor_alloc(&outputs[i], src->dtype, src->rank, src->shape, err);
+        else if (!interp_same_type(&outputs[i], src))
+            rc = tosac_fail(err, TOSAC_ERR_INPUT, "block '%s': output %d has another type", b->name, i);
+        if (!rc)
+            interp_copy_tensor(&outputs[i], src);
+    }
+    return rc;
+}
+
+tosac_code interp_execute(interp_state *st, const tosac_tensor *inputs, int n_inputs,
+                          tosac_error *err)
+{
+    tosac_code rc = bind_inputs(st->main, NULL, inputs, n_inputs, err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < st->n_vars; i++) /* variables live for one run */
+        st->vars[i].declared = false;
+    st->depth = 0;
+    return run_block(st, st->main, err);
+}
+
+const tosac_tensor *interp_main_output(const interp_state *st, int i)
+{
+    return &st->main->tensors[st->main->block->outputs[i]];
+}
+
+tosac_code tosa_interp_run(const tosa_graph *g, const tosac_tensor *inputs, int n_inputs,
+                           tosac_tensor *outputs, int n_outputs, tosac_error *err)
+{
+    for (int i = 0; i < n_outputs; i++)
+        memset(&outputs[i], 0, sizeof outputs[i]);
+    interp_state *st;
+    tosac_code rc = interp_prepare(g, &st, err);
+    if (rc)
+        return rc;
+    const tosa_block *main = st->main->block;
+    if (n_outputs != main->n_outputs)
+        rc = tosac_fail(err, TOSAC_ERR_INPUT, "the graph has %d outputs, %d expected",
+                        main->n_outputs, n_outputs);
+    if (!rc)
+        rc = interp_execute(st, inputs, n_inputs, err);
+    for (int i = 0; i < n_outputs && !rc; i++) {
+        const tosac_tensor *src = interp_main_output(st, i);
+        rc = tosac_tensor_alloc(&outputs[i], src->dtype, src->rank, src->shape, err);
+        if (!rc)
+            interp_copy_tensor(&outputs[i], src);
+    }
+    if (rc)
+        for (int i = 0; i < n_outputs; i++)
+            tosac_tensor_free(&outputs[i]);
+    interp_state_free(st);
+    return rc;
+}

@@ -1,0 +1,88 @@
+/* The executor's prepared state: everything a run needs is allocated once by
+ * interp_prepare, so interp_execute (and every WHILE_LOOP iteration in it) allocates nothing.
+ * This is the shape the MCU runtime reuses: prepare once, execute many times.
+ *
+ * A block is prepared once per nesting depth at which it can run (its tensors must stay
+ * live while a nested activation runs, and at one depth only one activation is live at a
+ * time), so control flow inside loops reuses the same buffers on every iteration. */
+#ifndef TOSAC_INTERP_STATE_H
+#define TOSAC_INTERP_STATE_H
+
+#include <stdbool.h>
+
+#include "interp/interp_internal.h"
+
+/* TOSA level "none": max_nesting of COND_IF / WHILE_LOOP. */
+#define INTERP_MAX_NESTING 256
+
+typedef struct interp_block_state interp_block_state;
+struct interp_block_state {
+    const tosa_block *block;
+    int depth;                  /* 0 for the main block */
+    tosac_tensor *tensors;      /* one per block tensor, allocated from its declaration */
+    int *order;                 /* operator indices in execution order */
+    interp_op_fn *fns;          /* per operator */
+    tosac_tensor **operands;    /* per operator: inputs then outputs, flattened */
+    int *operand_off;           /* per operator: offset of its operands in `operands` */
+    interp_block_state *next;   /* list of all prepared blocks of one interp_state */
+};
+
+/* One EXT-VARIABLE state tensor, keyed by its variable name. */
+typedef struct interp_var {
+    const char *name;
+    const tosa_tensor *decl;    /* the declaring tensor (shape, dtype, initial value) */
+    tosac_tensor value;
+    bool declared;              /* its VARIABLE operator has run */
+} interp_var;
+
+struct interp_state {
+    const tosa_graph *graph;
+    interp_block_state *main;
+    interp_block_state *blocks; /* every prepared (block, depth) */
+    interp_var *vars;
+    int n_vars;
+    int depth;                  /* nesting depth of the block running now */
+    interp_block_state *running[INTERP_MAX_NESTING + 1]; /* the running block per depth */
+};
+
+/* Prepares g's main block and every block its control flow can reach. A recursive graph
+ * (a block reachable from itself) or nesting deeper than INTERP_MAX_NESTING is rejected
+ * here, as are operand-count mismatches, unimplemented operators and tensors no one
+ * produces. */
+tosac_code interp_prepare(const tosa_graph *g, interp_state **out, tosac_error *err);
+/* Binds inputs to the main block's inputs (dtype and shape must match) and runs it.
+ * Afterwards interp_main_output(st, i) holds output i until the next execute/free. */
+tosac_code interp_execute(interp_state *st, const tosac_tensor *inputs, int n_inputs,
+                          tosac_error *err);
+const tosac_tensor *interp_main_output(const interp_state *st, int i);
+void interp_state_free(interp_state *st);
+
+/* Runs sub-block b one nesting level below the running block: inputs are copied into its
+ * input tensors (dtype and shape must match). On success *ran is its state: read its
+ * outputs with interp_block_output (valid until it runs again). */
+tosac_code interp_exec_block(interp_state *st, const tosa_block *b, tosac_tensor *const *inputs,
+                             int n_inputs, const interp_block_state **ran, tosac_error *err);
+const tosac_tensor *interp_block_output(const interp_block_state *bs, int i);
+
+/* The prepared state of block b at nesting depth `depth`, or NULL. */
+interp_block_state *interp_find_block_state(interp_state *st, const tosa_block *b, int depth);
+/* The variable of the given name, or NULL. */
+interp_var *interp_find_var(interp_state *st, const char *name);
+
+/* Operand counts of op from FLATBUFFER_LAYOUT.md section 7 (list operands: up to
+ * max_tensor_list_size; -1 max = no limit). False for ops we know nothing about. */
+typedef struct interp_arity {
+    int min_in, max_in, min_out, max_out;
+} interp_arity;
+bool interp_op_arity(tosa_op op, interp_arity *out);
+
+/* Copies src into dst, which must have the same dtype and shape (no allocation). */
+void interp_copy_tensor(tosac_tensor *dst, const tosac_tensor *src);
+/* True if a and b have the same dtype, rank and dims. */
+bool interp_same_type(const tosac_tensor *a, const tosac_tensor *b);
+/* Same check against a declared graph tensor. */
+bool interp_matches_decl(const tosac_tensor *t, const tosa_tensor *decl);
+/* "i8[1,2,3]" into buf. */
+const char *interp_type_str(tosac_dtype dt, int rank, const int64_t *shape, char *buf, size_t len);
+
+#endif
