@@ -12,14 +12,14 @@
 
 static const char *add_i(int64_t a, int64_t b, int64_t *r, const ew_args *k)
 {
-    if (!ew_add64(a, b, r) || *r < k->min || *r > k->max)
+    if (arith_add_s(a, b, k->bits, r) != ARITH_OK)
         return "c >= minimum_s<in_t>() && c <= maximum_s<in_t>() in apply_add_s";
     return NULL;
 }
 
 static const char *sub_i(int64_t a, int64_t b, int64_t *r, const ew_args *k)
 {
-    if (!ew_sub64(a, b, r) || *r < k->min || *r > k->max)
+    if (arith_sub_s(a, b, k->bits, r) != ARITH_OK)
         return "c >= minimum_s<in_t>() && c <= maximum_s<in_t>() in apply_sub_s";
     return NULL;
 }
@@ -46,7 +46,7 @@ static const char *lsl_i(int64_t a, int64_t b, int64_t *r, const ew_args *k)
 {
     const char *bad = shift_range(b, k);
     if (!bad)
-        *r = ew_wrap((uint64_t)a << b, k->bits);
+        *r = arith_sign_extend((int64_t)((uint64_t)a << b), k->bits);
     return bad;
 }
 
@@ -55,10 +55,9 @@ static const char *lsr_i(int64_t a, int64_t b, int64_t *r, const ew_args *k)
     const char *bad = shift_range(b, k);
     if (bad)
         return bad;
-    uint64_t u = (uint64_t)a; /* the shift happens on the type's unsigned bits */
-    if (k->bits < 64)
-        u &= ((uint64_t)1 << k->bits) - 1;
-    *r = ew_wrap(u >> b, k->bits);
+    /* the shift happens on the type's unsigned bits */
+    uint64_t u = (uint64_t)arith_zero_extend(a, k->bits);
+    *r = arith_sign_extend((int64_t)(u >> b), k->bits);
     return NULL;
 }
 
@@ -101,7 +100,7 @@ static const char *mul_i(int64_t a, int64_t b, int64_t *r, const ew_args *k)
         return NULL;
     }
     int out_bits = k->bits == 64 ? 64 : 32;
-    *r = ew_wrap((uint64_t)a * (uint64_t)b, out_bits);
+    *r = arith_sign_extend((int64_t)((uint64_t)a * (uint64_t)b), out_bits);
     return NULL;
 }
 
@@ -170,7 +169,7 @@ static tosac_code arith_i32(interp_ctx *c, int what, int shift)
             else if (what == ARITH_SUB)
                 v = x - y;
             else if (shift == 0) /* low 32 bits of the product */
-                v = ew_wrap((uint64_t)(x * y), 32);
+                v = arith_sign_extend(x * y, 32);
             else
                 v = round_shift(x * y, shift);
             if (v < INT32_MIN || v > INT32_MAX)

@@ -30,15 +30,7 @@ static const char *lnot_i(int64_t a, int64_t *r, const ew_args *k)
 
 static const char *clz_i(int64_t a, int64_t *r, const ew_args *k)
 {
-    uint64_t u = (uint64_t)a;
-    if (k->bits < 64)
-        u &= ((uint64_t)1 << k->bits) - 1;
-    int n = k->bits;
-    while (u) {
-        u >>= 1;
-        n--;
-    }
-    *r = n;
+    *r = k->bits == 64 ? arith_clz64((uint64_t)a) : arith_clz32((uint32_t)a);
     return NULL;
 }
 
@@ -120,19 +112,17 @@ tosac_code interp_op_negate(interp_ctx *c)
     bool is_i8 = k.dt == TOSAC_DT_I8;
     INTERP_ERROR_IF(c, !is_i8 && input1_zp != 0);
     INTERP_ERROR_IF(c, !is_i8 && output_zp != 0);
-    int64_t acc_min = k.bits == 64 ? INT64_MIN : INT32_MIN;
-    int64_t acc_max = k.bits == 64 ? INT64_MAX : INT32_MAX;
+    int acc_bits = k.bits == 64 ? 64 : 32;
     for (int64_t i = 0; i < n; i++) {
         int64_t v;
-        bool ok = ew_sub64(interp_get_int(in, i), input1_zp, &v) && v >= acc_min && v <= acc_max;
-        ok = ok && ew_sub64(0, v, &v) && v >= acc_min && v <= acc_max;
-        ok = ok && ew_add64(v, output_zp, &v) && v >= acc_min && v <= acc_max;
+        bool ok = arith_sub_s(interp_get_int(in, i), input1_zp, acc_bits, &v) == ARITH_OK &&
+                  arith_sub_s(0, v, acc_bits, &v) == ARITH_OK &&
+                  arith_add_s(v, output_zp, acc_bits, &v) == ARITH_OK;
         if (!ok)
             return interp_error(c, "REQUIRE(-(value - input1_zp) + output_zp fits acc_t) violated "
                                    "for value %lld: the result is unpredictable",
                                 (long long)interp_get_int(in, i));
-        v = v < k.min ? k.min : v > k.max ? k.max : v;
-        interp_set_int(out, i, v);
+        interp_set_int(out, i, arith_clamp_s(v, k.bits));
     }
     return TOSAC_OK;
 }

@@ -123,56 +123,9 @@ bool ew_rows_next(ew_rows *r)
     return true;
 }
 
-int64_t ew_int_min(tosac_dtype dt)
-{
-    switch (dt) {
-    case TOSAC_DT_I8: return INT8_MIN;
-    case TOSAC_DT_I16: return INT16_MIN;
-    case TOSAC_DT_I32: return INT32_MIN;
-    default: return INT64_MIN;
-    }
-}
-
-int64_t ew_int_max(tosac_dtype dt)
-{
-    switch (dt) {
-    case TOSAC_DT_I8: return INT8_MAX;
-    case TOSAC_DT_I16: return INT16_MAX;
-    case TOSAC_DT_I32: return INT32_MAX;
-    default: return INT64_MAX;
-    }
-}
-
-bool ew_add64(int64_t a, int64_t b, int64_t *r)
-{
-    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
-        return false;
-    *r = a + b;
-    return true;
-}
-
-bool ew_sub64(int64_t a, int64_t b, int64_t *r)
-{
-    if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))
-        return false;
-    *r = a - b;
-    return true;
-}
-
 bool ew_is_float(tosac_dtype dt)
 {
     return dt == TOSAC_DT_F16 || dt == TOSAC_DT_BF16 || dt == TOSAC_DT_F32;
-}
-
-int64_t ew_wrap(uint64_t a, int bits)
-{
-    if (bits < 64) {
-        uint64_t mask = ((uint64_t)1 << bits) - 1;
-        a &= mask;
-        if (a >> (bits - 1))
-            a |= ~mask;
-    }
-    return (int64_t)a; /* two's complement conversion (GCC/Clang define it) */
 }
 
 void ew_args_init(ew_args *k, tosac_dtype dt)
@@ -180,8 +133,8 @@ void ew_args_init(ew_args *k, tosac_dtype dt)
     memset(k, 0, sizeof *k);
     k->dt = dt;
     k->bits = tosac_dtype_bits(dt);
-    k->min = ew_int_min(dt);
-    k->max = ew_int_max(dt);
+    k->min = arith_min_s(k->bits);
+    k->max = arith_max_s(k->bits);
 }
 
 static tosac_code required(interp_ctx *c, const char *cond)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "interp/interp_arith.h"
 #include "interp/interp_internal.h"
 
 /* Bit set of dtypes, for "is this operand type allowed" checks. */
@@ -66,17 +67,7 @@ void ew_rows_init(ew_rows *r, const tosac_tensor *out, tosac_tensor *const *in, 
 /* Advances to the next row; false when all rows are done. */
 bool ew_rows_next(ew_rows *r);
 
-/* Signed range of an integer dtype (I8 .. I64). */
-int64_t ew_int_min(tosac_dtype dt);
-int64_t ew_int_max(tosac_dtype dt);
-
-/* Overflow-checked 64-bit signed add / sub: false when the exact result does not fit. */
-bool ew_add64(int64_t a, int64_t b, int64_t *r);
-bool ew_sub64(int64_t a, int64_t b, int64_t *r);
-
 bool ew_is_float(tosac_dtype dt);
-/* a with its low `bits` bits kept and sign-extended: two's complement wrap to the type. */
-int64_t ew_wrap(uint64_t a, int bits);
 
 /* Per-operator constants the element functions need. */
 typedef struct ew_args {

@@ -92,7 +92,7 @@ static tosac_code reduce(interp_ctx *c, reduce_kind kind)
                 case R_MAX: acc = v > acc ? v : acc; break;
                 case R_MIN: acc = v < acc ? v : acc; break;
                 default:
-                    if (!ew_add64(acc, v, &acc) || acc < k.min || acc > k.max)
+                    if (arith_add_s(acc, v, k.bits, &acc) != ARITH_OK)
                         return interp_error(c, "REQUIRE(c >= minimum_s<acc_t>() && c <= maximum_s<acc_t>()) "
                                                "violated in apply_add_s: the sum overflows %s",
                                             tosac_dtype_name(in->dtype));
