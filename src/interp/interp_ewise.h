@@ -1,6 +1,6 @@
 /* Support shared by the activation, elementwise, comparison and reduction operator groups:
  * operand type checks, the spec's broadcast_shape check, a row iterator over a broadcast
- * output, integer type ranges and the REQUIRE report.
+ * output, element-function drivers and the REQUIRE report (integer helpers: interp_arith.h).
  *
  * REQUIRE in the spec pseudocode marks a result as unpredictable (e.g. int32 ADD overflow,
  * INTDIV by zero). The interpreter reports it as an input error naming the condition rather
