@@ -13,7 +13,6 @@
 PENDING(cmd_compile, "tosac compile")
 PENDING(cmd_quantize, "tosac quantize")
 PENDING(cmd_bench, "tosac bench")
-PENDING(run_onnx, "running ONNX models")
 PENDING(run_program, "running programs")
 PENDING(inspect_onnx, "inspecting ONNX models")
 PENDING(inspect_program, "inspecting programs")
