@@ -1,0 +1,36 @@
+/* Shape inference internals: the per-graph context and the per-operator rules. */
+#ifndef TOSAC_IR_SHAPE_H
+#define TOSAC_IR_SHAPE_H
+
+#include "ir_internal.h"
+
+/* Small integer tensors whose values are known at compile time (shape arithmetic). */
+#define SHAPE_MAX_VALUES 64
+
+typedef struct shape_val {
+    int n;                 /* -1: unknown */
+    int64_t v[SHAPE_MAX_VALUES];
+} shape_val;
+
+typedef struct shape_ctx {
+    ir_graph *g;
+    shape_val *vals;       /* per tensor */
+    int64_t opset;
+    tosac_error *err;
+} shape_ctx;
+
+typedef tosac_code (*shape_rule)(shape_ctx *c, int node);
+
+/* The rule for an ONNX op, or NULL. */
+shape_rule ir_shape_rule(const char *op_type);
+
+/* Helpers for rules (src/ir/ir_shape_infer.c). */
+const ir_tensor *sh_in(shape_ctx *c, int node, int k);        /* NULL if omitted */
+bool sh_static(const ir_tensor *t);                            /* dtype, rank, dims known */
+tosac_code sh_set(shape_ctx *c, int node, int k, tosac_dtype dt, int rank, const int64_t *shape);
+tosac_code sh_fail(shape_ctx *c, int node, const char *reason);
+/* Values of input k as int64 (constant data or folded); false if unknown. */
+bool sh_ints(shape_ctx *c, int node, int k, int64_t *out, int *n, int max);
+void sh_set_vals(shape_ctx *c, int node, int k, const int64_t *v, int n);
+
+#endif

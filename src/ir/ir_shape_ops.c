@@ -1,0 +1,1005 @@
+/* Per-operator static shape rules (ONNX semantics, opsets 9..21). Each rule reads static
+ * input shapes and known small integer values and sets every output's dtype and shape. */
+#include "ir_shape.h"
+
+#include <string.h>
+
+#define IN(k) sh_in(c, node, k)
+#define NODE (&c->g->nodes[node])
+
+static tosac_code need(shape_ctx *c, int node, int k, const ir_tensor **t)
+{
+    *t = IN(k);
+    if (sh_static(*t))
+        return TOSAC_OK;
+    char why[96];
+    snprintf(why, sizeof why, "input %d has no static shape", k);
+    return sh_fail(c, node, why);
+}
+
+static int norm_axis(int64_t axis, int rank) { return (int)(axis < 0 ? axis + rank : axis); }
+
+/* Output k keeps a declared static shape when the values it depends on are unknown. */
+static tosac_code declared_or_fail(shape_ctx *c, int node, int k, const char *why)
+{
+    const ir_node *n = NODE;
+    if (k < n->n_outputs && n->outputs[k] >= 0 && sh_static(&c->g->tensors[n->outputs[k]]))
+        return TOSAC_OK;
+    return sh_fail(c, node, why);
+}
+
+/* ---- elementwise ---- */
+
+static tosac_code r_same(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    return sh_set(c, node, 0, x->dtype, x->rank, x->shape);
+}
+
+static tosac_code r_identity(shape_ctx *c, int node)
+{
+    int64_t v[SHAPE_MAX_VALUES];
+    int n;
+    if (r_same(c, node))
+        return c->err->code;
+    if (sh_ints(c, node, 0, v, &n, SHAPE_MAX_VALUES))
+        sh_set_vals(c, node, 0, v, n);
+    return TOSAC_OK;
+}
+
+static tosac_code r_bool_same(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    return sh_set(c, node, 0, TOSAC_DT_BOOL, x->rank, x->shape);
+}
+
+static tosac_code r_dropout(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x) || sh_set(c, node, 0, x->dtype, x->rank, x->shape))
+        return c->err->code;
+    return sh_set(c, node, 1, TOSAC_DT_BOOL, x->rank, x->shape);
+}
+
+/* Multidirectional (numpy) broadcast of inputs [first, last]. */
+static tosac_code broadcast(shape_ctx *c, int node, int first, int last, int *rank,
+                            int64_t *shape)
+{
+    *rank = 0;
+    for (int k = first; k <= last; k++) {
+        const ir_tensor *t;
+        if (need(c, node, k, &t))
+            return c->err->code;
+        int r = t->rank > *rank ? t->rank : *rank;
+        int64_t out[TOSAC_MAX_RANK];
+        for (int d = 0; d < r; d++) {
+            int da = d - (r - *rank), db = d - (r - t->rank);
+            int64_t a = da >= 0 ? shape[da] : 1, b = db >= 0 ? t->shape[db] : 1;
+            if (a != b && a != 1 && b != 1) {
+                char desc[160];
+                return tosac_fail(c->err, TOSAC_ERR_INPUT,
+                                  "%s: inconsistent shapes: dimension %lld and %lld do not broadcast",
+                                  ir_node_desc(c->g, node, desc, sizeof desc), (long long)a,
+                                  (long long)b);
+            }
+            out[d] = a == 1 ? b : a;
+        }
+        *rank = r;
+        memcpy(shape, out, sizeof(int64_t) * (size_t)r);
+    }
+    return TOSAC_OK;
+}
+
+/* Folds integer arithmetic on known values (scalar or equal-length operands). */
+static void fold_arith(shape_ctx *c, int node)
+{
+    int64_t a[SHAPE_MAX_VALUES], b[SHAPE_MAX_VALUES], r[SHAPE_MAX_VALUES];
+    int na, nb;
+    if (!sh_ints(c, node, 0, a, &na, SHAPE_MAX_VALUES) ||
+        !sh_ints(c, node, 1, b, &nb, SHAPE_MAX_VALUES) || (na != nb && na != 1 && nb != 1))
+        return;
+    const char *op = NODE->op_type;
+    int n = na > nb ? na : nb;
+    for (int i = 0; i < n; i++) {
+        int64_t x = a[na == 1 ? 0 : i], y = b[nb == 1 ? 0 : i];
+        if (strcmp(op, "Add") == 0)
+            r[i] = x + y;
+        else if (strcmp(op, "Sub") == 0)
+            r[i] = x - y;
+        else if (strcmp(op, "Mul") == 0)
+            r[i] = x * y;
+        else if (strcmp(op, "Div") == 0 && y != 0)
+            r[i] = x / y;
+        else
+            return;
+    }
+    sh_set_vals(c, node, 0, r, n);
+}
+
+static tosac_code r_binary(shape_ctx *c, int node)
+{
+    int rank;
+    int64_t shape[TOSAC_MAX_RANK];
+    const ir_node *n = NODE;
+    if (broadcast(c, node, 0, n->n_inputs - 1, &rank, shape) ||
+        sh_set(c, node, 0, IN(0)->dtype, rank, shape))
+        return c->err->code;
+    const ir_tensor *x = IN(0);
+    if (x->dtype == TOSAC_DT_I64 || x->dtype == TOSAC_DT_I32)
+        fold_arith(c, node);
+    return TOSAC_OK;
+}
+
+static tosac_code r_compare(shape_ctx *c, int node)
+{
+    int rank;
+    int64_t shape[TOSAC_MAX_RANK];
+    if (broadcast(c, node, 0, 1, &rank, shape))
+        return c->err->code;
+    return sh_set(c, node, 0, TOSAC_DT_BOOL, rank, shape);
+}
+
+static tosac_code r_where(shape_ctx *c, int node)
+{
+    int rank;
+    int64_t shape[TOSAC_MAX_RANK];
+    if (broadcast(c, node, 0, 2, &rank, shape))
+        return c->err->code;
+    return sh_set(c, node, 0, IN(1)->dtype, rank, shape);
+}
+
+static tosac_code r_cast(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    tosac_dtype to;
+    if (strcmp(NODE->op_type, "CastLike") == 0) {
+        const ir_tensor *like;
+        if (need(c, node, 1, &like))
+            return c->err->code;
+        to = like->dtype;
+    } else {
+        /* ONNX DataType numbering, mapped here to avoid an ir -> onnx dependency. */
+        static const tosac_dtype map[] = {
+            TOSAC_DT_UNKNOWN, TOSAC_DT_F32, TOSAC_DT_U8,  TOSAC_DT_I8,      TOSAC_DT_U16,
+            TOSAC_DT_I16,     TOSAC_DT_I32, TOSAC_DT_I64, TOSAC_DT_UNKNOWN, TOSAC_DT_BOOL,
+            TOSAC_DT_F16,     TOSAC_DT_F64, TOSAC_DT_U32, TOSAC_DT_U64,     TOSAC_DT_UNKNOWN,
+            TOSAC_DT_UNKNOWN, TOSAC_DT_BF16};
+        int64_t t = ir_node_attr_int(NODE, "to", 0);
+        to = t > 0 && t < (int64_t)(sizeof map / sizeof map[0]) ? map[t] : TOSAC_DT_UNKNOWN;
+        if (to == TOSAC_DT_UNKNOWN)
+            return sh_fail(c, node, "unsupported 'to' type");
+    }
+    if (sh_set(c, node, 0, to, x->rank, x->shape))
+        return c->err->code;
+    int64_t v[SHAPE_MAX_VALUES];
+    int n;
+    if (tosac_dtype_is_int(to) && sh_ints(c, node, 0, v, &n, SHAPE_MAX_VALUES))
+        sh_set_vals(c, node, 0, v, n);
+    return TOSAC_OK;
+}
+
+/* ---- quantization ---- */
+
+static tosac_code r_quantize(shape_ctx *c, int node)
+{
+    const ir_tensor *x, *zp = IN(2);
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    tosac_dtype dt = TOSAC_DT_U8;
+    int64_t od = ir_node_attr_int(NODE, "output_dtype", 0);
+    if (zp && zp->dtype != TOSAC_DT_UNKNOWN)
+        dt = zp->dtype;
+    else if (od == 3)
+        dt = TOSAC_DT_I8;
+    else if (od == 4)
+        dt = TOSAC_DT_U16;
+    else if (od == 5)
+        dt = TOSAC_DT_I16;
+    return sh_set(c, node, 0, dt, x->rank, x->shape);
+}
+
+static tosac_code r_dequantize(shape_ctx *c, int node)
+{
+    const ir_tensor *x, *s = IN(1);
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    tosac_dtype dt = s && s->dtype != TOSAC_DT_UNKNOWN ? s->dtype : TOSAC_DT_F32;
+    return sh_set(c, node, 0, dt, x->rank, x->shape);
+}
+
+static tosac_code r_dynamic_quantize(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x) || sh_set(c, node, 0, TOSAC_DT_U8, x->rank, x->shape) ||
+        sh_set(c, node, 1, TOSAC_DT_F32, 0, NULL))
+        return c->err->code;
+    return sh_set(c, node, 2, TOSAC_DT_U8, 0, NULL);
+}
+
+/* ---- convolution and pooling ---- */
+
+static tosac_code spatial(shape_ctx *c, int node, const ir_tensor *x, const int64_t *kernel,
+                          int64_t channels, tosac_dtype dt, int out_k)
+{
+    int ns = x->rank - 2;
+    if (ns < 1)
+        return sh_fail(c, node, "input rank below 3");
+    int n_str, n_dil, n_pad;
+    const int64_t *str = ir_node_attr_ints(NODE, "strides", &n_str);
+    const int64_t *dil = ir_node_attr_ints(NODE, "dilations", &n_dil);
+    const int64_t *pads = ir_node_attr_ints(NODE, "pads", &n_pad);
+    const char *ap = ir_node_attr_string(NODE, "auto_pad", "NOTSET");
+    bool ceil_mode = ir_node_attr_int(NODE, "ceil_mode", 0) != 0;
+    if ((str && n_str != ns) || (dil && n_dil != ns) || (pads && n_pad != 2 * ns))
+        return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': strides/dilations/pads lengths do not match rank %d",
+                          NODE->name, x->rank);
+    int64_t out[TOSAC_MAX_RANK];
+    out[0] = x->shape[0];
+    out[1] = channels;
+    for (int i = 0; i < ns; i++) {
+        int64_t s = str ? str[i] : 1, d = dil ? dil[i] : 1, in = x->shape[i + 2];
+        if (s < 1 || d < 1 || kernel[i] < 1)
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': invalid stride, dilation or kernel",
+                              NODE->name);
+        int64_t ek = (kernel[i] - 1) * d + 1;
+        if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
+            out[i + 2] = (in + s - 1) / s;
+        } else {
+            int64_t total = in - ek;
+            if (strcmp(ap, "VALID") != 0 && pads)
+                total += pads[i] + pads[i + ns];
+            if (total < 0)
+                return tosac_fail(c->err, TOSAC_ERR_INPUT,
+                                  "node '%s': kernel larger than the padded input", NODE->name);
+            out[i + 2] = (ceil_mode ? (total + s - 1) / s : total / s) + 1;
+        }
+    }
+    return sh_set(c, node, out_k, dt, x->rank, out);
+}
+
+static tosac_code r_conv(shape_ctx *c, int node)
+{
+    const char *op = NODE->op_type;
+    int wi = strcmp(op, "QLinearConv") == 0 ? 3 : 1;
+    const ir_tensor *x, *w;
+    if (need(c, node, 0, &x) || need(c, node, wi, &w))
+        return c->err->code;
+    if (w->rank != x->rank)
+        return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': inconsistent shapes: weight rank %d, input rank %d",
+                          NODE->name, w->rank, x->rank);
+    tosac_dtype dt = x->dtype;
+    if (wi == 3) {
+        const ir_tensor *yzp = IN(7);
+        dt = yzp && yzp->dtype ? yzp->dtype : TOSAC_DT_U8;
+    } else if (strcmp(op, "ConvInteger") == 0) {
+        dt = TOSAC_DT_I32;
+    }
+    return spatial(c, node, x, w->shape + 2, w->shape[0], dt, 0);
+}
+
+static tosac_code r_pool(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int nk;
+    const int64_t *k = ir_node_attr_ints(NODE, "kernel_shape", &nk);
+    if (!k || nk != x->rank - 2)
+        return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': kernel_shape missing or of the wrong length",
+                          NODE->name);
+    if (spatial(c, node, x, k, x->shape[1], x->dtype, 0))
+        return c->err->code;
+    const ir_node *n = NODE;
+    if (n->n_outputs > 1 && n->outputs[1] >= 0) {
+        const ir_tensor *y = &c->g->tensors[n->outputs[0]];
+        return sh_set(c, node, 1, TOSAC_DT_I64, y->rank, y->shape);
+    }
+    return TOSAC_OK;
+}
+
+static tosac_code r_global_pool(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int64_t out[TOSAC_MAX_RANK];
+    for (int d = 0; d < x->rank; d++)
+        out[d] = d < 2 ? x->shape[d] : 1;
+    return sh_set(c, node, 0, x->dtype, x->rank, out);
+}
+
+/* ---- matrix products ---- */
+
+static tosac_code r_gemm(shape_ctx *c, int node)
+{
+    const ir_tensor *a, *b;
+    if (need(c, node, 0, &a) || need(c, node, 1, &b))
+        return c->err->code;
+    if (a->rank != 2 || b->rank != 2)
+        return sh_fail(c, node, "Gemm inputs must be 2-D");
+    bool ta = ir_node_attr_int(NODE, "transA", 0), tb = ir_node_attr_int(NODE, "transB", 0);
+    int64_t m = a->shape[ta ? 1 : 0], ka = a->shape[ta ? 0 : 1];
+    int64_t kb = b->shape[tb ? 1 : 0], n = b->shape[tb ? 0 : 1];
+    if (ka != kb)
+        return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': inconsistent shapes: K is %lld and %lld",
+                          NODE->name, (long long)ka, (long long)kb);
+    int64_t out[2] = {m, n};
+    return sh_set(c, node, 0, a->dtype, 2, out);
+}
+
+static tosac_code r_matmul(shape_ctx *c, int node)
+{
+    const char *op = NODE->op_type;
+    bool q = strcmp(op, "QLinearMatMul") == 0;
+    const ir_tensor *a, *b;
+    if (need(c, node, 0, &a) || need(c, node, q ? 3 : 1, &b))
+        return c->err->code;
+    if (a->rank < 1 || b->rank < 1)
+        return sh_fail(c, node, "MatMul of scalars");
+    int64_t as[TOSAC_MAX_RANK + 1], bs[TOSAC_MAX_RANK + 1];
+    int ar = a->rank, br = b->rank;
+    memcpy(as, a->shape, sizeof(int64_t) * (size_t)ar);
+    memcpy(bs, b->shape, sizeof(int64_t) * (size_t)br);
+    if (ar == 1) { /* [K] -> [1,K] */
+        as[1] = as[0];
+        as[0] = 1;
+        ar = 2;
+    }
+    if (br == 1) { /* [K] -> [K,1] */
+        bs[1] = 1;
+        br = 2;
+    }
+    if (as[ar - 1] != bs[br - 2])
+        return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': inconsistent shapes: K is %lld and %lld",
+                          NODE->name, (long long)as[ar - 1], (long long)bs[br - 2]);
+    int r = ar > br ? ar : br;
+    int64_t out[TOSAC_MAX_RANK + 1];
+    for (int d = 0; d < r - 2; d++) {
+        int da = d - (r - ar), db = d - (r - br);
+        int64_t x = da >= 0 ? as[da] : 1, y = db >= 0 ? bs[db] : 1;
+        if (x != y && x != 1 && y != 1)
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': inconsistent batch shapes",
+                              NODE->name);
+        out[d] = x == 1 ? y : x;
+    }
+    out[r - 2] = as[ar - 2];
+    out[r - 1] = bs[br - 1];
+    int orank = r;
+    if (a->rank == 1) { /* drop the prepended 1 */
+        out[r - 2] = out[r - 1];
+        orank--;
+    }
+    if (b->rank == 1)
+        orank--;
+    tosac_dtype dt = a->dtype;
+    if (strcmp(op, "MatMulInteger") == 0)
+        dt = TOSAC_DT_I32;
+    if (q)
+        dt = IN(7) && IN(7)->dtype ? IN(7)->dtype : TOSAC_DT_U8;
+    return sh_set(c, node, 0, dt, orank, out);
+}
+
+/* ---- layout ---- */
+
+static tosac_code r_flatten(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int axis = norm_axis(ir_node_attr_int(NODE, "axis", 1), x->rank);
+    if (axis < 0 || axis > x->rank)
+        return sh_fail(c, node, "axis out of range");
+    int64_t out[2] = {1, 1};
+    for (int d = 0; d < x->rank; d++)
+        out[d < axis ? 0 : 1] *= x->shape[d];
+    return sh_set(c, node, 0, x->dtype, 2, out);
+}
+
+static tosac_code r_reshape(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int64_t s[SHAPE_MAX_VALUES];
+    int n;
+    if (!sh_ints(c, node, 1, s, &n, TOSAC_MAX_RANK))
+        return declared_or_fail(c, node, 0, "the target shape is not a known constant");
+    bool allowzero = ir_node_attr_int(NODE, "allowzero", 0) != 0;
+    int64_t total = tosac_shape_numel(x->rank, x->shape), known = 1;
+    int infer = -1;
+    for (int d = 0; d < n; d++) {
+        if (s[d] == 0 && !allowzero) {
+            if (d >= x->rank)
+                return sh_fail(c, node, "0 in the shape beyond the input rank");
+            s[d] = x->shape[d];
+        }
+        if (s[d] == -1) {
+            if (infer >= 0)
+                return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': two -1 in the shape", NODE->name);
+            infer = d;
+        } else if (s[d] < 0) {
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': shape value %lld", NODE->name,
+                              (long long)s[d]);
+        } else {
+            known *= s[d];
+        }
+    }
+    if (infer >= 0)
+        s[infer] = known ? total / known : 0;
+    if (tosac_shape_numel(n, s) != total)
+        return tosac_fail(c->err, TOSAC_ERR_INPUT,
+                          "node '%s': inconsistent shapes: cannot reshape %lld elements", NODE->name,
+                          (long long)total);
+    if (sh_set(c, node, 0, x->dtype, n, s))
+        return c->err->code;
+    int64_t v[SHAPE_MAX_VALUES];
+    int nv;
+    if (sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES))
+        sh_set_vals(c, node, 0, v, nv);
+    return TOSAC_OK;
+}
+
+static tosac_code r_transpose(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int np;
+    const int64_t *perm = ir_node_attr_ints(NODE, "perm", &np);
+    if (perm && np != x->rank)
+        return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': perm has %d entries for rank %d",
+                          NODE->name, np, x->rank);
+    int64_t out[TOSAC_MAX_RANK];
+    bool seen[TOSAC_MAX_RANK] = {false};
+    for (int d = 0; d < x->rank; d++) {
+        int64_t p = perm ? perm[d] : x->rank - 1 - d;
+        if (p < 0 || p >= x->rank || seen[p])
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': invalid perm", NODE->name);
+        seen[p] = true;
+        out[d] = x->shape[p];
+    }
+    return sh_set(c, node, 0, x->dtype, x->rank, out);
+}
+
+/* Axes from the attribute (older opsets) or input 1; *n = -1 when absent. */
+static bool axes_of(shape_ctx *c, int node, int input, int64_t *axes, int *n)
+{
+    int na;
+    const int64_t *a = ir_node_attr_ints(NODE, "axes", &na);
+    if (a) {
+        if (na > TOSAC_MAX_RANK)
+            return false;
+        memcpy(axes, a, sizeof(int64_t) * (size_t)na);
+        *n = na;
+        return true;
+    }
+    if (input < NODE->n_inputs && NODE->inputs[input] >= 0)
+        return sh_ints(c, node, input, axes, n, TOSAC_MAX_RANK);
+    *n = -1;
+    return true;
+}
+
+static tosac_code r_squeeze(shape_ctx *c, int node, bool unsqueeze)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int64_t axes[TOSAC_MAX_RANK];
+    int na;
+    if (!axes_of(c, node, 1, axes, &na))
+        return sh_fail(c, node, "axes are not a known constant");
+    int orank = unsqueeze ? x->rank + (na > 0 ? na : 0) : x->rank;
+    if (orank > TOSAC_MAX_RANK)
+        return sh_fail(c, node, "rank above 8");
+    bool mark[TOSAC_MAX_RANK] = {false};
+    for (int i = 0; i < na; i++) {
+        int a = norm_axis(axes[i], orank);
+        if (a < 0 || a >= orank || mark[a])
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': axis %lld out of range",
+                              NODE->name, (long long)axes[i]);
+        if (!unsqueeze && x->shape[a] != 1)
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': squeezing a dimension of size %lld",
+                              NODE->name, (long long)x->shape[a]);
+        mark[a] = true;
+    }
+    int64_t out[TOSAC_MAX_RANK];
+    int r = 0, src = 0;
+    for (int d = 0; d < orank; d++) {
+        if (unsqueeze) {
+            out[r++] = mark[d] ? 1 : x->shape[src++];
+        } else if (!(na < 0 ? x->shape[d] == 1 : mark[d])) {
+            out[r++] = x->shape[d];
+        }
+    }
+    if (sh_set(c, node, 0, x->dtype, r, out))
+        return c->err->code;
+    int64_t v[SHAPE_MAX_VALUES];
+    int nv;
+    if (sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES))
+        sh_set_vals(c, node, 0, v, nv);
+    return TOSAC_OK;
+}
+
+static tosac_code r_squeeze_op(shape_ctx *c, int node) { return r_squeeze(c, node, false); }
+static tosac_code r_unsqueeze_op(shape_ctx *c, int node) { return r_squeeze(c, node, true); }
+
+static tosac_code r_concat(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int axis = norm_axis(ir_node_attr_int(NODE, "axis", 0), x->rank);
+    if (axis < 0 || axis >= x->rank)
+        return sh_fail(c, node, "axis out of range");
+    int64_t out[TOSAC_MAX_RANK], vals[SHAPE_MAX_VALUES];
+    memcpy(out, x->shape, sizeof out);
+    out[axis] = 0;
+    int nvals = 0;
+    bool fold = x->rank == 1;
+    for (int k = 0; k < NODE->n_inputs; k++) {
+        const ir_tensor *t;
+        if (need(c, node, k, &t))
+            return c->err->code;
+        if (t->rank != x->rank)
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': inconsistent shapes: ranks %d and %d",
+                              NODE->name, t->rank, x->rank);
+        for (int d = 0; d < x->rank; d++)
+            if (d != axis && t->shape[d] != x->shape[d])
+                return tosac_fail(c->err, TOSAC_ERR_INPUT,
+                                  "node '%s': inconsistent shapes: dimension %d is %lld and %lld",
+                                  NODE->name, d, (long long)t->shape[d], (long long)x->shape[d]);
+        out[axis] += t->shape[axis];
+        int nv;
+        if (fold && sh_ints(c, node, k, vals + nvals, &nv, SHAPE_MAX_VALUES - nvals))
+            nvals += nv;
+        else
+            fold = false;
+    }
+    if (sh_set(c, node, 0, x->dtype, x->rank, out))
+        return c->err->code;
+    if (fold)
+        sh_set_vals(c, node, 0, vals, nvals);
+    return TOSAC_OK;
+}
+
+static tosac_code r_split(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int axis = norm_axis(ir_node_attr_int(NODE, "axis", 0), x->rank);
+    int nout = NODE->n_outputs;
+    if (axis < 0 || axis >= x->rank || nout < 1)
+        return sh_fail(c, node, "axis out of range");
+    int64_t split[SHAPE_MAX_VALUES];
+    int ns;
+    const int64_t *sa = ir_node_attr_ints(NODE, "split", &ns);
+    if (sa && ns <= SHAPE_MAX_VALUES) {
+        memcpy(split, sa, sizeof(int64_t) * (size_t)ns);
+    } else if (NODE->n_inputs > 1 && NODE->inputs[1] >= 0) {
+        if (!sh_ints(c, node, 1, split, &ns, SHAPE_MAX_VALUES))
+            return sh_fail(c, node, "split sizes are not a known constant");
+    } else {
+        ns = nout > SHAPE_MAX_VALUES ? SHAPE_MAX_VALUES : nout;
+        int64_t each = (x->shape[axis] + ns - 1) / ns; /* last chunk smaller (opset 18) */
+        for (int i = 0; i < ns; i++)
+            split[i] = i < ns - 1 ? each : x->shape[axis] - each * (ns - 1);
+    }
+    int64_t sum = 0;
+    for (int i = 0; i < ns; i++)
+        sum += split[i] < 0 ? -1000000 : split[i];
+    if (ns != nout || sum != x->shape[axis])
+        return tosac_fail(c->err, TOSAC_ERR_INPUT,
+                          "node '%s': inconsistent shapes: split sizes do not add up to %lld",
+                          NODE->name, (long long)x->shape[axis]);
+    for (int k = 0; k < nout; k++) {
+        int64_t out[TOSAC_MAX_RANK];
+        memcpy(out, x->shape, sizeof out);
+        out[axis] = split[k];
+        if (sh_set(c, node, k, x->dtype, x->rank, out))
+            return c->err->code;
+    }
+    return TOSAC_OK;
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static tosac_code r_slice(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int64_t st[TOSAC_MAX_RANK], en[TOSAC_MAX_RANK], ax[TOSAC_MAX_RANK], sp[TOSAC_MAX_RANK];
+    int n, ne, na = -1, nsp = -1;
+    if (c->opset < 10) {
+        const int64_t *a = ir_node_attr_ints(NODE, "starts", &n), *b = ir_node_attr_ints(NODE, "ends", &ne);
+        if (!a || !b || n > TOSAC_MAX_RANK || ne != n)
+            return sh_fail(c, node, "starts/ends attributes missing");
+        memcpy(st, a, sizeof(int64_t) * (size_t)n);
+        memcpy(en, b, sizeof(int64_t) * (size_t)n);
+        const int64_t *aa = ir_node_attr_ints(NODE, "axes", &na);
+        if (aa && na == n)
+            memcpy(ax, aa, sizeof(int64_t) * (size_t)n);
+        else
+            na = -1;
+    } else {
+        if (!sh_ints(c, node, 1, st, &n, TOSAC_MAX_RANK) ||
+            !sh_ints(c, node, 2, en, &ne, TOSAC_MAX_RANK) || ne != n)
+            return declared_or_fail(c, node, 0, "starts/ends are not known constants");
+        if (NODE->n_inputs > 3 && NODE->inputs[3] >= 0 &&
+            (!sh_ints(c, node, 3, ax, &na, TOSAC_MAX_RANK) || na != n))
+            return sh_fail(c, node, "axes are not a known constant");
+        if (NODE->n_inputs > 4 && NODE->inputs[4] >= 0 &&
+            (!sh_ints(c, node, 4, sp, &nsp, TOSAC_MAX_RANK) || nsp != n))
+            return sh_fail(c, node, "steps are not a known constant");
+    }
+    int64_t out[TOSAC_MAX_RANK], begin[TOSAC_MAX_RANK] = {0}, step_of[TOSAC_MAX_RANK];
+    memcpy(out, x->shape, sizeof out);
+    for (int d = 0; d < TOSAC_MAX_RANK; d++)
+        step_of[d] = 1;
+    for (int i = 0; i < n; i++) {
+        int a = na >= 0 ? norm_axis(ax[i], x->rank) : i;
+        int64_t step = nsp >= 0 ? sp[i] : 1, dim = x->shape[a];
+        if (a < 0 || a >= x->rank || step == 0)
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': invalid axis or step", NODE->name);
+        int64_t s = st[i] < 0 ? st[i] + dim : st[i], e = en[i] < 0 ? en[i] + dim : en[i];
+        if (en[i] > ((int64_t)1 << 62))
+            e = dim;
+        int64_t len;
+        if (step > 0) {
+            s = clamp64(s, 0, dim);
+            e = clamp64(e, 0, dim);
+            len = e > s ? (e - s + step - 1) / step : 0;
+        } else {
+            s = clamp64(s, 0, dim - 1);
+            e = clamp64(e, -1, dim - 1);
+            len = s > e ? (s - e - step - 1) / -step : 0;
+        }
+        out[a] = len;
+        begin[a] = s;
+        step_of[a] = step;
+    }
+    if (sh_set(c, node, 0, x->dtype, x->rank, out))
+        return c->err->code;
+    int64_t v[SHAPE_MAX_VALUES], r[SHAPE_MAX_VALUES];
+    int nv;
+    if (x->rank == 1 && sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES)) {
+        for (int64_t i = 0; i < out[0]; i++)
+            r[i] = v[begin[0] + i * step_of[0]];
+        sh_set_vals(c, node, 0, r, (int)out[0]);
+    }
+    return TOSAC_OK;
+}
+
+static tosac_code r_gather(shape_ctx *c, int node)
+{
+    const ir_tensor *x, *idx;
+    if (need(c, node, 0, &x) || need(c, node, 1, &idx))
+        return c->err->code;
+    int axis = norm_axis(ir_node_attr_int(NODE, "axis", 0), x->rank);
+    if (axis < 0 || axis >= x->rank || x->rank + idx->rank - 1 > TOSAC_MAX_RANK)
+        return sh_fail(c, node, "axis out of range");
+    int64_t out[TOSAC_MAX_RANK];
+    int r = 0;
+    for (int d = 0; d < axis; d++)
+        out[r++] = x->shape[d];
+    for (int d = 0; d < idx->rank; d++)
+        out[r++] = idx->shape[d];
+    for (int d = axis + 1; d < x->rank; d++)
+        out[r++] = x->shape[d];
+    if (sh_set(c, node, 0, x->dtype, r, out))
+        return c->err->code;
+    int64_t v[SHAPE_MAX_VALUES], ix[SHAPE_MAX_VALUES], res[SHAPE_MAX_VALUES];
+    int nv, ni;
+    if (x->rank == 1 && sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES) &&
+        sh_ints(c, node, 1, ix, &ni, SHAPE_MAX_VALUES)) {
+        for (int i = 0; i < ni; i++) {
+            int64_t k = ix[i] < 0 ? ix[i] + nv : ix[i];
+            if (k < 0 || k >= nv)
+                return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': index %lld out of range",
+                                  NODE->name, (long long)ix[i]);
+            res[i] = v[k];
+        }
+        sh_set_vals(c, node, 0, res, ni);
+    }
+    return TOSAC_OK;
+}
+
+static tosac_code r_shape(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int64_t s = ir_node_attr_int(NODE, "start", 0), e = ir_node_attr_int(NODE, "end", x->rank);
+    s = clamp64(s < 0 ? s + x->rank : s, 0, x->rank);
+    e = clamp64(e < 0 ? e + x->rank : e, 0, x->rank);
+    int64_t n = e > s ? e - s : 0;
+    if (sh_set(c, node, 0, TOSAC_DT_I64, 1, &n))
+        return c->err->code;
+    sh_set_vals(c, node, 0, x->shape + s, (int)n);
+    return TOSAC_OK;
+}
+
+static tosac_code r_size(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x) || sh_set(c, node, 0, TOSAC_DT_I64, 0, NULL))
+        return c->err->code;
+    int64_t n = tosac_shape_numel(x->rank, x->shape);
+    sh_set_vals(c, node, 0, &n, 1);
+    return TOSAC_OK;
+}
+
+static tosac_code r_constant(shape_ctx *c, int node)
+{
+    tosac_tensor v;
+    const ir_node *n = NODE;
+    if (n->n_outputs < 1 || n->outputs[0] < 0 || !ir_graph_const_value(c->g, n->outputs[0], &v))
+        return sh_fail(c, node, "unsupported Constant value");
+    if (sh_set(c, node, 0, v.dtype, v.rank, v.shape))
+        return c->err->code;
+    int64_t vals[SHAPE_MAX_VALUES];
+    int64_t cnt = tosac_tensor_numel(&v);
+    if ((v.dtype == TOSAC_DT_I64 || v.dtype == TOSAC_DT_I32) && cnt <= SHAPE_MAX_VALUES) {
+        for (int64_t i = 0; i < cnt; i++)
+            vals[i] = v.dtype == TOSAC_DT_I64 ? ((int64_t *)v.data)[i] : ((int32_t *)v.data)[i];
+        sh_set_vals(c, node, 0, vals, (int)cnt);
+    }
+    return TOSAC_OK;
+}
+
+static tosac_code r_constant_of_shape(shape_ctx *c, int node)
+{
+    int64_t s[TOSAC_MAX_RANK];
+    int n;
+    if (!sh_ints(c, node, 0, s, &n, TOSAC_MAX_RANK))
+        return declared_or_fail(c, node, 0, "the shape is not a known constant");
+    const ir_attr *a = ir_node_attr(NODE, "value");
+    tosac_dtype dt = a && a->kind == IR_ATTR_TENSOR ? a->t.dtype : TOSAC_DT_F32;
+    return sh_set(c, node, 0, dt, n, s);
+}
+
+static tosac_code r_range(shape_ctx *c, int node)
+{
+    const ir_tensor *s;
+    if (need(c, node, 0, &s))
+        return c->err->code;
+    int64_t a, b, d;
+    int n1, n2, n3;
+    if (!tosac_dtype_is_int(s->dtype) || !sh_ints(c, node, 0, &a, &n1, 1) ||
+        !sh_ints(c, node, 1, &b, &n2, 1) || !sh_ints(c, node, 2, &d, &n3, 1) || d == 0)
+        return declared_or_fail(c, node, 0, "the output size depends on input values");
+    int64_t len = d > 0 ? (b - a + d - 1) / d : (a - b - d - 1) / -d;
+    if (len < 0)
+        len = 0;
+    return sh_set(c, node, 0, s->dtype, 1, &len);
+}
+
+static tosac_code r_pad(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int64_t pads[2 * TOSAC_MAX_RANK], axes[TOSAC_MAX_RANK];
+    int np, na = -1;
+    const int64_t *pa = ir_node_attr_ints(NODE, "pads", &np);
+    if (pa && np <= 2 * TOSAC_MAX_RANK)
+        memcpy(pads, pa, sizeof(int64_t) * (size_t)np);
+    else if (!sh_ints(c, node, 1, pads, &np, 2 * TOSAC_MAX_RANK))
+        return sh_fail(c, node, "pads are not a known constant");
+    if (NODE->n_inputs > 3 && NODE->inputs[3] >= 0 && !sh_ints(c, node, 3, axes, &na, TOSAC_MAX_RANK))
+        return sh_fail(c, node, "axes are not a known constant");
+    int cnt = na >= 0 ? na : x->rank;
+    if (np != 2 * cnt)
+        return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': %d pads for %d axes", NODE->name,
+                          np, cnt);
+    int64_t out[TOSAC_MAX_RANK];
+    memcpy(out, x->shape, sizeof out);
+    for (int i = 0; i < cnt; i++) {
+        int a = na >= 0 ? norm_axis(axes[i], x->rank) : i;
+        if (a < 0 || a >= x->rank)
+            return sh_fail(c, node, "axis out of range");
+        out[a] += pads[i] + pads[i + cnt];
+    }
+    return sh_set(c, node, 0, x->dtype, x->rank, out);
+}
+
+static tosac_code r_reduce(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int64_t axes[TOSAC_MAX_RANK];
+    int na;
+    if (!axes_of(c, node, 1, axes, &na))
+        return sh_fail(c, node, "axes are not a known constant");
+    bool keep = ir_node_attr_int(NODE, "keepdims", 1) != 0;
+    bool noop = ir_node_attr_int(NODE, "noop_with_empty_axes", 0) != 0;
+    bool mark[TOSAC_MAX_RANK] = {false};
+    for (int i = 0; i < na; i++) {
+        int a = norm_axis(axes[i], x->rank);
+        if (a < 0 || a >= x->rank)
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': axis %lld out of range",
+                              NODE->name, (long long)axes[i]);
+        mark[a] = true;
+    }
+    if (na <= 0 && noop)
+        return sh_set(c, node, 0, x->dtype, x->rank, x->shape);
+    int64_t out[TOSAC_MAX_RANK];
+    int r = 0;
+    for (int d = 0; d < x->rank; d++) {
+        bool red = na <= 0 || mark[d];
+        if (!red)
+            out[r++] = x->shape[d];
+        else if (keep)
+            out[r++] = 1;
+    }
+    return sh_set(c, node, 0, x->dtype, r, out);
+}
+
+static tosac_code r_argmax(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int axis = norm_axis(ir_node_attr_int(NODE, "axis", 0), x->rank);
+    if (axis < 0 || axis >= x->rank)
+        return sh_fail(c, node, "axis out of range");
+    bool keep = ir_node_attr_int(NODE, "keepdims", 1) != 0;
+    int64_t out[TOSAC_MAX_RANK];
+    int r = 0;
+    for (int d = 0; d < x->rank; d++)
+        if (d != axis)
+            out[r++] = x->shape[d];
+        else if (keep)
+            out[r++] = 1;
+    return sh_set(c, node, 0, TOSAC_DT_I64, r, out);
+}
+
+static tosac_code r_topk(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int64_t k = ir_node_attr_int(NODE, "k", -1);
+    int nk;
+    if (c->opset >= 10 && !sh_ints(c, node, 1, &k, &nk, 1))
+        return declared_or_fail(c, node, 0, "K is not a known constant");
+    int axis = norm_axis(ir_node_attr_int(NODE, "axis", -1), x->rank);
+    if (axis < 0 || axis >= x->rank || k < 0 || k > x->shape[axis])
+        return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': K %lld or axis out of range",
+                          NODE->name, (long long)k);
+    int64_t out[TOSAC_MAX_RANK];
+    memcpy(out, x->shape, sizeof out);
+    out[axis] = k;
+    if (sh_set(c, node, 0, x->dtype, x->rank, out))
+        return c->err->code;
+    return sh_set(c, node, 1, TOSAC_DT_I64, x->rank, out);
+}
+
+static tosac_code r_expand_tile(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int64_t s[TOSAC_MAX_RANK], out[TOSAC_MAX_RANK];
+    int n;
+    if (!sh_ints(c, node, 1, s, &n, TOSAC_MAX_RANK))
+        return declared_or_fail(c, node, 0, "the shape/repeats are not a known constant");
+    if (strcmp(NODE->op_type, "Tile") == 0) {
+        if (n != x->rank)
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': %d repeats for rank %d",
+                              NODE->name, n, x->rank);
+        for (int d = 0; d < n; d++)
+            out[d] = x->shape[d] * s[d];
+        return sh_set(c, node, 0, x->dtype, n, out);
+    }
+    int r = n > x->rank ? n : x->rank;
+    for (int d = 0; d < r; d++) {
+        int da = d - (r - x->rank), db = d - (r - n);
+        int64_t a = da >= 0 ? x->shape[da] : 1, b = db >= 0 ? s[db] : 1;
+        if (a != b && a != 1 && b != 1)
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': inconsistent shapes for Expand",
+                              NODE->name);
+        out[d] = a == 1 ? b : a;
+    }
+    return sh_set(c, node, 0, x->dtype, r, out);
+}
+
+static tosac_code r_resize(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (need(c, node, 0, &x))
+        return c->err->code;
+    int64_t sizes[TOSAC_MAX_RANK], out[TOSAC_MAX_RANK];
+    int n;
+    if (NODE->n_inputs > 3 && sh_ints(c, node, 3, sizes, &n, TOSAC_MAX_RANK) && n == x->rank)
+        return sh_set(c, node, 0, x->dtype, n, sizes);
+    int si = strcmp(NODE->op_type, "Upsample") == 0 || c->opset < 11 ? 1 : 2;
+    tosac_tensor sc;
+    if (si < NODE->n_inputs && NODE->inputs[si] >= 0 &&
+        ir_graph_const_value(c->g, NODE->inputs[si], &sc) && sc.dtype == TOSAC_DT_F32 &&
+        tosac_tensor_numel(&sc) == x->rank) {
+        for (int d = 0; d < x->rank; d++)
+            out[d] = (int64_t)((double)x->shape[d] * ((float *)sc.data)[d]);
+        return sh_set(c, node, 0, x->dtype, x->rank, out);
+    }
+    return declared_or_fail(c, node, 0, "scales/sizes are not known constants");
+}
+
+static tosac_code r_if(shape_ctx *c, int node)
+{
+    const ir_attr *t = ir_node_attr(NODE, "then_branch"), *e = ir_node_attr(NODE, "else_branch");
+    if (!t || !e || t->kind != IR_ATTR_GRAPH || e->kind != IR_ATTR_GRAPH ||
+        t->g->n_outputs != NODE->n_outputs || e->g->n_outputs != NODE->n_outputs)
+        return sh_fail(c, node, "malformed branches");
+    for (int k = 0; k < NODE->n_outputs; k++) {
+        const ir_tensor *a = &t->g->tensors[t->g->outputs[k]];
+        const ir_tensor *b = &e->g->tensors[e->g->outputs[k]];
+        bool same = a->rank == b->rank && a->dtype == b->dtype &&
+                    memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)(a->rank > 0 ? a->rank : 0)) == 0;
+        if (!sh_static(a) || !same) {
+            if (declared_or_fail(c, node, k, "the branches give different or unknown shapes"))
+                return c->err->code;
+            continue;
+        }
+        if (sh_set(c, node, k, a->dtype, a->rank, a->shape))
+            return c->err->code;
+    }
+    return TOSAC_OK;
+}
+
+static const struct {
+    const char *op;
+    shape_rule fn;
+} rules[] = {
+    {"Abs", r_same}, {"Neg", r_same}, {"Relu", r_same}, {"Sigmoid", r_same}, {"Tanh", r_same},
+    {"Sqrt", r_same}, {"Exp", r_same}, {"Log", r_same}, {"Erf", r_same}, {"HardSigmoid", r_same},
+    {"HardSwish", r_same}, {"LeakyRelu", r_same}, {"Elu", r_same}, {"Selu", r_same},
+    {"Softmax", r_same}, {"LogSoftmax", r_same}, {"Hardmax", r_same}, {"Clip", r_same},
+    {"Floor", r_same}, {"Ceil", r_same}, {"Round", r_same}, {"Reciprocal", r_same},
+    {"Sin", r_same}, {"Cos", r_same}, {"Sign", r_same}, {"Softplus", r_same}, {"Gelu", r_same},
+    {"Mish", r_same}, {"CumSum", r_same}, {"BatchNormalization", r_same},
+    {"InstanceNormalization", r_same}, {"LayerNormalization", r_same}, {"Not", r_same},
+    {"LpNormalization", r_same}, {"Identity", r_identity}, {"IsNaN", r_bool_same},
+    {"IsInf", r_bool_same}, {"Dropout", r_dropout},
+    {"Add", r_binary}, {"Sub", r_binary}, {"Mul", r_binary}, {"Div", r_binary},
+    {"Pow", r_binary}, {"Max", r_binary}, {"Min", r_binary}, {"Mod", r_binary},
+    {"PRelu", r_binary}, {"Sum", r_binary}, {"Mean", r_binary}, {"And", r_binary},
+    {"Or", r_binary}, {"Xor", r_binary}, {"BitShift", r_binary},
+    {"Equal", r_compare}, {"Less", r_compare}, {"Greater", r_compare},
+    {"LessOrEqual", r_compare}, {"GreaterOrEqual", r_compare}, {"Where", r_where},
+    {"Cast", r_cast}, {"CastLike", r_cast},
+    {"QuantizeLinear", r_quantize}, {"DequantizeLinear", r_dequantize},
+    {"DynamicQuantizeLinear", r_dynamic_quantize},
+    {"Conv", r_conv}, {"QLinearConv", r_conv}, {"ConvInteger", r_conv},
+    {"MaxPool", r_pool}, {"AveragePool", r_pool}, {"LpPool", r_pool},
+    {"GlobalAveragePool", r_global_pool}, {"GlobalMaxPool", r_global_pool},
+    {"Gemm", r_gemm}, {"MatMul", r_matmul}, {"MatMulInteger", r_matmul},
+    {"QLinearMatMul", r_matmul},
+    {"Flatten", r_flatten}, {"Reshape", r_reshape}, {"Transpose", r_transpose},
+    {"Squeeze", r_squeeze_op}, {"Unsqueeze", r_unsqueeze_op}, {"Concat", r_concat},
+    {"Split", r_split}, {"Slice", r_slice}, {"Gather", r_gather}, {"Shape", r_shape},
+    {"Size", r_size}, {"Constant", r_constant}, {"ConstantOfShape", r_constant_of_shape},
+    {"Range", r_range}, {"Pad", r_pad},
+    {"ReduceSum", r_reduce}, {"ReduceMean", r_reduce}, {"ReduceMax", r_reduce},
+    {"ReduceMin", r_reduce}, {"ReduceProd", r_reduce}, {"ReduceL1", r_reduce},
+    {"ReduceL2", r_reduce}, {"ReduceLogSumExp", r_reduce}, {"ReduceSumSquare", r_reduce},
+    {"ArgMax", r_argmax}, {"ArgMin", r_argmax}, {"TopK", r_topk},
+    {"Expand", r_expand_tile}, {"Tile", r_expand_tile},
+    {"Resize", r_resize}, {"Upsample", r_resize}, {"If", r_if},
+};
+
+shape_rule ir_shape_rule(const char *op_type)
+{
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (strcmp(rules[i].op, op_type) == 0)
+            return rules[i].fn;
+    return NULL;
+}
