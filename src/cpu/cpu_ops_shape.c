@@ -93,11 +93,13 @@ static tosac_code op_flatten(cpu_ctx *c)
 {
     const tosac_tensor *x;
     tosac_code rc = cpu_req(c, 0, &x);
-    int axis;
-    if (!rc)
-        rc = cpu_axis(c, cpu_attr_i(c, "axis", 1), x->rank + 1, &axis);
     if (rc)
         return rc;
+    /* axis is in [-r, r]: a negative one counts from the rank, not rank + 1 */
+    int64_t a = cpu_attr_i(c, "axis", 1);
+    CPU_CHECK(c, a >= -x->rank && a <= x->rank, "axis %lld is out of range for rank %d",
+              (long long)a, x->rank);
+    int axis = (int)(a < 0 ? a + x->rank : a);
     int64_t s[2] = {1, 1};
     for (int k = 0; k < x->rank; k++)
         s[k < axis ? 0 : 1] *= x->shape[k];
