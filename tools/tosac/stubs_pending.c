@@ -11,7 +11,6 @@
     }
 
 PENDING(cmd_compile, "tosac compile")
-PENDING(cmd_quantize, "tosac quantize")
 PENDING(cmd_bench, "tosac bench")
 PENDING(run_program, "running programs")
 PENDING(inspect_program, "inspecting programs")
