@@ -5,6 +5,7 @@
  * Padding cells are not counted. Floating point sums in double and rounds once. */
 #include <math.h>
 
+#include "interp/interp_arith.h"
 #include "interp/interp_nn_util.h"
 #include "interp/interp_tensor_ops.h"
 
@@ -66,23 +67,6 @@ static pool_win pool_window(const pool_geom *g, int64_t oy, int64_t ox)
     return w;
 }
 
-/* The spec's reciprocal_scale: multiplier and shift with value * multiplier >> shift
- * approximating value / count. */
-static void reciprocal_scale(uint32_t count, int32_t *multiplier, int *shift)
-{
-    int k = count - 1 == 0 ? 0 : 32 - __builtin_clz(count - 1);
-    int64_t numerator = (((int64_t)1 << 30) + 1) << k;
-    *multiplier = (int32_t)(numerator / count);
-    *shift = 30 + k;
-}
-
-/* apply_scale_32 with single rounding (the only mode AVG_POOL2D uses). */
-static int32_t apply_scale_32_single(int32_t value, int32_t multiplier, int shift)
-{
-    int64_t round = (int64_t)1 << (shift - 1);
-    return (int32_t)(((int64_t)value * multiplier + round) >> shift);
-}
-
 static bool avg_pool_types_ok(tosac_dtype io, tosac_dtype acc)
 {
     switch (io) {
@@ -124,9 +108,10 @@ tosac_code interp_op_avg_pool2d(interp_ctx *c)
                 pool_win w = pool_window(&g, oy, ox);
                 /* pad < kernel keeps every window non-empty */
                 uint32_t count = (uint32_t)((w.y1 - w.y0) * (w.x1 - w.x0));
-                int32_t multiplier;
-                int shift;
-                reciprocal_scale(count, &multiplier, &shift);
+                int32_t multiplier = 0;
+                int shift = 0;
+                if (!is_float)
+                    arith_reciprocal_scale(count, &multiplier, &shift); /* count > 0 */
                 for (int64_t ch = 0; ch < g.C; ch++, o++) {
                     int64_t iacc = 0;
                     double facc = 0.0;
@@ -141,8 +126,12 @@ tosac_code interp_op_avg_pool2d(interp_ctx *c)
                     if (is_float) {
                         interp_set_float(out, o, (float)(facc / count));
                     } else {
-                        int64_t v =
-                            apply_scale_32_single((int32_t)iacc, multiplier, shift) + ozp.i;
+                        int32_t scaled;
+                        arith_status st = arith_apply_scale_32((int32_t)iacc, multiplier, shift,
+                                                               TOSA_ROUND_SINGLE, &scaled);
+                        if (st != ARITH_OK)
+                            return interp_error(c, "apply_scale_32: %s", arith_status_str(st));
+                        int64_t v = (int64_t)scaled + ozp.i;
                         interp_set_int(out, o, v < lo ? lo : v > hi ? hi : v);
                     }
                 }
