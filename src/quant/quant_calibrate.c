@@ -21,7 +21,7 @@ static void observe(quant_seen *s, const tosac_tensor *t)
     quant_range_observe(&s->range, (const float *)t->data, tosac_tensor_numel(t));
 }
 
-/* Marks every node output that is not yet a graph output; returns the count added. */
+/* Makes every node output (Constant nodes aside) a graph output for the calibration runs. */
 static tosac_code mark_outputs(ir_graph *g, tosac_error *err)
 {
     for (int i = 0; i < g->n_nodes; i++) {
