@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tosac/onnx.h"
+
 tosac_code quant_parse_scheme(const char *s, quant_scheme *out, tosac_error *err)
 {
     if (s && strcmp(s, "a8w8") == 0)
@@ -62,6 +64,8 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
         rc = quant_insert(g, s, &plan, err);
     if (!rc)
         rc = quant_cleanup(g, err);
+    if (!rc) /* later stages read tensor->quant, as on an imported QDQ model */
+        rc = onnx_record_quant(g, err);
     if (!rc)
         rc = ir_model_verify(m, err);
     quant_plan_free(&plan);
