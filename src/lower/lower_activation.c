@@ -243,9 +243,9 @@ static int ff_gelu(lower_ctx *c, int x, const act_params *p, int out)
         int t = la_binary(c, TOSA_OP_MUL, x, la_like(c, x, 1.0 / sqrt(2.0)), -1);
         inner = la_unary(c, TOSA_OP_ERF, t, -1);
     }
+    int one_plus = la_binary(c, TOSA_OP_ADD, inner, la_like(c, x, 1.0), -1);
     int h = la_binary(c, TOSA_OP_MUL, x, la_like(c, x, 0.5), -1);
-    return la_binary(c, TOSA_OP_MUL, h, la_binary(c, TOSA_OP_ADD, inner, la_like(c, x, 1.0), -1),
-                     out);
+    return la_binary(c, TOSA_OP_MUL, h, one_plus, out);
 }
 
 static tosac_code lower_sigmoid(lower_ctx *c, const ir_node *n)

@@ -26,7 +26,9 @@ typedef struct lower_table_spec {
 
 /* tab[i] = clamp(round(raw(i - 128)) + zp). */
 void lower_table_values_i8(const lower_table_spec *s, int8_t tab[256]);
-/* tab[j] = clamp(round(raw(-32768 + 128 j)) + zp) >> shift (rounded), with the smallest
+/* tab[j] = clamp(round(raw(-32768 + 128 j) - c_j) + zp) >> shift (rounded), where c_j is half
+ * the error linear interpolation makes at the middle of segment j (so the worst error of the
+ * interpolated curve is about halved), with the smallest
  * shift that keeps every entry and every neighbouring difference in int16. */
 void lower_table_values_i16(const lower_table_spec *s, int16_t tab[513], int *shift);
 
