@@ -164,5 +164,7 @@ extern const lower_rule lower_rules_elementwise[];
 extern const lower_rule lower_rules_conv[];
 extern const lower_rule lower_rules_activation[];
 extern const lower_rule lower_rules_softmax[];
+extern const lower_rule lower_rules_quant[];
+extern const lower_rule lower_rules_norm[];
 
 #endif

@@ -9,6 +9,8 @@ static const lower_rule *const families[] = {
     lower_rules_conv,
     lower_rules_activation,
     lower_rules_softmax,
+    lower_rules_quant,
+    lower_rules_norm,
 };
 
 lower_fn lower_find_rule(const char *domain, const char *op_type)

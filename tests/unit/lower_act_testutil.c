@@ -110,7 +110,7 @@ ir_model *lat_model(const lat_op *op, const lat_quant *q)
     int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, op->rank, op->shape, &err);
     assert_true(x >= 0);
     int in = quant ? qdq(g, "x", x, op->rank, op->shape, q->dt, q->sx, q->zx) : x;
-    int ins[3] = {in, -1, -1};
+    int ins[5] = {in, -1, -1, -1, -1};
     for (int i = 0; i < op->n_extra; i++)
         ins[1 + i] = extra_input(g, &op->extra[i], quant);
     int y = tensor(g, quant ? "y_f" : "y", TOSAC_DT_F32, op->rank, op->shape);

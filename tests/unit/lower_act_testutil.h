@@ -27,7 +27,7 @@ typedef struct lat_op {
     int rank;
     int64_t shape[4];                      /* x and y */
     int n_extra;
-    lat_const extra[2];
+    lat_const extra[4];
     void (*attrs)(ir_graph *g, int node);  /* NULL: none */
     int64_t opset;                         /* 0: 13 */
 } lat_op;
