@@ -4,6 +4,9 @@
  * on the CPU executor (lower_act_testutil.c). */
 #include "lower_act_testutil.h"
 
+#include "lower/lower.h"
+#include "tosac/interp.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -78,6 +81,47 @@ static void test_layernorm(void **s)
     lat_result_free(&r);
 }
 
+/* The optional Mean and InvStdDev outputs: x = [1, 2, 3, 4] normalized over its last axis has
+ * mean 2.5, variance 1.25, InvStdDev 1 / sqrt(1.25 + 1e-5) = 0.894423; Scale 1 */
+static void test_layernorm_stats(void **s)
+{
+    (void)s;
+    tosac_error err;
+    tosac_error_clear(&err);
+    ir_graph *g = ir_graph_new("g", NULL);
+    const int64_t sx[2] = {1, 4}, ss[1] = {4}, st[2] = {1, 1};
+    const float one[4] = {1, 1, 1, 1};
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 2, sx, &err);
+    int sc = ir_graph_add_const(g, "scale", TOSAC_DT_F32, 1, ss, one, sizeof one, &err);
+    int outs[3] = {ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 2, sx, &err),
+                   ir_graph_add_tensor(g, "mean", TOSAC_DT_F32, 2, st, &err),
+                   ir_graph_add_tensor(g, "inv", TOSAC_DT_F32, 2, st, &err)};
+    int ins[2] = {x, sc};
+    assert_true(ir_graph_add_node(g, "LayerNormalization", NULL, "ln", ins, 2, outs, 3, &err) >= 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(ir_graph_mark_output(g, outs[i], &err), TOSAC_OK);
+    tosa_spec sp = bt_spec("TOSA-1.0+FP");
+    int node = 0;
+    tosa_graph *tg = NULL;
+    assert_int_equal(lower_subgraph(&sp, g, &node, 1, &x, 1, outs, 3, &tg, &err), TOSAC_OK);
+    const float xv[4] = {1, 2, 3, 4};
+    tosac_tensor in, res[3];
+    memset(&in, 0, sizeof in);
+    in.dtype = TOSAC_DT_F32;
+    in.rank = 2;
+    memcpy(in.shape, sx, sizeof sx);
+    in.data = (void *)xv;
+    in.nbytes = sizeof xv;
+    assert_int_equal(tosa_interp_run(tg, &in, 1, res, 3, &err), TOSAC_OK);
+    assert_true(fabsf(((float *)res[1].data)[0] - 2.5f) < 1e-6f);
+    assert_true(fabsf(((float *)res[2].data)[0] - 0.894423f) < 1e-5f);
+    assert_true(fabsf(((float *)res[0].data)[0] + 1.5f * 0.894423f) < 1e-5f);
+    for (int i = 0; i < 3; i++)
+        tosac_tensor_free(&res[i]);
+    tosa_graph_free(tg);
+    ir_graph_free(g);
+}
+
 static void test_instancenorm(void **s)
 {
     (void)s;
@@ -100,6 +144,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batchnorm),
         cmocka_unit_test(test_layernorm),
+        cmocka_unit_test(test_layernorm_stats),
         cmocka_unit_test(test_instancenorm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
