@@ -28,6 +28,9 @@ Onnx__TensorProto *onnx_tensor_to_proto(const char *name, tosac_dtype dt, int ra
 
 /* Records scale/zero point on tensors described by Q/DQ/QLinear* nodes (recursing). */
 tosac_code onnx_record_quant(ir_graph *g, tosac_error *err);
+/* Opsets below ONNX_MIN_OPSET: fails unless every ai.onnx operator (subgraphs included)
+ * means at the model's opset what it means at opset 9 (onnx_legacy.c lists which do). */
+tosac_code onnx_check_legacy_ops(const ir_model *m, tosac_error *err);
 /* Replaces each If with a constant condition by the nodes of the branch it takes. */
 tosac_code onnx_fold_constant_if(ir_graph *g, tosac_error *err);
 
