@@ -54,6 +54,7 @@ extern const cpu_op_entry cpu_ops_control[];     /* cpu_ops_control.c: If, Loop,
 extern const cpu_op_entry cpu_ops_resize[];      /* cpu_ops_resize.c */
 extern const cpu_op_entry cpu_ops_rnn[];         /* cpu_ops_rnn.c */
 extern const cpu_op_entry cpu_ops_loss[];        /* cpu_ops_loss.c */
+extern const cpu_op_entry cpu_ops_signal[];      /* cpu_ops_signal.c: windows, DFT, STFT, mel */
 
 const cpu_op_entry *cpu_find_op(const char *op_type);
 
