@@ -54,9 +54,7 @@ static tosac_code opt_int(cpu_ctx *c, int i, const char *what, int64_t *v)
 static tosac_code op_dft(cpu_ctx *c)
 {
     const tosac_tensor *x;
-    tosac_code rc = cpu_req(c, 0, &x);
-    if (!rc)
-        rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_F64, TOSAC_DT_UNKNOWN);
+    tosac_code rc = cpu_req_float(c, 0, &x);
     if (rc)
         return rc;
     CPU_CHECK(c, x->rank >= 3 && (x->shape[x->rank - 1] == 1 || x->shape[x->rank - 1] == 2),
