@@ -57,6 +57,7 @@ extern const cpu_op_entry cpu_ops_rnn[];         /* cpu_ops_rnn.c */
 extern const cpu_op_entry cpu_ops_loss[];        /* cpu_ops_loss.c */
 extern const cpu_op_entry cpu_ops_linalg[];      /* cpu_ops_linalg.c: Det, Einsum */
 extern const cpu_op_entry cpu_ops_detect[];      /* cpu_ops_detect.c: NonMaxSuppression, RoiAlign */
+extern const cpu_op_entry cpu_ops_text[];        /* cpu_ops_text.c: TfIdfVectorizer */
 extern const cpu_op_entry cpu_ops_signal[];      /* cpu_ops_signal.c: windows, DFT, STFT, mel */
 
 const cpu_op_entry *cpu_find_op(const char *op_type);
