@@ -1,6 +1,7 @@
 /* Object-detection operators: NonMaxSuppression, RoiAlign. */
 #include "cpu/cpu_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,13 @@ static tosac_code op_roi_align(cpu_ctx *c)
     for (int64_t r = 0; r < bi->shape[0]; r++) {
         int64_t b = ((const int64_t *)bi->data)[r];
         CPU_CHECK(c, b >= 0 && b < x->shape[0], "batch index %lld is out of range", (long long)b);
+    }
+    /* bounded scaled coordinates keep the adaptive sampling grid (roi size / bins) finite */
+    float scale = cpu_attr_f(c, "spatial_scale", 1.0f);
+    for (int64_t i = 0; i < 4 * rois->shape[0]; i++) {
+        float v = ((const float *)rois->data)[i] * scale;
+        CPU_CHECK(c, isfinite(v) && fabsf(v) <= 16777216.0f, "roi coordinate %lld is not finite "
+                  "or beyond 2^24 after spatial_scale", (long long)i);
     }
     const char *mode = cpu_attr_s(c, "mode", "avg");
     /* opset 16 added coordinate_transformation_mode, defaulting to half_pixel; before it the

@@ -168,9 +168,16 @@ static tosac_code op_einsum(cpu_ctx *c)
     for (int l = 0; l < KERN_EINSUM_MAX_LABELS; l++)
         if (count[l] && !used_out[l])
             pos[l] = p.n_labels++;
+    double work = 1;
     for (int l = 0; l < KERN_EINSUM_MAX_LABELS; l++)
-        if (count[l])
+        if (count[l]) {
             p.size[pos[l]] = size[l];
+            work *= (double)size[l];
+        }
+    /* the direct sum visits every label combination once */
+    if (work > 1e12)
+        return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "the equation needs %.3g products, beyond 1e12",
+                        work);
     p.n_in = nt;
     p.n_out_labels = no;
     const void *ins[KERN_EINSUM_MAX_IN];

@@ -90,7 +90,10 @@ static tosac_code op_maxunpool(cpu_ctx *c)
     int64_t ys[TOSAC_MAX_RANK] = {x->shape[0], x->shape[1]};
     for (int i = 0; i < nsp; i++) {
         int64_t s = st ? st[i] : 1;
-        CPU_CHECK(c, k[i] >= 1 && s >= 1, "kernel and strides must be positive");
+        int64_t pb = pads ? pads[i] : 0, pe = pads ? pads[nsp + i] : 0;
+        CPU_CHECK(c, k[i] >= 1 && s >= 1 && k[i] <= INT32_MAX && s <= INT32_MAX && pb >= 0 &&
+                         pe >= 0 && pb <= INT32_MAX && pe <= INT32_MAX,
+                  "kernel, strides and pads must be positive and below 2^31");
         ys[2 + i] = (x->shape[2 + i] - 1) * s + k[i] - (pads ? pads[i] + pads[nsp + i] : 0);
         CPU_CHECK(c, ys[2 + i] >= 0, "the pads exceed the output size");
     }

@@ -153,7 +153,7 @@ static tosac_code op_mel(cpu_ctx *c)
         return rc;
     CPU_CHECK(c, v[0] >= 1 && v[1] >= 1 && v[2] >= 1,
               "num_mel_bins, dft_length and sample_rate must be positive");
-    CPU_CHECK(c, lo >= 0 && lo <= hi, "the edges must satisfy 0 <= lower <= upper");
+    CPU_CHECK(c, lo >= 0 && lo <= hi && hi < 1e300, "the edges must satisfy 0 <= lower <= upper");
     int64_t ys[2] = {v[1] / 2 + 1, v[0]};
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, dt, 2, ys, &y)))

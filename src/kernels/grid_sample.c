@@ -12,23 +12,20 @@ static float denormalize(float v, int64_t len, int align)
     return align ? (v + 1) / 2 * (float)(len - 1) : ((v + 1) * (float)len - 1) / 2;
 }
 
-/* Reflects v into [lo, hi] (repeatedly, like a mirror pair). */
+/* Reflects v into [lo, hi] (repeatedly, like a mirror pair); doubles and fmod keep huge
+ * values away from integer casts. */
 static float reflect(float v, float lo, float hi)
 {
-    float span = hi - lo;
-    if (span <= 0)
+    double span = (double)hi - lo;
+    if (span <= 0 || !isfinite(v))
         return lo;
-    if (v < lo) {
-        float d = lo - v;
-        int64_t n = (int64_t)(d / span);
-        float r = d - (float)n * span;
-        return n % 2 == 0 ? lo + r : hi - r;
-    }
-    if (v > hi) {
-        float d = v - hi;
-        int64_t n = (int64_t)(d / span);
-        float r = d - (float)n * span;
-        return n % 2 == 0 ? hi - r : lo + r;
+    if (v < lo || v > hi) {
+        double d = v < lo ? (double)lo - v : (double)v - hi;
+        double n = floor(d / span), r = d - n * span;
+        int even = fmod(n, 2.0) == 0.0;
+        if (v < lo)
+            return (float)(even ? lo + r : hi - r);
+        return (float)(even ? hi - r : lo + r);
     }
     return v;
 }
@@ -102,6 +99,10 @@ void kern_grid_sample(const kern_grid_sample_params *p, const float *x, const fl
                 const float *g = grid + (b * n_out + i) * 2;
                 float gx = denormalize(g[0], p->w, p->align_corners);
                 float gy = denormalize(g[1], p->h, p->align_corners);
+                if (isnan(gx) || isnan(gy)) {
+                    out[i] = NAN;
+                    continue;
+                }
                 if (p->padding == KERN_GS_BORDER) {
                     gx = fminf(fmaxf(gx, 0), (float)(p->w - 1));
                     gy = fminf(fmaxf(gy, 0), (float)(p->h - 1));
@@ -109,6 +110,10 @@ void kern_grid_sample(const kern_grid_sample_params *p, const float *x, const fl
                     gx = reflect(gx, lo_x, hi_x);
                     gy = reflect(gy, lo_y, hi_y);
                 }
+                /* past 4 pixels outside every tap reads outside (zeros): clamping there keeps
+                 * the tap indices small without changing the result */
+                gx = fminf(fmaxf(gx, -4.0f), (float)p->w + 4.0f);
+                gy = fminf(fmaxf(gy, -4.0f), (float)p->h + 4.0f);
                 out[i] = sample(&pl, p->mode, gx, gy);
             }
         }

@@ -85,13 +85,15 @@ void kern_stft(const kern_stft_params *p, tosac_dtype dt, const void *x, const v
             }
 }
 
-/* FFT bin of mel point i of n_points spaced evenly from lo_mel to hi_mel. */
+/* FFT bin of mel point i of n_points spaced evenly from lo_mel to hi_mel; -1 when it is not
+ * a finite bin below limit (never cast an out-of-range double). */
 static int64_t mel_bin(int64_t i, int64_t n_points, double lo_mel, double hi_mel,
-                       int64_t dft_length, int64_t sample_rate)
+                       int64_t dft_length, int64_t sample_rate, int64_t limit)
 {
     double mel = lo_mel + (double)i * (hi_mel - lo_mel) / (double)n_points;
     double hz = 700.0 * (pow(10.0, mel / 2595.0) - 1.0);
-    return (int64_t)floor((double)(dft_length + 1) * hz / (double)sample_rate);
+    double b = floor((double)(dft_length + 1) * hz / (double)sample_rate);
+    return b >= 0 && b < (double)limit ? (int64_t)b : -1;
 }
 
 int kern_mel_weight_matrix(int64_t num_mel_bins, int64_t dft_length, int64_t sample_rate,
@@ -101,16 +103,16 @@ int kern_mel_weight_matrix(int64_t num_mel_bins, int64_t dft_length, int64_t sam
     const double lo = 2595.0 * log10(1.0 + lower_hz / 700.0);
     const double hi = 2595.0 * log10(1.0 + upper_hz / 700.0);
     for (int64_t i = 0; i < n_points; i++) {
-        int64_t b = mel_bin(i, n_points, lo, hi, dft_length, sample_rate);
-        if (b < 0 || b >= n_spec)
+        int64_t b = mel_bin(i, n_points, lo, hi, dft_length, sample_rate, n_spec);
+        if (b < 0)
             return -1;
     }
     for (int64_t i = 0; i < n_spec * num_mel_bins; i++)
         kern_set_f64(dt, out, i, 0.0);
     for (int64_t m = 0; m < num_mel_bins; m++) {
-        int64_t left = mel_bin(m, n_points, lo, hi, dft_length, sample_rate);
-        int64_t center = mel_bin(m + 1, n_points, lo, hi, dft_length, sample_rate);
-        int64_t right = mel_bin(m + 2, n_points, lo, hi, dft_length, sample_rate);
+        int64_t left = mel_bin(m, n_points, lo, hi, dft_length, sample_rate, n_spec);
+        int64_t center = mel_bin(m + 1, n_points, lo, hi, dft_length, sample_rate, n_spec);
+        int64_t right = mel_bin(m + 2, n_points, lo, hi, dft_length, sample_rate, n_spec);
         /* rising edge left..center (a point triangle when they coincide), falling edge
          * center..right-1; the falling edge overwrites the shared center */
         if (center == left)

@@ -33,10 +33,12 @@ void kern_tfidf(const kern_tfidf_params *p, tosac_dtype dt, int64_t rows, int64_
         for (int64_t k = 0; k < p->n_cols; k++)
             out[k] = 0;
         int64_t first_size = p->min_gram;
-        for (int64_t skip = 0; skip <= p->max_skip; skip++) {
+        /* a skip longer than the row gathers nothing but unigrams, counted in pass 0 */
+        const int64_t max_skip = p->max_skip < row_len ? p->max_skip : row_len;
+        for (int64_t skip = 0; skip <= max_skip; skip++) {
             const int64_t step = skip + 1;
             for (int64_t s = 0; s < row_len; s++) {
-                for (int64_t g = first_size; g <= p->max_gram; g++) {
+                for (int64_t g = first_size; g <= p->max_gram && g <= p->n_counts; g++) {
                     if (s + (g - 1) * step >= row_len)
                         break;
                     int64_t id = find_ngram(p, dt, x, r * row_len + s, step, g);
