@@ -87,7 +87,8 @@ int lower_tmp(lower_ctx *c, const char *prefix, tosac_dtype dt, int rank, const 
 /* A constant: new tensor with a copy of data (nbytes from dtype and shape) and its CONST. */
 int lower_const(lower_ctx *c, const char *prefix, tosac_dtype dt, int rank, const int64_t *shape,
                 const void *data);
-/* A [1] constant of dtype dt holding v (zero points, MUL shift); v must fit dt. */
+/* A [1] constant of dtype dt holding v (zero points, MUL shift); v must fit dt (float types:
+ * f32 any integer value, f16/bf16 only 0). */
 int lower_scalar(lower_ctx *c, const char *prefix, tosac_dtype dt, int64_t v);
 /* A shape_t value (CONST_SHAPE) of n elements. */
 int lower_const_shape(lower_ctx *c, const char *prefix, int n, const int64_t *values);
@@ -160,6 +161,7 @@ tosac_code lower_cleanup(tosa_block *b, tosac_error *err);
 
 /* ---- family tables (one per lower_<family>.c; add yours to lower_registry.c) ---- */
 extern const lower_rule lower_rules_elementwise[];
+extern const lower_rule lower_rules_conv[];
 extern const lower_rule lower_rules_reduce[];
 extern const lower_rule lower_rules_compare[];
 extern const lower_rule lower_rules_minmax[];

@@ -227,8 +227,13 @@ int lower_const(lower_ctx *c, const char *prefix, tosac_dtype dt, int rank, cons
 int lower_scalar(lower_ctx *c, const char *prefix, tosac_dtype dt, int64_t v)
 {
     int64_t one = 1;
-    uint8_t buf[8];
-    if (!write_int(buf, dt, 0, v)) {
+    uint8_t buf[8] = {0};
+    if (dt == TOSAC_DT_F32) {
+        float f = (float)v;
+        memcpy(buf, &f, sizeof f);
+    } else if ((dt == TOSAC_DT_F16 || dt == TOSAC_DT_BF16) && v == 0) {
+        /* +0.0 is all zero bits */
+    } else if (!write_int(buf, dt, 0, v)) {
         tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "%s value %lld does not fit %s", prefix,
                    (long long)v, tosac_dtype_name(dt));
         return -1;

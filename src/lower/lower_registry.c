@@ -6,6 +6,7 @@
 
 static const lower_rule *const families[] = {
     lower_rules_elementwise,
+    lower_rules_conv,
     lower_rules_reduce,
     lower_rules_compare,
     lower_rules_minmax,

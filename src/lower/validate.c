@@ -207,7 +207,9 @@ bool tosa_validate_op(const tosa_spec *spec, const tosa_block *b, int op_index, 
             return fail(reason, len, "%s: acc_type is not set", sop->name);
         bd.t[acc] = o->attr.acc_type;
     }
-    return check_enums(spec, sop, &o->attr, reason, len) && check_rows(spec, sop, &bd, reason, len);
+    if (!check_enums(spec, sop, &o->attr, reason, len) || !check_rows(spec, sop, &bd, reason, len))
+        return false;
+    return !tosa_spec_is_u55_subset(spec) || tosa_u55_op_ok(b, op_index, reason, len);
 }
 
 bool tosa_validate_block(const tosa_spec *spec, const tosa_block *b, char *reason, size_t len)
