@@ -53,6 +53,7 @@ extern const cpu_op_entry cpu_ops_quant[];       /* cpu_ops_quant.c */
 extern const cpu_op_entry cpu_ops_control[];     /* cpu_ops_control.c: If, Loop, Scan */
 extern const cpu_op_entry cpu_ops_resize[];      /* cpu_ops_resize.c */
 extern const cpu_op_entry cpu_ops_rnn[];         /* cpu_ops_rnn.c */
+extern const cpu_op_entry cpu_ops_loss[];        /* cpu_ops_loss.c */
 
 const cpu_op_entry *cpu_find_op(const char *op_type);
 

@@ -106,10 +106,21 @@ static tosac_code op_identity(cpu_ctx *c)
     return rc ? rc : cpu_out_copy(c, 0, x, x->rank, x->shape);
 }
 
-/* Inference Dropout passes x through; the optional mask is all true. */
+/* Inference Dropout passes x through; the optional mask is all true. Training-mode dropout
+ * with a non-zero ratio draws random numbers, which no reference could reproduce. */
 static tosac_code op_dropout(cpu_ctx *c)
 {
-    tosac_code rc = op_identity(c);
+    const tosac_tensor *ratio = cpu_opt(c, 1), *training = cpu_opt(c, 2);
+    int64_t on = 0;
+    double r = cpu_attr_f(c, "ratio", 0.5f);
+    tosac_code rc;
+    if (training && (rc = cpu_scalar_i64(c, training, &on)))
+        return rc;
+    if (ratio && (rc = cpu_scalar_f64(c, ratio, &r)))
+        return rc;
+    if (on && r != 0)
+        return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "training-mode dropout (random) is not supported");
+    rc = op_identity(c);
     if (!rc && c->n_out > 1 && c->node->outputs[1] >= 0) {
         tosac_tensor *m;
         rc = cpu_out(c, 1, TOSAC_DT_BOOL, c->in[0]->rank, c->in[0]->shape, &m);

@@ -50,7 +50,7 @@ extern const interp_op_entry interp_ops_data_layout[];   /* interp_data_layout.c
 extern const interp_op_entry interp_ops_scatter_gather[];/* interp_scatter_gather.c */
 extern const interp_op_entry interp_ops_image[];         /* interp_image.c */
 extern const interp_op_entry interp_ops_type_conversion[]; /* interp_type_conversion.c */
-extern const interp_op_entry interp_ops_data_node[];     /* interp.c: CONST, CONST_SHAPE, IDENTITY */
+extern const interp_op_entry interp_ops_data_node[];     /* interp_data_node.c: CONST, CONST_SHAPE, IDENTITY */
 extern const interp_op_entry interp_ops_control_flow[];  /* interp_control_flow.c */
 extern const interp_op_entry interp_ops_variable[];      /* interp_variable.c */
 

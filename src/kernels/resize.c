@@ -20,7 +20,7 @@ static double original_coord(const kern_resize_params *p, int d, int64_t xo)
     switch (p->coord) {
     case KERN_COORD_HALF_PIXEL: return (x + 0.5) / s - 0.5;
     case KERN_COORD_HALF_PIXEL_SYMMETRIC: {
-        double adj = lr / (s * in);
+        double adj = out / lr; /* output_width_int / output_width */
         double center = in / 2.0, offset = center * (1.0 - adj);
         return offset + (x + 0.5) / s - 0.5;
     }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tosac/npy.h"
+#include "tosac/tosa.h"
 #include "util/fileio.h"
 
 #define CONF "conformance/identity/"
@@ -178,12 +179,109 @@ static void test_binding_errors(void **state)
     free(input);
 }
 
+/* Writes dir/g.tosa: inputs "a" and "b:1" (i8[3]); outputs out0 = IDENTITY(a),
+ * out1 = IDENTITY(b:1), named as given. */
+static char *two_io_graph(const char *dir, const char *out0, const char *out1)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    tosa_graph *g = tosa_graph_new(1, 0);
+    tosa_block *m = tosa_region_add_block(tosa_graph_add_region(g, "main"), "main");
+    const int64_t s3 = 3;
+    int a = tosa_block_add_tensor(m, "a", TOSAC_DT_I8, 1, &s3, NULL, 0, &err);
+    int b = tosa_block_add_tensor(m, "b:1", TOSAC_DT_I8, 1, &s3, NULL, 0, &err);
+    int y0 = tosa_block_add_tensor(m, out0, TOSAC_DT_I8, 1, &s3, NULL, 0, &err);
+    int y1 = tosa_block_add_tensor(m, out1, TOSAC_DT_I8, 1, &s3, NULL, 0, &err);
+    tosa_attr attr;
+    memset(&attr, 0, sizeof attr);
+    assert_true(tosa_block_add_op(m, TOSA_OP_IDENTITY, &attr, &a, 1, &y0, 1, &err) >= 0);
+    assert_true(tosa_block_add_op(m, TOSA_OP_IDENTITY, &attr, &b, 1, &y1, 1, &err) >= 0);
+    int ins[2] = {a, b}, outs[2] = {y0, y1};
+    assert_int_equal(tosa_block_set_io(m, ins, 2, outs, 2, &err), TOSAC_OK);
+    char path[600];
+    snprintf(path, sizeof path, "%s/g.tosa", dir);
+    if (tosa_graph_write_file(g, path, &err) != TOSAC_OK)
+        fail_msg("write: %s", err.msg);
+    tosa_graph_free(g);
+    return strdup(path);
+}
+
+static char *i8_file(const char *dir, const char *name, int8_t base)
+{
+    tosac_tensor t;
+    tosac_error err;
+    tosac_error_clear(&err);
+    const int64_t s3 = 3;
+    assert_int_equal(tosac_tensor_alloc(&t, TOSAC_DT_I8, 1, &s3, &err), TOSAC_OK);
+    for (int i = 0; i < 3; i++)
+        ((int8_t *)t.data)[i] = (int8_t)(base + i);
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(tosac_npy_write(path, &t, &err), TOSAC_OK);
+    tosac_tensor_free(&t);
+    return strdup(path);
+}
+
+/* Runs with the two --input values and checks out/x.npy holds base_a.. and y_z.npy base_b.. */
+static void run_two(const char *dir, const char *graph, const char *in1, const char *in2,
+                    int8_t want0, int8_t want1)
+{
+    char outdir[700];
+    snprintf(outdir, sizeof outdir, "%s/o", dir);
+    char *errout = NULL;
+    int rc = tu_cli(NULL, &errout, "run", graph, "-i", in1, "-i", in2, "-o", outdir, NULL);
+    if (rc != 0)
+        fail_msg("tosac run: %s", errout);
+    free(errout);
+    const char *files[2] = {"out_x.npy", "y_z.npy"};
+    const int8_t want[2] = {want0, want1};
+    for (int k = 0; k < 2; k++) {
+        char path[800];
+        snprintf(path, sizeof path, "%s/%s", outdir, files[k]);
+        tosac_tensor t;
+        tosac_error err;
+        tosac_error_clear(&err);
+        assert_int_equal(tosac_npy_read(path, &t, &err), TOSAC_OK);
+        assert_int_equal(t.dtype, TOSAC_DT_I8);
+        for (int i = 0; i < 3; i++)
+            assert_int_equal(((int8_t *)t.data)[i], want[k] + i);
+        tosac_tensor_free(&t);
+    }
+    tu_rmtree(outdir);
+}
+
+static void test_two_inputs_and_sanitized_names(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    char *graph = two_io_graph(dir, "out/x", "y z");
+    char *fa = i8_file(dir, "A.npy", 10), *fb = i8_file(dir, "B.npy", 20);
+    char na[700], nb[700];
+    snprintf(na, sizeof na, "a=%s", fa);
+    snprintf(nb, sizeof nb, "b:1=%s", fb);
+    run_two(dir, graph, fa, fb, 10, 20); /* positional: graph order */
+    run_two(dir, graph, fb, fa, 20, 10);
+    run_two(dir, graph, nb, na, 10, 20); /* named, in any order */
+    run_two(dir, graph, nb, fa, 10, 20); /* positional fills the remaining input */
+    free(graph);
+    /* two outputs whose file names collide: refused before anything is written */
+    graph = two_io_graph(dir, "p/q", "p_q");
+    expect_error("tosac: error: outputs 'p/q' and 'p_q' would both be written to",
+                 (const char *const[]){"run", graph, "-i", fa, "-i", fb, NULL});
+    free(graph);
+    free(fa);
+    free(fb);
+    tu_rmtree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_positional_and_named),
         cmocka_unit_test(test_no_inputs_default_dir),
         cmocka_unit_test(test_binding_errors),
+        cmocka_unit_test(test_two_inputs_and_sanitized_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
