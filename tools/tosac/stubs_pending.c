@@ -11,5 +11,4 @@
     }
 
 PENDING(cmd_quantize, "tosac quantize")
-PENDING(cmd_bench, "tosac bench")
 PENDING(inspect_program, "inspecting programs")
