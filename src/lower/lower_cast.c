@@ -24,6 +24,7 @@ static int float_to_int(lower_ctx *c, int x, int rank, tosac_dtype dt, int out)
 
 static tosac_code lower_cast(lower_ctx *c, const ir_node *n)
 {
+    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
         return lx_unsupported(c, n, "needs an input and an output");
@@ -53,6 +54,7 @@ static tosac_code lower_cast(lower_ctx *c, const ir_node *n)
 /* Output slot i gets the input, unchanged in real value. */
 static tosac_code pass_through(lower_ctx *c, const ir_node *n)
 {
+    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
         return lx_unsupported(c, n, "needs an input and an output");
@@ -71,6 +73,7 @@ static tosac_code pass_through(lower_ctx *c, const ir_node *n)
 
 static tosac_code lower_dropout(lower_ctx *c, const ir_node *n)
 {
+    LX_REQUIRE_STATIC(c, n);
     if (n->n_inputs >= 3 && n->inputs[2] >= 0) {
         tosac_tensor t;
         if (!lower_in_const(c, n, 2, &t) || t.dtype != TOSAC_DT_BOOL ||

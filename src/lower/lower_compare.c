@@ -29,6 +29,7 @@ static int comparable(lower_ctx *c, const ir_node *n, int i, double common, int 
 
 static tosac_code lower_cmp(lower_ctx *c, const ir_node *n, tosa_op op, bool swap)
 {
+    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_in_ir(c, n, 1), *z = lower_out_ir(c, n, 0);
     if (n->n_inputs != 2 || !x || !y || !z)
         return lx_unsupported(c, n, "needs two inputs and an output");
@@ -66,6 +67,7 @@ static tosac_code lower_cmp(lower_ctx *c, const ir_node *n, tosa_op op, bool swa
 
 static tosac_code lower_logic(lower_ctx *c, const ir_node *n, tosa_op op)
 {
+    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *z = lower_out_ir(c, n, 0);
     if (!z || !lower_in_ir(c, n, 0))
         return lx_unsupported(c, n, "needs an input and an output");
@@ -96,6 +98,7 @@ static int branch(lower_ctx *c, const ir_node *n, int i, const ir_tensor *z)
 
 static tosac_code lower_where(lower_ctx *c, const ir_node *n)
 {
+    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *z = lower_out_ir(c, n, 0);
     if (n->n_inputs != 3 || !z || !lower_in_ir(c, n, 0) || !lower_in_ir(c, n, 1) ||
         !lower_in_ir(c, n, 2))

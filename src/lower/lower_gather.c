@@ -117,6 +117,7 @@ static tosac_code fold(lower_ctx *c, const ir_node *n, const tosac_tensor *dv,
 
 static tosac_code lower_gather(lower_ctx *c, const ir_node *n)
 {
+    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *ind = lower_in_ir(c, n, 1),
                     *y = lower_out_ir(c, n, 0);
     if (n->n_inputs != 2 || !x || !ind || !y)
@@ -190,6 +191,7 @@ static void base_offsets(const ir_tensor *x, const ir_tensor *ind, int axis, int
 
 static tosac_code lower_gather_elements(lower_ctx *c, const ir_node *n)
 {
+    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *ind = lower_in_ir(c, n, 1);
     if (n->n_inputs != 2 || !x || !ind || !lower_out_ir(c, n, 0))
         return lx_unsupported(c, n, "needs data, indices and an output");

@@ -11,6 +11,7 @@
 
 static tosac_code lower_extremum(lower_ctx *c, const ir_node *n, tosa_op op)
 {
+    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *z = lower_out_ir(c, n, 0);
     if (n->n_inputs < 1 || !z)
         return lx_unsupported(c, n, "needs at least one input and an output");

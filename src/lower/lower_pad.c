@@ -73,6 +73,7 @@ static tosac_code read_value(lower_ctx *c, const ir_node *n, double *v)
 
 static tosac_code lower_pad(lower_ctx *c, const ir_node *n)
 {
+    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
         return lx_unsupported(c, n, "needs an input and an output");

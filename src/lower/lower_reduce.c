@@ -152,6 +152,7 @@ static tosac_code lower_quantized(lower_ctx *c, const ir_node *n, reduce_kind k,
 
 static tosac_code lower_reduce(lower_ctx *c, const ir_node *n, reduce_kind k)
 {
+    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
         return lx_unsupported(c, n, "needs an input and an output");
@@ -181,6 +182,7 @@ static tosac_code lower_reduce(lower_ctx *c, const ir_node *n, reduce_kind k)
  * bijection with no overflow at the minimum value) for integers. */
 static tosac_code lower_arg(lower_ctx *c, const ir_node *n, bool is_min)
 {
+    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
         return lx_unsupported(c, n, "needs an input and an output");

@@ -173,6 +173,7 @@ static int requantize(lower_ctx *c, const ir_node *n, int r, const ir_tensor *x,
 static tosac_code lower_resize_common(lower_ctx *c, const ir_node *n, int scales_slot,
                                       const resize_opts *o)
 {
+    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y || x->rank != 4 || y->rank != 4)
         return lx_unsupported(c, n, "needs rank-4 NCHW input and output");

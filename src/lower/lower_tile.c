@@ -28,6 +28,7 @@ static int emit_tile(lower_ctx *c, int t, const int64_t *mult, int out)
 static tosac_code io_tensors(lower_ctx *c, const ir_node *n, const ir_tensor **xp,
                              const ir_tensor **yp)
 {
+    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = *xp = lower_in_ir(c, n, 0), *y = *yp = lower_out_ir(c, n, 0);
     if (!x || !y)
         return lx_unsupported(c, n, "needs an input and an output");

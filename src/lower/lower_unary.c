@@ -99,6 +99,7 @@ static tosac_code lower_quantized_neg(lower_ctx *c, const ir_node *n, const ir_t
 
 static tosac_code lower_unary(lower_ctx *c, const ir_node *n)
 {
+    LX_REQUIRE_STATIC(c, n);
     const unary_def *d = find_def(n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!d || !x || !y)

@@ -167,6 +167,30 @@ static void test_gather_elements(void **state)
     ir_graph_free(g);
 }
 
+/* Shapes the rules cannot size (unknown, or too large to count) are refused up front. */
+static void test_unsized(void **state)
+{
+    (void)state;
+    ir_graph *g = ir_graph_new("g", NULL);
+    const int64_t ds[2] = {2, 3}, is[1] = {2}, ys[2] = {-1, 2};
+    int d = lt_input(g, "d", TOSAC_DT_F32, 2, ds), i = lt_input(g, "i", TOSAC_DT_I32, 1, is);
+    int y = lt_tensor(g, "y", TOSAC_DT_F32, 2, ys);
+    int ins[2] = {d, i};
+    set_axis(g, lt_node(g, "Gather", ins, 2, &y, 1), 1);
+    assert_string_equal(lt_trial("TOSA-1.0+INT+FP", g, 0), "Gather: 'y' has an unknown dimension 0");
+    ir_graph_free(g);
+
+    g = ir_graph_new("g", NULL);
+    const int64_t big[2] = {INT64_C(1) << 40, INT64_C(1) << 40}, bs[1] = {1};
+    d = lt_input(g, "d", TOSAC_DT_F32, 2, big);
+    i = lt_input(g, "i", TOSAC_DT_I32, 1, bs);
+    y = lt_tensor(g, "y", TOSAC_DT_F32, 2, big);
+    int ins2[2] = {d, i};
+    lt_node(g, "GatherElements", ins2, 2, &y, 1);
+    assert_string_equal(lt_trial("TOSA-1.0+INT+FP", g, 0), "GatherElements: 'd' is too large");
+    ir_graph_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +199,7 @@ int main(void)
         cmocka_unit_test(test_folded),
         cmocka_unit_test(test_int8),
         cmocka_unit_test(test_gather_elements),
+        cmocka_unit_test(test_unsized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
