@@ -9,13 +9,21 @@
  * (rescaling preserves order) and a RESCALE follows only when the output quantization
  * differs. ReduceSum/ReduceMean subtract the zero point while rescaling to int32 (scale 1,
  * exact), sum in int32 and rescale once by s_in / s_out (/ count for the mean): a single
- * rounding, as a float reference followed by quantization would do. */
+ * rounding, as a float reference followed by quantization would do.
+ *
+ * The float-only norms wrap a REDUCE_SUM: ReduceL1 sums ABS, ReduceSumSquare and ReduceL2
+ * sum x*x (L2 then takes RECIPROCAL(RSQRT), as Sqrt does), ReduceLogSum takes the LOG, and
+ * ReduceLogSumExp subtracts the REDUCE_MAX first so EXP cannot overflow (log(sum(exp(x -
+ * m))) + m). */
 #include <math.h>
 #include <string.h>
 
 #include "lower/lower_extra.h"
 
-typedef enum { R_SUM, R_MEAN, R_MAX, R_MIN, R_PROD } reduce_kind;
+typedef enum {
+    R_SUM, R_MEAN, R_MAX, R_MIN, R_PROD,
+    R_L1, R_L2, R_SUMSQ, R_LOGSUM, R_LOGSUMEXP /* float only, around a REDUCE_SUM */
+} reduce_kind;
 
 typedef struct reduce_plan {
     int axes[TOSAC_MAX_RANK];  /* sorted, unique */
@@ -150,6 +158,33 @@ static tosac_code lower_quantized(lower_ctx *c, const ir_node *n, reduce_kind k,
     return finish(c, n, y, res);
 }
 
+static tosac_code lower_norm(lower_ctx *c, const ir_node *n, reduce_kind k, const ir_tensor *x,
+                             const ir_tensor *y, const reduce_plan *p)
+{
+    if (!tosac_dtype_is_float(x->dtype) || lower_is_quantized(y))
+        return lx_unsupported(c, n, "%s input (float only)", tosac_dtype_name(x->dtype));
+    int in = lower_in(c, n, 0), t = in, m = -1;
+    const tosac_dtype same = TOSAC_DT_UNKNOWN;
+    if (k == R_L1)
+        t = lx_unary(c, TOSA_OP_ABS, in, same, -1);
+    else if (k == R_L2 || k == R_SUMSQ)
+        t = lx_binary(c, TOSA_OP_MUL, in, in, same, -1);
+    else if (k == R_LOGSUMEXP) {
+        m = reduce_chain(c, TOSA_OP_REDUCE_MAX, in, p, -1);
+        t = lx_unary(c, TOSA_OP_EXP, lx_binary(c, TOSA_OP_SUB, in, m, same, -1), same, -1);
+    }
+    bool post = k == R_L2 || k == R_LOGSUM || k == R_LOGSUMEXP;
+    int target = stage_target(c, n, x, y);
+    int s = reduce_chain(c, TOSA_OP_REDUCE_SUM, t, p, post ? -1 : target);
+    if (k == R_L2)
+        s = lx_unary(c, TOSA_OP_RECIPROCAL, lx_unary(c, TOSA_OP_RSQRT, s, same, -1), same, target);
+    else if (k == R_LOGSUM)
+        s = lx_unary(c, TOSA_OP_LOG, s, same, target);
+    else if (k == R_LOGSUMEXP)
+        s = lx_binary(c, TOSA_OP_ADD, lx_unary(c, TOSA_OP_LOG, s, same, -1), m, same, target);
+    return finish(c, n, y, s);
+}
+
 static tosac_code lower_reduce(lower_ctx *c, const ir_node *n, reduce_kind k)
 {
     LX_REQUIRE_STATIC(c, n);
@@ -164,6 +199,8 @@ static tosac_code lower_reduce(lower_ctx *c, const ir_node *n, reduce_kind k)
         int in = lower_in(c, n, 0), out = lower_out(c, n, 0);
         return lx_identity(c, in, out) < 0 ? lx_code(c) : TOSAC_OK;
     }
+    if (k >= R_L1)
+        return lower_norm(c, n, k, x, y, &p);
     if (lower_is_quantized(x) || lower_is_quantized(y))
         return lower_quantized(c, n, k, x, y, &p);
     int in = lower_in(c, n, 0);
@@ -220,6 +257,11 @@ static tosac_code lower_mean(lower_ctx *c, const ir_node *n) { return lower_redu
 static tosac_code lower_max(lower_ctx *c, const ir_node *n) { return lower_reduce(c, n, R_MAX); }
 static tosac_code lower_min(lower_ctx *c, const ir_node *n) { return lower_reduce(c, n, R_MIN); }
 static tosac_code lower_prod(lower_ctx *c, const ir_node *n) { return lower_reduce(c, n, R_PROD); }
+static tosac_code lower_l1(lower_ctx *c, const ir_node *n) { return lower_reduce(c, n, R_L1); }
+static tosac_code lower_l2(lower_ctx *c, const ir_node *n) { return lower_reduce(c, n, R_L2); }
+static tosac_code lower_sumsq(lower_ctx *c, const ir_node *n) { return lower_reduce(c, n, R_SUMSQ); }
+static tosac_code lower_logsum(lower_ctx *c, const ir_node *n) { return lower_reduce(c, n, R_LOGSUM); }
+static tosac_code lower_logsumexp(lower_ctx *c, const ir_node *n) { return lower_reduce(c, n, R_LOGSUMEXP); }
 static tosac_code lower_argmax(lower_ctx *c, const ir_node *n) { return lower_arg(c, n, false); }
 static tosac_code lower_argmin(lower_ctx *c, const ir_node *n) { return lower_arg(c, n, true); }
 
@@ -229,6 +271,11 @@ const lower_rule lower_rules_reduce[] = {
     {IR_DOMAIN_ONNX, "ReduceMax", lower_max},
     {IR_DOMAIN_ONNX, "ReduceMin", lower_min},
     {IR_DOMAIN_ONNX, "ReduceProd", lower_prod},
+    {IR_DOMAIN_ONNX, "ReduceL1", lower_l1},
+    {IR_DOMAIN_ONNX, "ReduceL2", lower_l2},
+    {IR_DOMAIN_ONNX, "ReduceSumSquare", lower_sumsq},
+    {IR_DOMAIN_ONNX, "ReduceLogSum", lower_logsum},
+    {IR_DOMAIN_ONNX, "ReduceLogSumExp", lower_logsumexp},
     {IR_DOMAIN_ONNX, "ArgMax", lower_argmax},
     {IR_DOMAIN_ONNX, "ArgMin", lower_argmin},
     {NULL, NULL, NULL},

@@ -142,7 +142,8 @@ static inline tosac_tensor lt_host(tosac_dtype dt, int rank, const int64_t *shap
     memset(&t, 0, sizeof t);
     t.dtype = dt;
     t.rank = rank;
-    memcpy(t.shape, shape, (size_t)rank * sizeof *shape);
+    if (rank > 0)
+        memcpy(t.shape, shape, (size_t)rank * sizeof *shape);
     t.data = (void *)data;
     t.nbytes = (size_t)tosac_shape_numel(rank, shape) * tosac_dtype_size(dt);
     return t;

@@ -224,6 +224,50 @@ static void test_argmax_argmin(void **state)
     }
 }
 
+/* Float norms over axis 1 of [[3,-4],[1,2]] (values from numpy, float32), keepdims. */
+static void test_float_norms(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *op, *ops;
+        float want[2];
+    } cases[] = {
+        {"ReduceL1", "ABS REDUCE_SUM", {7, 3}},
+        {"ReduceL2", "MUL REDUCE_SUM RSQRT RECIPROCAL", {5, 2.236068f}},
+        {"ReduceSumSquare", "MUL REDUCE_SUM", {25, 5}},
+        {"ReduceLogSumExp", "REDUCE_MAX SUB EXP REDUCE_SUM LOG ADD", {3.0009115f, 2.3132617f}},
+    };
+    const int64_t xs[2] = {2, 2}, ys[2] = {2, 1}, ax = 1;
+    const float xv[4] = {3, -4, 1, 2};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ir_graph *g = ir_graph_new("g", NULL);
+        int x = lt_input(g, "x", TOSAC_DT_F32, 2, xs);
+        int y = lt_tensor(g, "y", TOSAC_DT_F32, 2, ys);
+        set_ints(g, lt_node(g, cases[i].op, &x, 1, &y, 1), "axes", &ax, 1);
+        tosa_graph *tg = lt_lower_ok("TOSA-1.0+FP", g);
+        assert_string_equal(lt_ops(tg), cases[i].ops);
+        tosac_tensor in = lt_host(TOSAC_DT_F32, 2, xs, xv), out;
+        lt_run(tg, &in, 1, &out);
+        lt_expect_f32(&out, cases[i].want, 2, 1e-6, 1e-6);
+        tosac_tensor_free(&out);
+        tosa_graph_free(tg);
+        ir_graph_free(g);
+    }
+    /* ReduceLogSum of [[1,2],[3,4]]: log 3, log 7 */
+    ir_graph *g = ir_graph_new("g", NULL);
+    int x = lt_input(g, "x", TOSAC_DT_F32, 2, xs), y = lt_tensor(g, "y", TOSAC_DT_F32, 2, ys);
+    set_ints(g, lt_node(g, "ReduceLogSum", &x, 1, &y, 1), "axes", &ax, 1);
+    tosa_graph *tg = lt_lower_ok("TOSA-1.0+FP", g);
+    assert_string_equal(lt_ops(tg), "REDUCE_SUM LOG");
+    const float pv[4] = {1, 2, 3, 4}, want[2] = {1.0986123f, 1.9459101f};
+    tosac_tensor in = lt_host(TOSAC_DT_F32, 2, xs, pv), out;
+    lt_run(tg, &in, 1, &out);
+    lt_expect_f32(&out, want, 2, 1e-6, 1e-6);
+    tosac_tensor_free(&out);
+    tosa_graph_free(tg);
+    ir_graph_free(g);
+}
+
 /* What the spec or TOSA forbids stays on the CPU with a reason. */
 static void test_rejections(void **state)
 {
@@ -280,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_int16_sum),
         cmocka_unit_test(test_int8_max),
         cmocka_unit_test(test_argmax_argmin),
+        cmocka_unit_test(test_float_norms),
         cmocka_unit_test(test_rejections),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
