@@ -284,6 +284,17 @@ static void test_rejections(void **state)
     assert_string_equal(lt_trial("TOSA-1.1+INT+int64", g, 0), "");
     ir_graph_free(g);
 
+    /* ARGMAX writing int64 indices directly: a 1.1 EXT-INT64 form */
+    g = ir_graph_new("g", NULL);
+    x = lt_input(g, "x", TOSAC_DT_I8, 2, xs);
+    y = lt_tensor(g, "y", TOSAC_DT_I64, 1, ys);
+    k = lt_node(g, "ArgMax", &x, 1, &y, 1);
+    set_int(g, k, "axis", 1);
+    set_int(g, k, "keepdims", 0);
+    assert_string_equal(lt_trial("TOSA-1.0+INT", g, 0), "ARGMAX: no form for in_t=i8 out_t=i64");
+    assert_string_equal(lt_trial("TOSA-1.1+INT+int64", g, 0), "");
+    ir_graph_free(g);
+
     /* quantized product */
     g = ir_graph_new("g", NULL);
     x = lt_input(g, "x", TOSAC_DT_I8, 2, xs);

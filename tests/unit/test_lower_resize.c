@@ -156,6 +156,31 @@ static void test_int8_bilinear(void **state)
     ir_graph_free(g);
 }
 
+/* int16 linear x2 at (0.5, zp 0): RESIZE gives i48 (EXT-INT16), the RESCALE from i48 uses
+ * 16-bit multipliers; q = round_half_up(2 * real) for the float outputs above. */
+static void test_int16_bilinear(void **state)
+{
+    (void)state;
+    int node;
+    ir_graph *g = resize_to_4x4(TOSAC_DT_I16, "linear", NULL, &node);
+    lt_quant(g, g->inputs[0], 0.5f, 0);
+    lt_quant(g, g->outputs[0], 0.5f, 0);
+    tosa_graph *tg = lt_lower_ok("TOSA-1.0+INT+int16", g);
+    assert_string_equal(lt_ops(tg), "TRANSPOSE RESIZE RESCALE TRANSPOSE");
+    assert_int_equal(lt_out_dtype(tg, lt_find_op(tg, TOSA_OP_RESIZE, 0)), TOSAC_DT_I48);
+    assert_false(lt_find_op(tg, TOSA_OP_RESCALE, 0)->attr.scale32);
+    const int16_t xq[4] = {2, 4, 6, 8};
+    const int16_t want[16] = {2, 3, 4, 4, 3, 4, 5, 5, 5, 6, 7, 7, 6, 7, 8, 8};
+    tosac_tensor in = lt_host(TOSAC_DT_I16, 4, in_s, xq), out;
+    lt_run(tg, &in, 1, &out);
+    lt_expect_bytes(&out, TOSAC_DT_I16, want, 16);
+    tosac_tensor_free(&out);
+    assert_string_equal(lt_trial("TOSA-1.0+INT", g, 0),
+                        "RESIZE: in_t=i16 out_t=i48 needs EXT-INT16");
+    tosa_graph_free(tg);
+    ir_graph_free(g);
+}
+
 static void test_rejections(void **state)
 {
     (void)state;
@@ -188,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_linear_float),
         cmocka_unit_test(test_nearest_downsample),
         cmocka_unit_test(test_int8_bilinear),
+        cmocka_unit_test(test_int16_bilinear),
         cmocka_unit_test(test_rejections),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
