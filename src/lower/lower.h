@@ -166,5 +166,14 @@ extern const lower_rule lower_rules_activation[];
 extern const lower_rule lower_rules_softmax[];
 extern const lower_rule lower_rules_quant[];
 extern const lower_rule lower_rules_norm[];
+extern const lower_rule lower_rules_reduce[];
+extern const lower_rule lower_rules_compare[];
+extern const lower_rule lower_rules_minmax[];
+extern const lower_rule lower_rules_unary[];
+extern const lower_rule lower_rules_gather[];
+extern const lower_rule lower_rules_pad[];
+extern const lower_rule lower_rules_resize[];
+extern const lower_rule lower_rules_cast[];
+extern const lower_rule lower_rules_tile[];
 
 #endif
