@@ -63,9 +63,9 @@ static tosac_code check_io(lower_ctx *c, const ir_node *n)
 {
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
-        return la_unsupported(c, n, "missing input or output");
+        return lx_unsupported(c, n, "missing input or output");
     if (!quantized(c, n) && (!tosac_dtype_is_float(x->dtype) || x->dtype != y->dtype))
-        return la_unsupported(c, n, "%s input is neither float nor quantized",
+        return lx_unsupported(c, n, "%s input is neither float nor quantized",
                               tosac_dtype_name(x->dtype));
     return TOSAC_OK;
 }
@@ -77,7 +77,7 @@ static tosac_code clip_quantized(lower_ctx *c, const ir_node *n, double lo, doub
 {
     const ir_tensor *X = lower_in_ir(c, n, 0), *Y = lower_out_ir(c, n, 0);
     tosac_code rc;
-    if ((rc = la_check_quant(c, n, X)) || (rc = la_check_quant(c, n, Y)))
+    if ((rc = lx_check_quant(c, n, X)) || (rc = lx_check_quant(c, n, Y)))
         return rc;
     double sy = lower_qscale(Y);
     int64_t zy = lower_qzp(Y), tmin, tmax;
@@ -88,17 +88,17 @@ static tosac_code clip_quantized(lower_ctx *c, const ir_node *n, double lo, doub
     qlo = fmax(qlo, (double)tmin);
     qhi = fmin(qhi, (double)tmax);
     if (qlo > qhi)
-        return la_unsupported(c, n, "empty range");
+        return lx_unsupported(c, n, "empty range");
     int x = lower_in(c, n, 0);
     bool same = X->dtype == Y->dtype && lower_qscale(X) == sy && lower_qzp(X) == zy;
     if (x >= 0 && !same)
-        x = la_rescale(c, x, lower_qscale(X) / sy, lower_qzp(X), zy, Y->dtype, -1);
+        x = lx_rescale(c, x, lower_qscale(X) / sy, lower_qzp(X), zy, Y->dtype, -1);
     int y = x < 0 ? -1 : lower_out(c, n, 0);
     if (y < 0)
-        return la_code(c);
+        return lx_code(c);
     if (qlo <= (double)tmin && qhi >= (double)tmax) /* the range covers the type: no-op */
-        return la_unary(c, TOSA_OP_IDENTITY, x, y) < 0 ? la_code(c) : TOSAC_OK;
-    return la_clamp(c, x, qlo, qhi, y) < 0 ? la_code(c) : TOSAC_OK;
+        return la_unary(c, TOSA_OP_IDENTITY, x, y) < 0 ? lx_code(c) : TOSAC_OK;
+    return la_clamp(c, x, qlo, qhi, y) < 0 ? lx_code(c) : TOSAC_OK;
 }
 
 static tosac_code clip(lower_ctx *c, const ir_node *n, double lo, double hi)
@@ -110,7 +110,7 @@ static tosac_code clip(lower_ctx *c, const ir_node *n, double lo, double hi)
         return clip_quantized(c, n, lo, hi);
     int x = lower_in(c, n, 0);
     int y = x < 0 ? -1 : lower_out(c, n, 0);
-    return y < 0 || la_clamp(c, x, lo, hi, y) < 0 ? la_code(c) : TOSAC_OK;
+    return y < 0 || la_clamp(c, x, lo, hi, y) < 0 ? lx_code(c) : TOSAC_OK;
 }
 
 static tosac_code lower_relu(lower_ctx *c, const ir_node *n)
@@ -132,7 +132,7 @@ static tosac_code lower_clip(lower_ctx *c, const ir_node *n)
         const ir_tensor *b = lower_in_ir(c, n, slot);
         double v;
         if (!la_const_scalar(c, n, slot, &v))
-            return la_unsupported(c, n, "bound '%s' is not a constant scalar",
+            return lx_unsupported(c, n, "bound '%s' is not a constant scalar",
                                   b ? b->name : "?");
         if (lower_is_quantized(b)) /* a folded DequantizeLinear of the bound */
             v = (v - (double)lower_qzp(b)) * lower_qscale(b);
@@ -155,7 +155,7 @@ static tosac_code act(lower_ctx *c, const ir_node *n, lower_table_fn f, float_fn
         return lower_table_unary(c, n, f, p);
     int x = lower_in(c, n, 0);
     int y = x < 0 ? -1 : lower_out(c, n, 0);
-    return y < 0 || ff(c, x, p, y) < 0 ? la_code(c) : TOSAC_OK;
+    return y < 0 || ff(c, x, p, y) < 0 ? lx_code(c) : TOSAC_OK;
 }
 
 static int ff_sigmoid(lower_ctx *c, int x, const act_params *p, int out)
@@ -174,7 +174,7 @@ static int ff_tanh(lower_ctx *c, int x, const act_params *p, int out)
 static int select_nonneg(lower_ctx *c, int x, int neg, int out)
 {
     int ge = la_compare(c, TOSA_OP_GREATER_EQUAL, x, la_like(c, x, 0.0));
-    return la_select(c, ge, x, neg, out);
+    return lx_select(c, ge, x, neg, out);
 }
 
 static int ff_leaky(lower_ctx *c, int x, const act_params *p, int out)
@@ -207,8 +207,8 @@ static int ff_elu(lower_ctx *c, int x, const act_params *p, int out)
     e = la_binary(c, TOSA_OP_MUL, e, la_like(c, x, p->alpha), -1);
     int gt = la_compare(c, TOSA_OP_GREATER, x, la_like(c, x, 0.0));
     if (p->gamma == 1.0)
-        return la_select(c, gt, x, e, out);
-    int r = la_select(c, gt, x, e, -1);
+        return lx_select(c, gt, x, e, out);
+    int r = lx_select(c, gt, x, e, -1);
     return la_binary(c, TOSA_OP_MUL, r, la_like(c, x, p->gamma), out);
 }
 
@@ -308,7 +308,7 @@ static tosac_code lower_gelu(lower_ctx *c, const ir_node *n)
 {
     const char *ap = ir_node_attr_string(n, "approximate", "none");
     if (strcmp(ap, "none") != 0 && strcmp(ap, "tanh") != 0)
-        return la_unsupported(c, n, "approximate=\"%s\"", ap);
+        return lx_unsupported(c, n, "approximate=\"%s\"", ap);
     act_params p = {0, 0, 0, strcmp(ap, "tanh") == 0};
     return act(c, n, f_gelu, ff_gelu, &p);
 }
@@ -350,17 +350,17 @@ static tosac_code lower_prelu(lower_ctx *c, const ir_node *n)
     act_params p = {0};
     if (quantized(c, n)) {
         if (!uniform_slope(c, n, &p.alpha))
-            return la_unsupported(c, n, "quantized with a slope that is not one constant");
+            return lx_unsupported(c, n, "quantized with a slope that is not one constant");
         return lower_table_unary(c, n, f_leaky, &p);
     }
     const ir_tensor *Y = lower_out_ir(c, n, 0);
     int x = lower_in(c, n, 0);
     int s = lower_broadcast_rank(c, lower_in(c, n, 1), Y->rank);
     if (s >= 0 && lower_dtype(c, s) != lower_dtype(c, x))
-        return la_unsupported(c, n, "slope type differs from the input");
+        return lx_unsupported(c, n, "slope type differs from the input");
     int y = s < 0 ? -1 : lower_out(c, n, 0);
     int neg = y < 0 ? -1 : la_binary(c, TOSA_OP_MUL, x, s, -1);
-    return select_nonneg(c, x, neg, y) < 0 ? la_code(c) : TOSAC_OK;
+    return select_nonneg(c, x, neg, y) < 0 ? lx_code(c) : TOSAC_OK;
 }
 
 const lower_rule lower_rules_activation[] = {

@@ -18,11 +18,11 @@ static tosac_code check_float(lower_ctx *c, const ir_node *n)
 {
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
-        return la_unsupported(c, n, "missing input or output");
+        return lx_unsupported(c, n, "missing input or output");
     if (lower_is_quantized(x) || lower_is_quantized(y))
-        return la_unsupported(c, n, "quantized normalization is not lowered");
+        return lx_unsupported(c, n, "quantized normalization is not lowered");
     if (x->dtype != TOSAC_DT_F32 || y->dtype != TOSAC_DT_F32)
-        return la_unsupported(c, n, "%s input (f32 only)", tosac_dtype_name(x->dtype));
+        return lx_unsupported(c, n, "%s input (f32 only)", tosac_dtype_name(x->dtype));
     return TOSAC_OK;
 }
 
@@ -63,9 +63,9 @@ static tosac_code lower_batchnorm(lower_ctx *c, const ir_node *n)
         return rc;
     const ir_tensor *X = lower_in_ir(c, n, 0);
     if (ir_node_attr_int(n, "training_mode", 0) != 0 || (n->n_outputs > 1 && n->outputs[1] >= 0))
-        return la_unsupported(c, n, "training mode");
+        return lx_unsupported(c, n, "training mode");
     if (X->rank < 2 || n->n_inputs < 5)
-        return la_unsupported(c, n, "needs [N, C, ..] and four parameters");
+        return lx_unsupported(c, n, "needs [N, C, ..] and four parameters");
     int64_t ch = X->shape[1];
     double eps = ir_node_attr_float(n, "epsilon", 1e-5f);
     double *p = malloc((size_t)ch * 6 * sizeof *p);
@@ -76,7 +76,7 @@ static tosac_code lower_batchnorm(lower_ctx *c, const ir_node *n)
     if (!const_floats(c, n, 1, ch, sc) || !const_floats(c, n, 2, ch, bi) ||
         !const_floats(c, n, 3, ch, mu) || !const_floats(c, n, 4, ch, var)) {
         free(p);
-        return la_unsupported(c, n, "parameters are not f32 constants of %lld values",
+        return lx_unsupported(c, n, "parameters are not f32 constants of %lld values",
                               (long long)ch);
     }
     for (int64_t i = 0; i < ch; i++) {
@@ -89,7 +89,7 @@ static tosac_code lower_batchnorm(lower_ctx *c, const ir_node *n)
     free(p);
     int y = kb < 0 ? -1 : lower_out(c, n, 0);
     return la_binary(c, TOSA_OP_ADD, la_binary(c, TOSA_OP_MUL, x, ka, -1), kb, y) < 0
-               ? la_code(c) : TOSAC_OK;
+               ? lx_code(c) : TOSAC_OK;
 }
 
 /* Sum of x over axes [first, rank), each kept with size 1. */
@@ -133,13 +133,13 @@ static tosac_code lower_layernorm(lower_ctx *c, const ir_node *n)
     int r = X->rank;
     int64_t axis = ir_node_attr_int(n, "axis", -1);
     if (axis < -r || axis >= r)
-        return la_unsupported(c, n, "axis %lld out of range", (long long)axis);
+        return lx_unsupported(c, n, "axis %lld out of range", (long long)axis);
     if (axis < 0)
         axis += r;
     for (int i = 1; i < n->n_outputs; i++) {
         const ir_tensor *o = lower_out_ir(c, n, i);
         if (o && o->dtype != TOSAC_DT_F32)
-            return la_unsupported(c, n, "%s statistics output", tosac_dtype_name(o->dtype));
+            return lx_unsupported(c, n, "%s statistics output", tosac_dtype_name(o->dtype));
     }
     double eps = ir_node_attr_float(n, "epsilon", 1e-5f);
     int x = lower_in(c, n, 0);
@@ -151,11 +151,11 @@ static tosac_code lower_layernorm(lower_ctx *c, const ir_node *n)
     int bias = has_b ? lower_broadcast_rank(c, scale < 0 ? -1 : lower_in(c, n, 2), r) : -1;
     int y = scale < 0 || (has_b && bias < 0) ? -1 : lower_out(c, n, 0);
     if (y < 0)
-        return la_code(c);
+        return lx_code(c);
     if (!has_b)
-        return la_binary(c, TOSA_OP_MUL, v, scale, y) < 0 ? la_code(c) : TOSAC_OK;
+        return la_binary(c, TOSA_OP_MUL, v, scale, y) < 0 ? lx_code(c) : TOSAC_OK;
     return la_binary(c, TOSA_OP_ADD, la_binary(c, TOSA_OP_MUL, v, scale, -1), bias, y) < 0
-               ? la_code(c) : TOSAC_OK;
+               ? lx_code(c) : TOSAC_OK;
 }
 
 static tosac_code lower_instancenorm(lower_ctx *c, const ir_node *n)
@@ -165,14 +165,14 @@ static tosac_code lower_instancenorm(lower_ctx *c, const ir_node *n)
         return rc;
     const ir_tensor *X = lower_in_ir(c, n, 0);
     if (X->rank < 3 || n->n_inputs < 3)
-        return la_unsupported(c, n, "needs [N, C, D1, ..], scale and bias");
+        return lx_unsupported(c, n, "needs [N, C, D1, ..], scale and bias");
     int64_t ch = X->shape[1];
     double *p = malloc((size_t)ch * 2 * sizeof *p);
     if (!p)
         return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory");
     if (!const_floats(c, n, 1, ch, p) || !const_floats(c, n, 2, ch, p + ch)) {
         free(p);
-        return la_unsupported(c, n, "scale/bias are not f32 constants of %lld values",
+        return lx_unsupported(c, n, "scale/bias are not f32 constants of %lld values",
                               (long long)ch);
     }
     double eps = ir_node_attr_float(n, "epsilon", 1e-5f);
@@ -183,7 +183,7 @@ static tosac_code lower_instancenorm(lower_ctx *c, const ir_node *n)
     free(p);
     int y = kb < 0 ? -1 : lower_out(c, n, 0);
     return la_binary(c, TOSA_OP_ADD, la_binary(c, TOSA_OP_MUL, v, ks, -1), kb, y) < 0
-               ? la_code(c) : TOSAC_OK;
+               ? lx_code(c) : TOSAC_OK;
 }
 
 const lower_rule lower_rules_norm[] = {

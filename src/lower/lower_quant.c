@@ -41,23 +41,23 @@ static tosac_code params(lower_ctx *c, const ir_node *n, const ir_tensor *t, con
                          double **scale, double **zp, int *count, int *axis)
 {
     if (!t || !f || !t->quant || t->quant->block_size)
-        return la_unsupported(c, n, "no per-tensor or per-axis quantization recorded");
+        return lx_unsupported(c, n, "no per-tensor or per-axis quantization recorded");
     if (t->dtype != TOSAC_DT_I8 && t->dtype != TOSAC_DT_I16)
-        return la_unsupported(c, n, "%s quantized values", tosac_dtype_name(t->dtype));
+        return lx_unsupported(c, n, "%s quantized values", tosac_dtype_name(t->dtype));
     if (f->dtype != TOSAC_DT_F32)
-        return la_unsupported(c, n, "%s float side", tosac_dtype_name(f->dtype));
+        return lx_unsupported(c, n, "%s float side", tosac_dtype_name(f->dtype));
     const ir_quant *q = t->quant;
     *count = q->n;
     *axis = q->axis;
     if (q->n > 1 && (q->axis < 0 || q->axis >= t->rank || t->shape[q->axis] != q->n))
-        return la_unsupported(c, n, "per-axis parameters do not match the shape");
+        return lx_unsupported(c, n, "per-axis parameters do not match the shape");
     *scale = malloc((size_t)q->n * sizeof **scale);
     *zp = malloc((size_t)q->n * sizeof **zp);
     if (!*scale || !*zp)
         return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory");
     for (int i = 0; i < q->n; i++) {
         if (!(q->scale[i] > 0.0f))
-            return la_unsupported(c, n, "scale %g is not positive", (double)q->scale[i]);
+            return lx_unsupported(c, n, "scale %g is not positive", (double)q->scale[i]);
         (*scale)[i] = q->scale[i];
         (*zp)[i] = (double)q->zero_point[i];
     }
@@ -80,13 +80,13 @@ static tosac_code lower_dequantize(lower_ctx *c, const ir_node *n)
     tosac_code rc = params(c, n, X, Y, &scale, &zp, &cnt, &axis);
     if (!rc) {
         int r = X->rank;
-        int x = la_cast(c, lower_in(c, n, 0), TOSAC_DT_F32, -1);
+        int x = lx_cast(c, lower_in(c, n, 0), TOSAC_DT_F32, -1);
         if (any_nonzero(zp, cnt))
             x = la_binary(c, TOSA_OP_SUB, x,
                           param_const(c, "zero_point", TOSAC_DT_F32, r, axis, cnt, zp), -1);
         int s = x < 0 ? -1 : param_const(c, "scale", TOSAC_DT_F32, r, axis, cnt, scale);
         int y = s < 0 ? -1 : lower_out(c, n, 0);
-        rc = la_binary(c, TOSA_OP_MUL, x, s, y) < 0 ? la_code(c) : TOSAC_OK;
+        rc = la_binary(c, TOSA_OP_MUL, x, s, y) < 0 ? lx_code(c) : TOSAC_OK;
     }
     free(scale);
     free(zp);
@@ -105,15 +105,15 @@ static tosac_code lower_quantize(lower_ctx *c, const ir_node *n)
             scale[i] = 1.0 / scale[i];
         int x = la_binary(c, TOSA_OP_MUL, lower_in(c, n, 0),
                           param_const(c, "inv_scale", TOSAC_DT_F32, r, axis, cnt, scale), -1);
-        x = la_cast(c, x, TOSAC_DT_I32, -1);
+        x = lx_cast(c, x, TOSAC_DT_I32, -1);
         /* RESCALE takes an output zero point only for int8 (and one value) */
         bool fold_zp = cnt == 1 && Y->dtype == TOSAC_DT_I8;
         if (!fold_zp && any_nonzero(zp, cnt))
             x = la_binary(c, TOSA_OP_ADD, x,
                           param_const(c, "zero_point", TOSAC_DT_I32, r, axis, cnt, zp), -1);
         int y = x < 0 ? -1 : lower_out(c, n, 0);
-        rc = la_rescale(c, x, 1.0, 0, fold_zp ? (int64_t)zp[0] : 0, Y->dtype, y) < 0
-                 ? la_code(c) : TOSAC_OK;
+        rc = lx_rescale(c, x, 1.0, 0, fold_zp ? (int64_t)zp[0] : 0, Y->dtype, y) < 0
+                 ? lx_code(c) : TOSAC_OK;
     }
     free(scale);
     free(zp);

@@ -34,7 +34,7 @@ static tosac_code pick_axis(lower_ctx *c, const ir_node *n, const ir_tensor *x, 
     int64_t a = ir_node_attr_int(n, "axis", 0);
     int64_t a_new = has ? a : -1, a_old = has ? a : 1;
     if (a_new < -r || a_new >= r || a_old < -r || a_old >= r)
-        return la_unsupported(c, n, "axis %lld out of range for rank %d", (long long)a, r);
+        return lx_unsupported(c, n, "axis %lld out of range for rank %d", (long long)a, r);
     if (a_new < 0)
         a_new += r;
     if (a_old < 0)
@@ -43,7 +43,7 @@ static tosac_code pick_axis(lower_ctx *c, const ir_node *n, const ir_tensor *x, 
     for (int d = 0; d < r; d++) {
         bool in_new = d == a_new, in_old = d >= a_old;
         if (x->shape[d] > 1 && in_new != in_old)
-            return la_unsupported(c, n, "axis semantics differ between opsets (before 13 the "
+            return lx_unsupported(c, n, "axis semantics differ between opsets (before 13 the "
                                   "input is coerced to 2-D) for this shape");
     }
     *axis = (int)a_new;
@@ -59,7 +59,7 @@ static tosac_code lower_float(lower_ctx *c, const ir_node *n, int axis, bool log
     int s = la_reduce(c, TOSA_OP_REDUCE_SUM, e, axis, -1);
     int r = log_form ? la_binary(c, TOSA_OP_SUB, d, la_unary(c, TOSA_OP_LOG, s, -1), y)
                      : la_binary(c, TOSA_OP_MUL, e, la_unary(c, TOSA_OP_RECIPROCAL, s, -1), y);
-    return y < 0 || r < 0 ? la_code(c) : TOSAC_OK;
+    return y < 0 || r < 0 ? lx_code(c) : TOSAC_OK;
 }
 
 /* Table input v -> 32767 exp(s_in * (v - offset)), capped at d = 0. */
@@ -88,7 +88,7 @@ static double exp_raw(int64_t v, const void *arg)
 /* e (i32, 0..32767) from d (i32, <= 0) for int8 inputs: two int8 tables on d + 127 */
 static int exp_i8(lower_ctx *c, int d, double s_in)
 {
-    int idx = la_rescale(c, d, 1.0, 0, 127, TOSAC_DT_I8, -1);
+    int idx = lx_rescale(c, d, 1.0, 0, 127, TOSAC_DT_I8, -1);
     int part[2];
     for (int b = 0; b < 2; b++) {
         exp_arg a = {s_in, 127, b};
@@ -97,8 +97,8 @@ static int exp_i8(lower_ctx *c, int d, double s_in)
         lower_table_values_i8(&ts, tab);
         part[b] = lower_table_emit(c, idx, tab, -1);
     }
-    int hi = la_rescale(c, part[1], 256.0, 0, 0, TOSAC_DT_I32, -1);
-    int lo = la_rescale(c, part[0], 1.0, -128, 0, TOSAC_DT_I32, -1);
+    int hi = lx_rescale(c, part[1], 256.0, 0, 0, TOSAC_DT_I32, -1);
+    int lo = lx_rescale(c, part[0], 1.0, -128, 0, TOSAC_DT_I32, -1);
     return la_binary(c, TOSA_OP_ADD, hi, lo, -1);
 }
 
@@ -107,29 +107,29 @@ static int exp_i16(lower_ctx *c, int d, double s_in)
 {
     const int64_t offset = 32640;
     int idx = la_binary(c, TOSA_OP_ADD, d, la_like(c, d, (double)offset), -1);
-    idx = la_rescale(c, idx, 1.0, 0, 0, TOSAC_DT_I16, -1); /* saturates d below -65408 */
+    idx = lx_rescale(c, idx, 1.0, 0, 0, TOSAC_DT_I16, -1); /* saturates d below -65408 */
     exp_arg a = {s_in, offset, -1};
     lower_table_spec ts = {exp_raw, &a, 0, 0, 32767};
     int16_t tab[513];
     int shift;
     lower_table_values_i16(&ts, tab, &shift); /* entries in 0..32767: shift is 0 */
     int t = lower_table_emit(c, idx, tab, -1);
-    return la_rescale(c, t, ldexp(1.0, shift - 7), 0, 0, TOSAC_DT_I32, -1);
+    return lx_rescale(c, t, ldexp(1.0, shift - 7), 0, 0, TOSAC_DT_I32, -1);
 }
 
 static tosac_code lower_quantized(lower_ctx *c, const ir_node *n, int axis)
 {
     const ir_tensor *X = lower_in_ir(c, n, 0), *Y = lower_out_ir(c, n, 0);
     tosac_code rc;
-    if ((rc = la_check_quant(c, n, X)) || (rc = la_check_quant(c, n, Y)))
+    if ((rc = lx_check_quant(c, n, X)) || (rc = lx_check_quant(c, n, Y)))
         return rc;
     if (X->shape[axis] > 65536)
-        return la_unsupported(c, n, "%lld elements along the axis (at most 65536)",
+        return lx_unsupported(c, n, "%lld elements along the axis (at most 65536)",
                               (long long)X->shape[axis]);
-    int x = la_cast(c, lower_in(c, n, 0), TOSAC_DT_I32, -1);
+    int x = lx_cast(c, lower_in(c, n, 0), TOSAC_DT_I32, -1);
     int d = la_binary(c, TOSA_OP_SUB, x, la_reduce(c, TOSA_OP_REDUCE_MAX, x, axis, -1), -1);
     if (d < 0)
-        return la_code(c);
+        return lx_code(c);
     int e = X->dtype == TOSAC_DT_I8 ? exp_i8(c, d, lower_qscale(X))
                                     : exp_i16(c, d, lower_qscale(X));
     int s = la_reduce(c, TOSA_OP_REDUCE_SUM, e, axis, -1);
@@ -137,30 +137,30 @@ static tosac_code lower_quantized(lower_ctx *c, const ir_node *n, int axis)
     int r = la_binary(c, TOSA_OP_INTDIV, num, s, -1);
     int y = r < 0 ? -1 : lower_out(c, n, 0);
     if (y < 0)
-        return la_code(c);
+        return lx_code(c);
     double scale = ldexp(1.0, -16) / lower_qscale(Y);
-    return la_rescale(c, r, scale, 0, lower_qzp(Y), Y->dtype, y) < 0 ? la_code(c) : TOSAC_OK;
+    return lx_rescale(c, r, scale, 0, lower_qzp(Y), Y->dtype, y) < 0 ? lx_code(c) : TOSAC_OK;
 }
 
 static tosac_code lower_any(lower_ctx *c, const ir_node *n, bool log_form)
 {
     const ir_tensor *X = lower_in_ir(c, n, 0), *Y = lower_out_ir(c, n, 0);
     if (!X || !Y)
-        return la_unsupported(c, n, "missing input or output");
+        return lx_unsupported(c, n, "missing input or output");
     if (X->rank < 1)
-        return la_unsupported(c, n, "scalar input");
+        return lx_unsupported(c, n, "scalar input");
     int axis = 0;
     tosac_code rc = pick_axis(c, n, X, &axis);
     if (rc)
         return rc;
     if (lower_is_quantized(X) || lower_is_quantized(Y)) {
         if (log_form)
-            return la_unsupported(c, n, "quantized LogSoftmax is not lowered (no integer log "
+            return lx_unsupported(c, n, "quantized LogSoftmax is not lowered (no integer log "
                                   "of the sum)");
         return lower_quantized(c, n, axis);
     }
     if (!tosac_dtype_is_float(X->dtype))
-        return la_unsupported(c, n, "%s input", tosac_dtype_name(X->dtype));
+        return lx_unsupported(c, n, "%s input", tosac_dtype_name(X->dtype));
     return lower_float(c, n, axis, log_form);
 }
 

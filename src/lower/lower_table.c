@@ -133,19 +133,19 @@ int lower_table_quantized(lower_ctx *c, int t, const lower_qfunc *q, tosac_dtype
     lower_table_values_i16(&s, tab, &shift);
     int r = lower_table_emit(c, t, tab, -1);
     /* the zero point is inside the table: the RESCALE only removes the 7 fraction bits */
-    return la_rescale(c, r, ldexp(1.0, shift - 7), 0, 0, out_dt, out);
+    return lx_rescale(c, r, ldexp(1.0, shift - 7), 0, 0, out_dt, out);
 }
 
 tosac_code lower_table_unary(lower_ctx *c, const ir_node *n, lower_table_fn f, const void *arg)
 {
     const ir_tensor *X = lower_in_ir(c, n, 0), *Y = lower_out_ir(c, n, 0);
     tosac_code rc;
-    if ((rc = la_check_quant(c, n, X)) || (rc = la_check_quant(c, n, Y)))
+    if ((rc = lx_check_quant(c, n, X)) || (rc = lx_check_quant(c, n, Y)))
         return rc;
     if (X->dtype == TOSAC_DT_I8 && Y->dtype != TOSAC_DT_I8)
-        return la_unsupported(c, n, "int8 input with a %s output", tosac_dtype_name(Y->dtype));
+        return lx_unsupported(c, n, "int8 input with a %s output", tosac_dtype_name(Y->dtype));
     lower_qfunc q = {f, arg, lower_qscale(X), lower_qscale(Y), lower_qzp(X), lower_qzp(Y)};
     int x = lower_in(c, n, 0);
     int y = x < 0 ? -1 : lower_out(c, n, 0);
-    return lower_table_quantized(c, x, &q, Y->dtype, y) < 0 ? la_code(c) : TOSAC_OK;
+    return lower_table_quantized(c, x, &q, Y->dtype, y) < 0 ? lx_code(c) : TOSAC_OK;
 }

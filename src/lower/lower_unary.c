@@ -9,11 +9,14 @@
  *           integers (or inf/NaN) and would not fit int32;
  *   Sign  = two GREATER comparisons and two SELECTs (0 and NaN pass through).
  * Integer Abs/Neg use ABS/NEGATE (NEGATE saturates at the type's minimum where ONNX wraps).
- * Quantized unary functions are TABLE lookups (the activation rules) and are refused here,
- * except Neg with equal input and output scales: NEGATE with both zero points is exact. */
+ * Quantized (int8/int16 per tensor) forms are TABLE lookups of the real function
+ * (lower_table_unary), except Neg with equal input and output scales: NEGATE with both zero
+ * points is exact. */
+#include <math.h>
 #include <string.h>
 
 #include "lower/lower_extra.h"
+#include "lower/lower_table.h"
 
 typedef enum { U_PLAIN, U_NEG, U_SQRT, U_ROUND, U_SIGN } unary_form;
 
@@ -22,22 +25,26 @@ typedef struct unary_def {
     tosa_op op;          /* for U_PLAIN */
     unary_form form;
     bool int_ok;         /* meaningful on plain integers */
+    double (*real)(double); /* the function for the quantized TABLE */
 } unary_def;
 
+static double recip(double x) { return 1.0 / x; }
+static double sign(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }
+
 static const unary_def defs[] = {
-    {"Abs", TOSA_OP_ABS, U_PLAIN, true},
-    {"Neg", TOSA_OP_NEGATE, U_NEG, true},
-    {"Floor", TOSA_OP_FLOOR, U_PLAIN, false},
-    {"Ceil", TOSA_OP_CEIL, U_PLAIN, false},
-    {"Reciprocal", TOSA_OP_RECIPROCAL, U_PLAIN, false},
-    {"Exp", TOSA_OP_EXP, U_PLAIN, false},
-    {"Log", TOSA_OP_LOG, U_PLAIN, false},
-    {"Sqrt", TOSA_OP_UNKNOWN, U_SQRT, false},
-    {"Sin", TOSA_OP_SIN, U_PLAIN, false},
-    {"Cos", TOSA_OP_COS, U_PLAIN, false},
-    {"Erf", TOSA_OP_ERF, U_PLAIN, false},
-    {"Round", TOSA_OP_UNKNOWN, U_ROUND, false},
-    {"Sign", TOSA_OP_UNKNOWN, U_SIGN, true},
+    {"Abs", TOSA_OP_ABS, U_PLAIN, true, fabs},
+    {"Neg", TOSA_OP_NEGATE, U_NEG, true, NULL},
+    {"Floor", TOSA_OP_FLOOR, U_PLAIN, false, floor},
+    {"Ceil", TOSA_OP_CEIL, U_PLAIN, false, ceil},
+    {"Reciprocal", TOSA_OP_RECIPROCAL, U_PLAIN, false, recip},
+    {"Exp", TOSA_OP_EXP, U_PLAIN, false, exp},
+    {"Log", TOSA_OP_LOG, U_PLAIN, false, log},
+    {"Sqrt", TOSA_OP_UNKNOWN, U_SQRT, false, sqrt},
+    {"Sin", TOSA_OP_SIN, U_PLAIN, false, sin},
+    {"Cos", TOSA_OP_COS, U_PLAIN, false, cos},
+    {"Erf", TOSA_OP_ERF, U_PLAIN, false, erf},
+    {"Round", TOSA_OP_UNKNOWN, U_ROUND, false, nearbyint},
+    {"Sign", TOSA_OP_UNKNOWN, U_SIGN, true, sign},
 };
 
 static const unary_def *find_def(const ir_node *n)
@@ -78,6 +85,11 @@ static int emit_sign(lower_ctx *c, int x, int rank, int out)
     return lx_select(c, pos, lx_fill(c, "one", dt, rank, 1.0), t, out);
 }
 
+static double table_fn(double x, const void *def)
+{
+    return ((const unary_def *)def)->real(x);
+}
+
 /* Quantized Neg with equal scales: -(x - zp_in) + zp_out. */
 static tosac_code lower_quantized_neg(lower_ctx *c, const ir_node *n, const ir_tensor *x,
                                       const ir_tensor *y)
@@ -107,7 +119,7 @@ static tosac_code lower_unary(lower_ctx *c, const ir_node *n)
     if (lower_is_quantized(x) || lower_is_quantized(y)) {
         if (d->form == U_NEG)
             return lower_quantized_neg(c, n, x, y);
-        return lx_unsupported(c, n, "quantized form is a TABLE lookup, not lowered here");
+        return lower_table_unary(c, n, table_fn, d);
     }
     if (!tosac_dtype_is_float(x->dtype) && !d->int_ok)
         return lx_unsupported(c, n, "%s input (float only)", tosac_dtype_name(x->dtype));

@@ -275,6 +275,42 @@ static void test_prelu(void **s)
     lat_result_free(&r);
 }
 
+/* lower-more's unary rules take their quantized path from lower_table_unary: Exp, Log, Sqrt,
+ * Reciprocal, Sin, Erf on positive inputs (0.25 .. 8, on the int8 grid of 1/32, zp -128). */
+static void test_quantized_unary(void **s)
+{
+    (void)s;
+    static const struct {
+        const char *op;
+        float lo, hi;
+    } cases[] = {{"Exp", 0.0f, 2981.0f}, {"Log", -1.39f, 2.08f}, {"Sqrt", 0.0f, 2.83f},
+                 {"Reciprocal", 0.0f, 4.0f}, {"Sin", -1.0f, 1.0f}, {"Erf", 0.0f, 1.0f}};
+    float x[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)(8 + 3 * i) / 32.0f;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        lat_op op = op_named(cases[k].op);
+        lat_quant a8 = out_range(q8, cases[k].lo, cases[k].hi);
+        a8.sx = 1.0f / 32.0f;
+        a8.zx = -128;
+        lat_result r;
+        lat_run(&op, &a8, "TOSA-1.0+INT", x, 1, &r);
+        assert_int_equal(r.delegated, 1);
+        assert_string_equal(r.ops, "TABLE");
+        lat_result_free(&r);
+        /* int16: x + 1, because the interpolated table's error is about h^2/16 max|f''|
+         * (h = 128 input steps = 1/32): for 1/x at 0.25 that is 8e-3, beyond one step */
+        lat_quant a16 = out_range(q16, cases[k].lo, cases[k].hi);
+        a16.sx = 1.0f / 4096.0f;
+        float x1[N];
+        for (int i = 0; i < N; i++)
+            x1[i] = x[i] + 1.0f;
+        lat_run(&op, &a16, "TOSA-1.0+INT+int16", x1, 1, &r);
+        assert_string_equal(r.ops, "TABLE RESCALE");
+        lat_result_free(&r);
+    }
+}
+
 /* Ethos-U55 takes TABLE: the int8 sigmoid is delegated under the u55 subset too */
 static void test_u55_table(void **s)
 {
@@ -303,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_relu),
         cmocka_unit_test(test_clip),
         cmocka_unit_test(test_prelu),
+        cmocka_unit_test(test_quantized_unary),
         cmocka_unit_test(test_u55_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
