@@ -5,6 +5,12 @@ static const struct {
     const char *name;
     pass_fn fn;
 } pipeline[] = {
+    /* Exporter noise (Constant nodes, Cast(ConstantOfShape) zero points, identity Casts
+     * between Q and DQ) becomes plain constants, so the Q/DQ patterns are visible. */
+    {"fold_constants", pass_fold_constants},
+    /* TOSA 1.0 has no uint8 tensors: uint8 quantized values become int8 with zp - 128
+     * (exact), so delegates and the boundary Q/DQ see int8. */
+    {"u8_to_i8", pass_u8_to_i8},
     /* Q/DQ pairs become quantization parameters on integer tensors, so that every later
      * stage sees "Conv(x_q i8, w_q i8, b i32) -> y_q i8" instead of float islands. */
     {"fold_qdq", pass_fold_qdq},
