@@ -11,6 +11,9 @@ static const struct {
     /* TOSA 1.0 has no uint8 tensors: uint8 quantized values become int8 with zp - 128
      * (exact), so delegates and the boundary Q/DQ see int8. */
     {"u8_to_i8", pass_u8_to_i8},
+    /* TOSA has no batch normalization: folded into the Conv/ConvTranspose/Gemm before it
+     * (float weights, or the int8 weights' per-channel scales in QDQ graphs). */
+    {"fold_bn", pass_fold_bn},
     /* Q/DQ pairs become quantization parameters on integer tensors, so that every later
      * stage sees "Conv(x_q i8, w_q i8, b i32) -> y_q i8" instead of float islands. */
     {"fold_qdq", pass_fold_qdq},
