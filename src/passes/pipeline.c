@@ -14,6 +14,11 @@ static const struct {
     /* TOSA has no batch normalization: folded into the Conv/ConvTranspose/Gemm before it
      * (float weights, or the int8 weights' per-channel scales in QDQ graphs). */
     {"fold_bn", pass_fold_bn},
+    /* TOSA has no float division: multiply by the reciprocal (a constant one computed once;
+     * in QDQ graphs requantized so the Mul still folds). */
+    {"decompose_div", pass_decompose_div},
+    /* TOSA ADD takes two operands: variadic Sum/Mean become chains of Add. */
+    {"decompose_sum", pass_decompose_sum},
     /* Q/DQ pairs become quantization parameters on integer tensors, so that every later
      * stage sees "Conv(x_q i8, w_q i8, b i32) -> y_q i8" instead of float islands. */
     {"fold_qdq", pass_fold_qdq},
