@@ -22,6 +22,9 @@ static const struct {
     /* Q/DQ pairs become quantization parameters on integer tensors, so that every later
      * stage sees "Conv(x_q i8, w_q i8, b i32) -> y_q i8" instead of float islands. */
     {"fold_qdq", pass_fold_qdq},
+    /* Without EXT-INT64 a delegate holds int32 only: int64 values whose range provably fits
+     * become int32 (last: it trial-lowers nodes exactly as the partitioner will). */
+    {"narrow_int64", pass_narrow_int64},
 };
 
 tosac_code passes_run(ir_graph *g, const pass_ctx *c, tosac_error *err)
