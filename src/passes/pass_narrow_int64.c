@@ -163,8 +163,12 @@ static bool is_i64(const ir_graph *g, int t) { return t >= 0 && g->tensors[t].dt
 static tosac_code plan(const ir_graph *g, unsigned char *narrow, tosac_error *err)
 {
     range *rg = calloc((size_t)g->n_tensors + 1, sizeof *rg);
-    if (!rg)
+    unsigned char *keep = calloc((size_t)g->n_tensors + 1, 1);
+    if (!rg || !keep) {
+        free(rg);
+        free(keep);
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    }
     for (int t = 0; t < g->n_tensors; t++)
         if (is_i64(g, t) && g->tensors[t].data)
             rg[t] = of_const(g, t);
@@ -186,6 +190,23 @@ static tosac_code plan(const ir_graph *g, unsigned char *narrow, tosac_error *er
             if (n->outputs[o] >= 0)
                 narrow[n->outputs[o]] = 0;
     }
+    /* a constant is narrowed for a reader that can compute in int32: all its int64 values
+     * narrowed too (otherwise it would only be cast back) */
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        bool all = !n->dead;
+        for (int k = 0; all && k < n->n_inputs; k++)
+            all = !is_i64(g, n->inputs[k]) || control_slot(n, k) || narrow[n->inputs[k]];
+        for (int o = 0; all && o < n->n_outputs; o++)
+            all = !is_i64(g, n->outputs[o]) || narrow[n->outputs[o]];
+        for (int k = 0; !n->dead && k < n->n_inputs; k++)
+            if (is_i64(g, n->inputs[k]) && g->tensors[n->inputs[k]].data && !control_slot(n, k))
+                keep[n->inputs[k]] |= all;
+    }
+    for (int t = 0; t < g->n_tensors; t++)
+        if (g->tensors[t].data && !keep[t])
+            narrow[t] = 0;
+    free(keep);
     free(rg);
     return TOSAC_OK;
 }
