@@ -106,7 +106,12 @@ static int weights(lower_ctx *c, const conv_geom *g, const tosac_tensor *wv, siz
                         d = ((y * g->kw + x) * g->c + o / g->mult) * g->mult + o % g->mult;
                     else /* [OC,KH,KW,IC] */
                         d = ((o * g->kh + y) * g->kw + x) * ci + i;
-                    memcpy(dst + d * (int64_t)es, src + s * (int64_t)es, es);
+                    if (es == 1) /* typed copies: a memcpy call per element was the hot spot */
+                        dst[d] = src[s];
+                    else if (es == 4)
+                        ((uint32_t *)(void *)dst)[d] = ((const uint32_t *)(const void *)src)[s];
+                    else
+                        memcpy(dst + d * (int64_t)es, src + s * (int64_t)es, es);
                 }
     int64_t shape[4];
     if (g->depthwise) {
