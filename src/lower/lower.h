@@ -162,5 +162,8 @@ tosac_code lower_cleanup(tosa_block *b, tosac_error *err);
 /* ---- family tables (one per lower_<family>.c; add yours to lower_registry.c) ---- */
 extern const lower_rule lower_rules_elementwise[];
 extern const lower_rule lower_rules_conv[];
+extern const lower_rule lower_rules_matmul[];
+extern const lower_rule lower_rules_pool[];
+extern const lower_rule lower_rules_layout[];
 
 #endif

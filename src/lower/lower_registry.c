@@ -7,6 +7,9 @@
 static const lower_rule *const families[] = {
     lower_rules_elementwise,
     lower_rules_conv,
+    lower_rules_matmul,
+    lower_rules_pool,
+    lower_rules_layout,
 };
 
 lower_fn lower_find_rule(const char *domain, const char *op_type)
