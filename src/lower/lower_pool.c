@@ -8,7 +8,9 @@
  * ONNX's count_include_pad=0; count_include_pad=1 pads explicitly with the zero value (PAD)
  * and pools without padding. Quantized pooling keeps the input's scale: AVG_POOL2D takes the
  * zero points, MAX_POOL2D compares raw values; a RESCALE follows when the output's
- * quantization differs. */
+ * quantization differs. A quantized global average whose output scale differs from its input's
+ * sums in int32 instead (REDUCE_SUM) and rescales once by sx / (H*W*sy): AVG_POOL2D would round
+ * the mean to the input's (often much coarser) scale first. */
 #include <string.h>
 
 #include "lower/lower.h"
@@ -116,6 +118,33 @@ static int pad_explicit(lower_ctx *c, int x, pool_geom *g, int64_t zero)
     return o;
 }
 
+/* Quantized global average: RESCALE to i32 (zero point removed), REDUCE_SUM over H and W in
+ * NCHW, one RESCALE to the output. */
+static tosac_code global_avg_sum(lower_ctx *c, const ir_node *n, const ir_tensor *x,
+                                 const ir_tensor *y)
+{
+    int64_t count = x->shape[2] * x->shape[3];
+    if (count > (x->dtype == TOSAC_DT_I8 ? (1 << 23) : (1 << 15)))
+        return unsupported(c, n, "too many values to sum in int32");
+    double one = 1.0;
+    lower_rescale_args ri = {TOSAC_DT_I32, &one, 1, lower_qzp(x), 0, -1, "widened"};
+    int t = lower_rescale(c, lower_in(c, n, 0), &ri);
+    for (int axis = 2; axis < 4 && t >= 0; axis++) {
+        int64_t shape[4];
+        memcpy(shape, lower_shape(c, t), sizeof shape);
+        shape[axis] = 1;
+        int o = lower_tmp(c, "sum", TOSAC_DT_I32, 4, shape);
+        tosa_attr a;
+        memset(&a, 0, sizeof a);
+        a.axis = axis;
+        t = o < 0 || lower_emit(c, TOSA_OP_REDUCE_SUM, &a, &t, 1, &o, 1) ? -1 : o;
+    }
+    double s = lower_qscale(x) / ((double)count * lower_qscale(y));
+    int out = t < 0 ? -1 : lower_out(c, n, 0);
+    lower_rescale_args ro = {y->dtype, &s, 1, 0, lower_qzp(y), out, NULL};
+    return out < 0 || lower_rescale(c, t, &ro) < 0 ? c->err->code : TOSAC_OK;
+}
+
 static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool global)
 {
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
@@ -130,6 +159,8 @@ static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool glob
         return unsupported(c, n, "quantized type is not int8/int16");
     if (quant && (x->quant->n != 1 || y->quant->n != 1))
         return unsupported(c, n, "quantized per axis");
+    if (avg && global && quant && !same_quant(x, y))
+        return global_avg_sum(c, n, x, y);
     pool_geom g;
     tosac_code rc = geometry(c, n, x, y, global, &g);
     if (rc)

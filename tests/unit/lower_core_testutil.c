@@ -244,7 +244,7 @@ int lc_node(lc_b *b, const char *op, const char *name, const int *ins, int n_in,
     for (int i = 0; i < n_out; i++) {
         char nm[300];
         snprintf(nm, sizeof nm, "%s_%d", name, i);
-        outs[i] = id_ok(ir_graph_add_tensor(b->g, nm, TOSAC_DT_F32, -1, NULL, &E));
+        outs[i] = id_ok(ir_graph_add_tensor(b->g, nm, TOSAC_DT_UNKNOWN, -1, NULL, &E));
     }
     return id_ok(ir_graph_add_node(b->g, op, NULL, name, ins, n_in, outs, n_out, &E));
 }

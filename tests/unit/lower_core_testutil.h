@@ -44,7 +44,7 @@ int lc_weight(lc_b *b, const char *name, int rank, const int64_t *shape, const f
 int lc_bias(lc_b *b, const char *name, int64_t n, const float *data, int x, int w);
 /* A 1-D int64 constant (shapes, axes, split sizes). */
 int lc_ints(lc_b *b, const char *name, int n, const int64_t *v);
-/* A node with n_out new float outputs named "<name>_<i>"; returns the node index. */
+/* A node with n_out new outputs (type and shape inferred) named "<name>_<i>"; returns the node index. */
 int lc_node(lc_b *b, const char *op, const char *name, const int *ins, int n_in, int n_out);
 /* Output i of node k. */
 int lc_out(lc_b *b, int node, int i);
