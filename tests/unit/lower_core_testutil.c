@@ -470,6 +470,31 @@ static void collect_ops(const tosac_program *p, lc_result *r)
     }
 }
 
+static void append(char *buf, size_t len, const char *s)
+{
+    size_t used = strlen(buf);
+    snprintf(buf + used, len - used, "%s%s", used ? " " : "", s);
+}
+
+/* The CPU graph's operators, and what reads the delegates' outputs. */
+static void describe_cpu(const tosac_program *p, lc_result *r)
+{
+    const ir_graph *g = p->cpu->graph;
+    for (int ni = 0; ni < g->n_nodes; ni++) {
+        const ir_node *n = &g->nodes[ni];
+        append(r->cpu_graph, sizeof r->cpu_graph, n->op_type);
+        if (!is_delegate(n))
+            continue;
+        for (int o = 0; o < n->n_outputs; o++) {
+            int who[16];
+            int cnt = ir_graph_consumers(g, n->outputs[o], who, 16);
+            for (int k = 0; k < cnt && k < 16; k++)
+                append(r->delegate_readers, sizeof r->delegate_readers,
+                       g->nodes[who[k]].op_type);
+        }
+    }
+}
+
 void lc_check(lc_build_fn fn, const void *arg, lc_mode mode, const char *spec, double qtol,
               lc_result *r)
 {
@@ -495,6 +520,7 @@ void lc_check(lc_build_fn fn, const void *arg, lc_mode mode, const char *spec, d
     read_report(report, r);
     free(report);
     collect_ops(p, r);
+    describe_cpu(p, r);
     lc_run_program_checked(p, b->in, b->n_in, out, n_out, NULL);
     for (int k = 0; k < n_out; k++) {
         char what[64];

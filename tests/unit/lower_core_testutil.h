@@ -68,6 +68,8 @@ typedef struct lc_result {
     tosac_dtype boundary[16];     /* dtypes of delegate 0's outputs */
     int n_boundary;
     char reasons[1024];           /* the CPU nodes' reasons, "; "-separated */
+    char cpu_graph[512];          /* the program's CPU graph: op types in order, space-separated */
+    char delegate_readers[256];   /* op types reading delegate outputs on the CPU */
 } lc_result;
 
 /* Builds, compiles under spec, runs and checks (see above); qtol in output steps. */
