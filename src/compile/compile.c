@@ -312,8 +312,12 @@ tosac_code tosac_compile_file(const char *model_path, const char *out_path,
 {
     ir_model *m = NULL;
     tosac_code rc = onnx_import_file(model_path, &m, err);
-    if (rc)
+    if (!rc && o->quantize)
+        rc = tosac_compile_quantize(m, o, err);
+    if (rc) {
+        ir_model_free(m);
         return rc;
+    }
     tosac_program *p = NULL;
     char *report = NULL;
     rc = tosac_compile_model(m, o, &p, &report, err);

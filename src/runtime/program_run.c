@@ -75,10 +75,30 @@ static tosac_code ids_by_name(const ir_graph *from, const ir_graph *to, const in
     return TOSAC_OK;
 }
 
+/* A segment that reads a constant made by a Constant node of another stage takes its own
+ * copy of that node: constants are not passed between stages. */
+static void pull_in_constant(const ir_graph *g, unsigned char *in_seg, int t)
+{
+    int pr = t >= 0 ? ir_graph_producer(g, t) : -1;
+    if (pr >= 0 && !in_seg[pr] && is_const(g, t))
+        in_seg[pr] = 2; /* 2: only here for its value */
+}
+
 /* Builds the CPU segment of nodes in_seg[] (node flags over the copy g). */
-static tosac_code build_segment(const ir_graph *orig, ir_graph *g, const unsigned char *in_seg,
+static tosac_code build_segment(const ir_graph *orig, ir_graph *g, unsigned char *in_seg,
                                 stage *s, tosac_error *err)
 {
+    for (int ni = 0; ni < g->n_nodes; ni++) {
+        const ir_node *n = &g->nodes[ni];
+        if (in_seg[ni] != 1)
+            continue;
+        for (int i = 0; i < n->n_inputs; i++)
+            pull_in_constant(g, in_seg, n->inputs[i]);
+        ir_graph *sub;
+        for (int k = 0; (sub = ir_node_subgraph(n, k)); k++)
+            for (int t = 0; t < sub->n_tensors; t++)
+                pull_in_constant(g, in_seg, sub->tensors[t].outer_id);
+    }
     int cap = g->n_tensors + 1;
     int *ins = malloc((size_t)cap * sizeof *ins), *outs = malloc((size_t)cap * sizeof *outs);
     int n_in = 0, n_out = 0;
@@ -103,7 +123,7 @@ static tosac_code build_segment(const ir_graph *orig, ir_graph *g, const unsigne
                 if (o >= 0 && !is_const(g, o) && (pr < 0 || !in_seg[pr]) && !has(ins, n_in, o))
                     ins[n_in++] = o;
             }
-        for (int o = 0; o < n->n_outputs; o++) {
+        for (int o = 0; o < n->n_outputs && in_seg[ni] == 1; o++) {
             int t = n->outputs[o];
             if (t < 0)
                 continue;

@@ -10,5 +10,4 @@
         return cli_error(TOSAC_ERR_UNSUPPORTED, "%s is not implemented yet", what);            \
     }
 
-PENDING(cmd_quantize, "tosac quantize")
 PENDING(inspect_program, "inspecting programs")
