@@ -378,7 +378,7 @@ void lc_run_program_checked(tosac_program *p, const tosac_tensor *ins, int n_in,
                             tosac_tensor *outs, int n_out, tosa_graph *const *emitted)
 {
     ir_graph *g = p->cpu->graph;
-    assert_int_equal(g->n_outputs, n_out);
+    assert_true(g->n_outputs >= n_out); /* more when an earlier call added the delegates' I/O */
     /* every delegate's inputs and outputs become extra program outputs, so the values the
      * program passed each delegate can be replayed on the interpreter alone */
     for (int ni = 0; ni < g->n_nodes; ni++) {

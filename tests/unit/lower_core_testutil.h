@@ -82,7 +82,8 @@ const lc_op_info *lc_find(const lc_result *r, tosa_op op);
 
 /* Runs program p on inputs; checks every delegate alone against the values the program
  * passed it (bit-exact), with each delegate graph first written to bytes and read back (or
- * taken from emitted[k] when not NULL). outs gets the program's n_out outputs. */
+ * taken from emitted[k] when not NULL). outs gets the program's n_out outputs. The delegates'
+ * inputs and outputs are appended to p's CPU graph outputs (so p can be run again this way). */
 void lc_run_program_checked(tosac_program *p, const tosac_tensor *ins, int n_in,
                             tosac_tensor *outs, int n_out, tosa_graph *const *emitted);
 /* |y - ref| <= atol + 1e-3 |ref| for every element (both f32, same numel). */
