@@ -37,6 +37,21 @@ struct lc_b {
 
 static tosac_error E;
 
+const lc_mode_case lc_modes[3] = {
+    {LC_A8W8, "TOSA-1.0+INT", TOSAC_DT_I8, TOSAC_DT_I32},
+    {LC_A16W8, "TOSA-1.0+INT+int16", TOSAC_DT_I16, TOSAC_DT_I48},
+    {LC_FLOAT, "TOSA-1.0+FP", TOSAC_DT_F32, TOSAC_DT_F32},
+};
+
+void lc_fill(float *v, int n, unsigned seed, float amp)
+{
+    uint32_t s = seed * 2654435761u + 1;
+    for (int i = 0; i < n; i++) {
+        s = s * 1664525u + 1013904223u;
+        v[i] = amp * ((float)(s >> 8) / 8388608.0f - 1.0f);
+    }
+}
+
 static void ok(tosac_code rc)
 {
     if (rc)

@@ -54,6 +54,18 @@ int lc_q(lc_b *b, int t);
 /* Marks t as a graph output (QDQ modes: through Q -> DQ). */
 void lc_output(lc_b *b, int t);
 
+/* The three modes with the spec each compiles under, the activation type and the
+ * accumulator type of its convolutions/matmuls. */
+typedef struct lc_mode_case {
+    lc_mode mode;
+    const char *spec;
+    tosac_dtype dt, acc;
+} lc_mode_case;
+extern const lc_mode_case lc_modes[3];
+
+/* Deterministic test data: n values in [-amp, amp) from seed (an LCG). */
+void lc_fill(float *v, int n, unsigned seed, float amp);
+
 /* ---- running ---- */
 typedef struct lc_op_info {
     tosa_op op;

@@ -9,16 +9,6 @@
 #define INT16 "TOSA-1.0+INT+int16"
 #define FP "TOSA-1.0+FP"
 
-/* Deterministic values in [-amp, amp). */
-static void fill(float *v, int n, unsigned seed, float amp)
-{
-    uint32_t s = seed * 2654435761u + 1;
-    for (int i = 0; i < n; i++) {
-        s = s * 1664525u + 1013904223u;
-        v[i] = amp * ((float)(s >> 8) / 8388608.0f - 1.0f);
-    }
-}
-
 /* ---- Gemm(x[4,16], W[8,16]^T, b[8]) ---- */
 static float gx[64], gw[128], gb[8];
 
@@ -39,9 +29,9 @@ static void gemm_model(lc_b *b, const void *arg)
 static void test_gemm_int8(void **state)
 {
     (void)state;
-    fill(gx, 64, 1, 2.0f);
-    fill(gw, 128, 2, 0.5f);
-    fill(gb, 8, 3, 1.0f);
+    lc_fill(gx, 64, 1, 2.0f);
+    lc_fill(gw, 128, 2, 0.5f);
+    lc_fill(gb, 8, 3, 1.0f);
     lc_result r;
     lc_check(gemm_model, NULL, LC_A8W8, INT8, 1, &r);
     assert_int_equal(r.delegated, 1);
@@ -59,9 +49,9 @@ static void test_gemm_int8(void **state)
 static void test_gemm_int16(void **state)
 {
     (void)state;
-    fill(gx, 64, 4, 3.0f);
-    fill(gw, 128, 5, 0.5f);
-    fill(gb, 8, 6, 1.0f);
+    lc_fill(gx, 64, 4, 3.0f);
+    lc_fill(gw, 128, 5, 0.5f);
+    lc_fill(gb, 8, 6, 1.0f);
     lc_result r;
     lc_check(gemm_model, NULL, LC_A16W8, INT16, 1, &r);
     assert_int_equal(r.delegated, 1);
@@ -81,9 +71,9 @@ static void test_gemm_int16(void **state)
 static void test_gemm_float(void **state)
 {
     (void)state;
-    fill(gx, 64, 7, 2.0f);
-    fill(gw, 128, 8, 0.5f);
-    fill(gb, 8, 9, 1.0f);
+    lc_fill(gx, 64, 7, 2.0f);
+    lc_fill(gw, 128, 8, 0.5f);
+    lc_fill(gb, 8, 9, 1.0f);
     lc_result r;
     lc_check(gemm_model, "alpha", LC_FLOAT, FP, 0, &r);
     assert_int_equal(r.delegated, 1);
@@ -107,30 +97,30 @@ static void matmul_const_model(lc_b *b, const void *arg)
     lc_output(b, lc_out(b, lc_node(b, "MatMul", "mm", ins, 2, 1), 0));
 }
 
+/* In every mode: the one node delegated, with operator op reading the mode's type and
+ * accumulating (CONV2D acc_type) or producing (MATMUL) its accumulator type. */
+static void check_modes(lc_build_fn fn, tosa_op op, tosa_op absent)
+{
+    for (int i = 0; i < 3; i++) {
+        lc_result r;
+        lc_check(fn, NULL, lc_modes[i].mode, lc_modes[i].spec, 1, &r);
+        assert_int_equal(r.delegated, 1);
+        const lc_op_info *o = lc_find(&r, op);
+        assert_non_null(o);
+        assert_int_equal(o->in_dtype, lc_modes[i].dt);
+        assert_int_equal(op == TOSA_OP_CONV2D ? o->acc_type : o->out_dtype, lc_modes[i].acc);
+        assert_int_equal(lc_count(&r, absent, TOSAC_DT_UNKNOWN), 0);
+        assert_int_equal(lc_count(&r, TOSA_OP_RESCALE, TOSAC_DT_UNKNOWN),
+                         lc_modes[i].mode == LC_FLOAT ? 0 : 1);
+    }
+}
+
 static void test_matmul_const_weights(void **state)
 {
     (void)state;
-    fill(mx, 96, 11, 1.5f);
-    fill(mw, 80, 12, 0.7f);
-    const struct {
-        lc_mode mode;
-        const char *spec;
-        tosac_dtype in, acc;
-    } cases[] = {
-        {LC_A8W8, INT8, TOSAC_DT_I8, TOSAC_DT_I32},
-        {LC_A16W8, INT16, TOSAC_DT_I16, TOSAC_DT_I48},
-        {LC_FLOAT, FP, TOSAC_DT_F32, TOSAC_DT_F32},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        lc_result r;
-        lc_check(matmul_const_model, NULL, cases[i].mode, cases[i].spec, 1, &r);
-        assert_int_equal(r.delegated, 1);
-        const lc_op_info *conv = lc_find(&r, TOSA_OP_CONV2D);
-        assert_non_null(conv);
-        assert_int_equal(conv->in_dtype, cases[i].in);
-        assert_int_equal(conv->acc_type, cases[i].acc);
-        assert_int_equal(lc_count(&r, TOSA_OP_MATMUL, TOSAC_DT_UNKNOWN), 0);
-    }
+    lc_fill(mx, 96, 11, 1.5f);
+    lc_fill(mw, 80, 12, 0.7f);
+    check_modes(matmul_const_model, TOSA_OP_CONV2D, TOSA_OP_MATMUL);
 }
 
 /* ---- attention: MatMul(q[1,2,6,8], k[1,2,8,7]) of two runtime values ---- */
@@ -147,28 +137,9 @@ static void attention_model(lc_b *b, const void *arg)
 static void test_matmul_runtime(void **state)
 {
     (void)state;
-    fill(aq, 96, 21, 2.0f);
-    fill(ak, 112, 22, 1.0f);
-    const struct {
-        lc_mode mode;
-        const char *spec;
-        tosac_dtype in, out;
-    } cases[] = {
-        {LC_A8W8, INT8, TOSAC_DT_I8, TOSAC_DT_I32},
-        {LC_A16W8, INT16, TOSAC_DT_I16, TOSAC_DT_I48},
-        {LC_FLOAT, FP, TOSAC_DT_F32, TOSAC_DT_F32},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        lc_result r;
-        lc_check(attention_model, NULL, cases[i].mode, cases[i].spec, 1, &r);
-        assert_int_equal(r.delegated, 1);
-        const lc_op_info *mm = lc_find(&r, TOSA_OP_MATMUL);
-        assert_non_null(mm);
-        assert_int_equal(mm->in_dtype, cases[i].in);
-        assert_int_equal(mm->out_dtype, cases[i].out);
-        assert_int_equal(lc_count(&r, TOSA_OP_RESCALE, TOSAC_DT_UNKNOWN),
-                         cases[i].mode == LC_FLOAT ? 0 : 1);
-    }
+    lc_fill(aq, 96, 21, 2.0f);
+    lc_fill(ak, 112, 22, 1.0f);
+    check_modes(attention_model, TOSA_OP_MATMUL, TOSA_OP_CONV2D);
     /* Ethos-U55 takes no MATMUL of two activations: the node stays on the CPU */
     lc_result r;
     lc_check(attention_model, NULL, LC_A8W8, INT8 "+u55", 1, &r);
@@ -190,8 +161,8 @@ static void broadcast_model(lc_b *b, const void *arg)
 static void test_matmul_broadcast(void **state)
 {
     (void)state;
-    fill(ba, 40, 31, 1.0f);
-    fill(bb, 90, 32, 1.0f);
+    lc_fill(ba, 40, 31, 1.0f);
+    lc_fill(bb, 90, 32, 1.0f);
     lc_result r;
     lc_check(broadcast_model, NULL, LC_FLOAT, FP, 0, &r);
     assert_int_equal(r.delegated, 1);
@@ -217,8 +188,8 @@ static void linear1_model(lc_b *b, const void *arg)
 static void test_rank1_linear_int16(void **state)
 {
     (void)state;
-    fill(lx, K1, 41, 3000.0f);
-    fill(lw, K1 * 20, 42, 1.0f);
+    lc_fill(lx, K1, 41, 3000.0f);
+    lc_fill(lw, K1 * 20, 42, 1.0f);
     lc_result r;
     /* the accumulator (i48) holds sums of 1024 products of 2^15 x 2^7 without overflow; the
      * output stays within one int16 step of the QDQ graph evaluated in float */

@@ -187,21 +187,12 @@ static void regression_model(lc_b *b, const void *arg)
     lc_output(b, k);
 }
 
-static void fill(float *v, int n, unsigned seed, float amp)
-{
-    uint32_t s = seed * 2654435761u + 1;
-    for (int i = 0; i < n; i++) {
-        s = s * 1664525u + 1013904223u;
-        v[i] = amp * ((float)(s >> 8) / 8388608.0f - 1.0f);
-    }
-}
-
 static void test_int16_boundary_regression(void **state)
 {
     (void)state;
-    fill(rx, 108, 1, 2.0f);
-    fill(rw, 108, 2, 0.5f);
-    fill(rb, 4, 3, 0.5f);
+    lc_fill(rx, 108, 1, 2.0f);
+    lc_fill(rw, 108, 2, 0.5f);
+    lc_fill(rb, 4, 3, 0.5f);
     lc_result r;
     lc_check(regression_model, NULL, LC_A16W8, "TOSA-1.0+INT+int16+u55", 1, &r);
     /* delegate int16 {Conv, Split} -> CPU [DQ -> MatMul f32 -> Q -> DQ], [DQ -> k] */
