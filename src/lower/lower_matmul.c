@@ -99,8 +99,9 @@ static double value_at(const tosac_tensor *t, int64_t i)
     }
 }
 
-/* Gemm's beta*C as the accumulator-typed [N] bias: float as is; quantized in units of the
- * accumulator's scale sa*sw[o] (exactly the stored int32 when C's scale is that). */
+/* Gemm's beta*C as the accumulator-typed [N] bias: float as is (the weights carry alpha);
+ * quantized in units of the accumulator's scale alpha*sa*sw[o] (exactly the stored int32 when
+ * C's scale is sa*sw[o] and alpha = beta = 1). */
 static int fc_bias(lower_ctx *c, const mm *m, tosac_dtype acc, int64_t nn)
 {
     size_t es = tosac_dtype_size(acc);
@@ -130,7 +131,8 @@ static int fc_bias(lower_ctx *c, const mm *m, tosac_dtype acc, int64_t nn)
                 ((float *)buf)[o] = (float)v;
                 continue;
             }
-            double r = nearbyint(v / (lower_qscale(m->a) * b_scale(m->b, o)));
+            /* the accumulator is later scaled by alpha*sa*sw[o]: the bias goes in before */
+            double r = nearbyint(v / (m->alpha * lower_qscale(m->a) * b_scale(m->b, o)));
             double lim = ldexp(1.0, acc == TOSAC_DT_I32 ? 31 : 47);
             if (!(fabs(r) < lim)) {
                 free(buf);

@@ -86,6 +86,36 @@ static void test_gemm_float(void **state)
     assert_non_null(strstr(r.reasons, "needs PRO-FP"));
 }
 
+/* ---- Gemm(x[16,4]^T, W[16,8], C[8]) with alpha 0.5, beta 2 ---- */
+static void gemm_trans_a_model(lc_b *b, const void *arg)
+{
+    (void)arg;
+    const int64_t xs[2] = {16, 4}, ws[2] = {16, 8};
+    int x = lc_input(b, "x", 2, xs, gx);
+    int w = lc_weight(b, "w", 2, ws, gw, 1);
+    int ins[3] = {x, w, lc_bias(b, "b", 8, gb, x, w)};
+    int n = lc_node(b, "Gemm", "gemm", ins, 3, 1);
+    ir_node_set_int(lc_graph(b), n, "transA", 1, NULL);
+    ir_node_set_float(lc_graph(b), n, "alpha", 0.5f, NULL);
+    ir_node_set_float(lc_graph(b), n, "beta", 2.0f, NULL);
+    lc_output(b, lc_out(b, n, 0));
+}
+
+static void test_gemm_alpha_beta_trans_a(void **state)
+{
+    (void)state;
+    lc_fill(gx, 64, 13, 2.0f);
+    lc_fill(gw, 128, 14, 0.5f);
+    lc_fill(gb, 8, 15, 3.0f); /* a bias large enough that beta and alpha matter */
+    for (int i = 0; i < 3; i++) {
+        lc_result r;
+        lc_check(gemm_trans_a_model, NULL, lc_modes[i].mode, lc_modes[i].spec, 1, &r);
+        assert_int_equal(r.delegated, 1);
+        assert_int_equal(lc_count(&r, TOSA_OP_TRANSPOSE, lc_modes[i].dt), 1);
+        assert_int_equal(lc_find(&r, TOSA_OP_CONV2D)->acc_type, lc_modes[i].acc);
+    }
+}
+
 /* ---- MatMul(x[2,3,16], W[16,5]) : constant weights, batch folded into rows ---- */
 static float mx[96], mw[80];
 
@@ -210,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_gemm_int8),
         cmocka_unit_test(test_gemm_int16),
         cmocka_unit_test(test_gemm_float),
+        cmocka_unit_test(test_gemm_alpha_beta_trans_a),
         cmocka_unit_test(test_matmul_const_weights),
         cmocka_unit_test(test_matmul_runtime),
         cmocka_unit_test(test_matmul_broadcast),
