@@ -31,7 +31,7 @@ static ir_graph *graph_of(const gnode *nodes, int n)
         char name[16];
         snprintf(name, sizeof name, "t%d", i + 1);
         t[i + 1] = ir_graph_add_tensor(g, name, TOSAC_DT_F32, 2, shp, &err);
-        int ins[2] = {t[nodes[i].a], t[nodes[i].b]};
+        int ins[2] = {t[nodes[i].a], nodes[i].b >= 0 ? t[nodes[i].b] : -1};
         bool custom = strcmp(nodes[i].op, "X") == 0;
         snprintf(name, sizeof name, "n%d", i + 1);
         assert_true(ir_graph_add_node(g, custom ? "Frob" : nodes[i].op, custom ? "test" : NULL,
