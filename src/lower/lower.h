@@ -165,5 +165,14 @@ extern const lower_rule lower_rules_conv[];
 extern const lower_rule lower_rules_matmul[];
 extern const lower_rule lower_rules_pool[];
 extern const lower_rule lower_rules_layout[];
+extern const lower_rule lower_rules_reduce[];
+extern const lower_rule lower_rules_compare[];
+extern const lower_rule lower_rules_minmax[];
+extern const lower_rule lower_rules_unary[];
+extern const lower_rule lower_rules_gather[];
+extern const lower_rule lower_rules_pad[];
+extern const lower_rule lower_rules_resize[];
+extern const lower_rule lower_rules_cast[];
+extern const lower_rule lower_rules_tile[];
 
 #endif
