@@ -2,9 +2,11 @@
  * int8, int16 and float models (lower_core_testutil.h). */
 #include "lower_core_testutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "lower/lower.h"
+#include "tosac/compile.h"
 
 #define INT8 "TOSA-1.0+INT"
 #define INT16 "TOSA-1.0+INT+int16"
@@ -193,6 +195,94 @@ static void test_runtime_shape(void **state)
     ir_graph_free(g);
 }
 
+/* int64 data (values beyond int32): Concat then Transpose then Slice. Under
+ * TOSA-1.1+INT+int64 the i64 tensors stay i64 in the delegate and the result is exact; under
+ * TOSA-1.0+INT (no int64) no delegate holds i64 values, and the result is still exact. */
+static ir_model *int64_model(void)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    const int64_t s23[2] = {2, 3}, s43[2] = {4, 3}, s34[2] = {3, 4}, s24[2] = {2, 4};
+    const int64_t st[1] = {1}, en[1] = {3}, ax[1] = {0};
+    int a = ir_graph_add_input(g, "a", TOSAC_DT_I64, 2, s23, &err);
+    int b = ir_graph_add_input(g, "b", TOSAC_DT_I64, 2, s23, &err);
+    int c = ir_graph_add_tensor(g, "c", TOSAC_DT_I64, 2, s43, &err);
+    int t = ir_graph_add_tensor(g, "t", TOSAC_DT_I64, 2, s34, &err);
+    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_I64, 2, s24, &err);
+    int k0 = ir_graph_add_const(g, "st", TOSAC_DT_I64, 1, (const int64_t[]){1}, st, 8, &err);
+    int k1 = ir_graph_add_const(g, "en", TOSAC_DT_I64, 1, (const int64_t[]){1}, en, 8, &err);
+    int k2 = ir_graph_add_const(g, "ax", TOSAC_DT_I64, 1, (const int64_t[]){1}, ax, 8, &err);
+    int ins[2] = {a, b}, sl[4] = {t, k0, k1, k2};
+    int n0 = ir_graph_add_node(g, "Concat", NULL, "concat", ins, 2, &c, 1, &err);
+    ir_node_set_int(g, n0, "axis", 0, &err);
+    ir_graph_add_node(g, "Transpose", NULL, "transpose", &c, 1, &t, 1, &err);
+    assert_true(ir_graph_add_node(g, "Slice", NULL, "slice", sl, 4, &y, 1, &err) >= 0);
+    ir_graph_mark_output(g, y, &err);
+    return m;
+}
+
+static void test_int64(void **state)
+{
+    (void)state;
+    const int64_t big = INT64_C(1) << 40;
+    int64_t av[6], bv[6];
+    for (int i = 0; i < 6; i++) {
+        av[i] = (i % 2 ? -big : big) + i;
+        bv[i] = big * (i + 2) - 7;
+    }
+    tosac_tensor ins[2];
+    memset(ins, 0, sizeof ins);
+    for (int i = 0; i < 2; i++) {
+        ins[i].dtype = TOSAC_DT_I64;
+        ins[i].rank = 2;
+        ins[i].shape[0] = 2;
+        ins[i].shape[1] = 3;
+        ins[i].data = i ? bv : av;
+        ins[i].nbytes = sizeof av;
+    }
+    /* c = [a; b] (4x3), t = c^T (3x4), y = t[1:3] (2x4): y[r][k] = c[k][r + 1] */
+    int64_t want[8];
+    for (int r = 0; r < 2; r++)
+        for (int k = 0; k < 4; k++)
+            want[r * 4 + k] = k < 2 ? av[k * 3 + r + 1] : bv[(k - 2) * 3 + r + 1];
+    const char *specs[2] = {"TOSA-1.1+INT+int64", "TOSA-1.0+INT"};
+    for (int sp = 0; sp < 2; sp++) {
+        tosac_compile_options o;
+        memset(&o, 0, sizeof o);
+        o.spec = specs[sp];
+        tosac_program *p = NULL;
+        char *report = NULL;
+        tosac_error err;
+        tosac_error_clear(&err);
+        assert_int_equal(tosac_compile_model(int64_model(), &o, &p, &report, &err), TOSAC_OK);
+        int delegated = 0;
+        for (const char *q = report; (q = strstr(q, "\"placement\": \"delegate\"")); q++)
+            delegated++;
+        free(report);
+        if (sp == 0) {
+            assert_int_equal(delegated, 3);
+            const tosa_block *blk = tosa_graph_main_block(p->delegates[0]);
+            for (int i = 0; i < blk->n_ops; i++)
+                if (blk->ops[i].op == TOSA_OP_CONCAT || blk->ops[i].op == TOSA_OP_SLICE)
+                    assert_int_equal(blk->tensors[blk->ops[i].outputs[0]].dtype, TOSAC_DT_I64);
+        } else { /* i64 is not TOSA 1.0 INT data: whatever is delegated holds none */
+            for (int k = 0; k < p->n_delegates; k++) {
+                const tosa_block *blk = tosa_graph_main_block(p->delegates[k]);
+                for (int i = 0; i < blk->n_tensors; i++)
+                    assert_int_not_equal(blk->tensors[i].dtype, TOSAC_DT_I64);
+            }
+        }
+        tosac_tensor out;
+        lc_run_program_checked(p, ins, 2, &out, 1, NULL);
+        assert_int_equal(out.dtype, TOSAC_DT_I64);
+        assert_memory_equal(out.data, want, sizeof want);
+        tosac_tensor_free(&out);
+        tosac_program_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_slice),
         cmocka_unit_test(test_runtime_shape),
+        cmocka_unit_test(test_int64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
