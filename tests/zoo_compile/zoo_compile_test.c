@@ -30,8 +30,11 @@ typedef struct expect {
 } expect;
 
 /* Counts the rules decide today: one op per synth graph (Sigmoid/Tanh/Softmax wait for the
- * lower-act rules; split_matmul = Split + Transpose + MatMul). */
+ * lower-act rules; split_matmul = Split + Transpose + MatMul); the torch QDQ networks (uint8
+ * activations made int8 by the passes) delegate every Conv, Add, pool, Flatten and Gemm while
+ * their Relu nodes wait for lower-act. */
 static const expect expects[] = {
+    {"mobilenet_v2_qdq_u8s8_op13", 65}, {"resnet18_qdq_u8s8_op13", 32},
     {"synth_qdq_s8_op13_add", 1}, {"synth_qdq_s16_op21_add", 1},
     {"synth_qdq_s8_op13_concat", 1}, {"synth_qdq_s16_op21_concat", 1},
     {"synth_qdq_s8_op13_conv", 1}, {"synth_qdq_s16_op21_conv", 1},
