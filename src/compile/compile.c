@@ -11,16 +11,10 @@
 #include "tosac/onnx.h"
 #include "util/fileio.h"
 
-/* The model's nodes before the passes, for the report. */
-typedef struct orig_node {
-    char *name;
-    const char *op_type;
-} orig_node;
-
 typedef struct compile_state {
     tosa_spec spec;
     ir_model *m;
-    orig_node *orig;
+    compile_orig_node *orig;
     int n_orig;
     partition_plan plan;
     tosa_graph **dg;
@@ -60,7 +54,7 @@ static tosac_code apply_shapes(ir_model *m, const tosac_compile_options *o, tosa
 }
 
 /* Every node gets a unique name ("<OpType>_<i>" when it had none or a repeated one) so the
- * report can follow it through the passes. */
+ * report can follow it through the passes (pass-made nodes inherit their origin's name). */
 static tosac_code name_nodes(ir_graph *g, tosac_error *err)
 {
     for (int i = 0; i < g->n_nodes; i++) {
@@ -174,64 +168,6 @@ static tosac_code rewrite_cpu_graph(compile_state *s, tosac_error *err)
     return rc;
 }
 
-static void report_node(tosac_json_writer *w, const char *name, const char *op, int part,
-                        const char *reason)
-{
-    tosac_json_begin_object(w);
-    tosac_json_key(w, "name");
-    tosac_json_write_string(w, name);
-    tosac_json_key(w, "op_type");
-    tosac_json_write_string(w, op);
-    tosac_json_key(w, "placement");
-    tosac_json_write_string(w, part >= 0 ? "delegate" : reason ? "cpu" : "folded");
-    if (part >= 0) {
-        tosac_json_key(w, "delegate");
-        tosac_json_write_int(w, part);
-    } else {
-        tosac_json_key(w, "reason");
-        tosac_json_write_string(w, reason ? reason
-                                          : "removed by the passes (folded into constants or "
-                                            "quantization parameters, or decomposed)");
-    }
-    tosac_json_end_object(w);
-}
-
-/* Every node of the model: delegated, on the CPU (with the reason), or folded by a pass. */
-static char *build_report(const compile_state *s, const ir_graph *g)
-{
-    tosac_json_writer w;
-    tosac_json_writer_init(&w, true);
-    char spec[128];
-    tosa_spec_to_string(&s->spec, spec, sizeof spec);
-    tosac_json_begin_object(&w);
-    tosac_json_key(&w, "spec");
-    tosac_json_write_string(&w, spec);
-    tosac_json_key(&w, "delegates");
-    tosac_json_write_int(&w, s->plan.n_parts);
-    tosac_json_key(&w, "nodes");
-    tosac_json_begin_array(&w);
-    unsigned char *used = calloc((size_t)g->n_nodes + 1, 1);
-    for (int i = 0; used && i < s->n_orig; i++) {
-        int found = -1;
-        for (int k = 0; k < g->n_nodes && found < 0; k++)
-            if (!used[k] && g->nodes[k].op_type == s->orig[i].op_type &&
-                strcmp(g->nodes[k].name ? g->nodes[k].name : "", s->orig[i].name) == 0)
-                found = k;
-        if (found >= 0) {
-            used[found] = 1;
-            report_node(&w, s->orig[i].name, s->orig[i].op_type, s->plan.part[found],
-                        s->plan.reason[found]);
-        } else {
-            report_node(&w, s->orig[i].name, s->orig[i].op_type, -1, NULL);
-        }
-    }
-    free(used);
-    tosac_json_end_array(&w);
-    tosac_json_end_object(&w);
-    size_t len;
-    return tosac_json_writer_take(&w, &len);
-}
-
 tosac_code tosac_compile_model(ir_model *m, const tosac_compile_options *o, tosac_program **out,
                                char **report, tosac_error *err)
 {
@@ -252,7 +188,7 @@ tosac_code tosac_compile_model(ir_model *m, const tosac_compile_options *o, tosa
     if (!rc)
         rc = partition_graph(&s.spec, m->graph, &s.plan, err);
     char *rep = NULL;
-    if (!rc && !(rep = build_report(&s, m->graph)))
+    if (!rc && !(rep = compile_report(&s.spec, s.orig, s.n_orig, m->graph, &s.plan)))
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing the report");
     if (!rc) {
         unsigned char *cpu = calloc((size_t)m->graph->n_nodes + 1, 1);

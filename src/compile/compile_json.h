@@ -2,12 +2,26 @@
 #ifndef TOSAC_COMPILE_JSON_H
 #define TOSAC_COMPILE_JSON_H
 
+#include "partition/partition.h"
 #include "tosac/ir.h"
+#include "tosac/spec.h"
 #include "util/json.h"
 
 /* {"inputs": [{"name","dtype","shape","scale","zero_point"}...], "outputs": [...]}; scale and
  * zero_point only for quantized tensors (lists when per-axis). Returns malloc'd text or NULL. */
 char *compile_delegate_meta(const ir_graph *g, const int *ins, int n_in, const int *outs,
                             int n_out);
+
+/* A node of the model before the passes (name made unique by the driver). */
+typedef struct compile_orig_node {
+    char *name;
+    const char *op_type;   /* interned */
+} compile_orig_node;
+
+/* The partition report (compile_report.c): {"spec", "delegates", "nodes": [...]} with every
+ * model node's placement ("delegate" + index, "cpu" + category + reason, or "folded"), found
+ * through the names pass-made nodes inherit from their origin. Malloc'd text or NULL. */
+char *compile_report(const tosa_spec *spec, const compile_orig_node *orig, int n_orig,
+                     const ir_graph *g, const partition_plan *plan);
 
 #endif

@@ -111,6 +111,7 @@ void partition_plan_free(partition_plan *p)
     for (int i = 0; p->reason && i < p->n_nodes; i++)
         free(p->reason[i]);
     free(p->reason);
+    free((void *)p->category);
     free(p->part);
     memset(p, 0, sizeof *p);
 }
@@ -127,6 +128,7 @@ static tosac_code support(const tosa_spec *spec, const ir_graph *g, partition_pl
             snprintf(why, sizeof why, "constant (folded into the delegates that read it)");
         else if (lower_trial_node(spec, g, i, why, sizeof why))
             continue;
+        p->category[i] = partition_categorise(n, why, sizeof why);
         p->reason[i] = strdup(why);
         if (!p->reason[i])
             return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");
@@ -143,6 +145,7 @@ tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_p
     out->n_nodes = nn;
     out->part = malloc((size_t)cap * sizeof *out->part);
     out->reason = calloc((size_t)cap, sizeof *out->reason);
+    out->category = calloc((size_t)cap, sizeof *out->category);
     s.uf = malloc((size_t)cap * sizeof *s.uf);
     s.pos = malloc((size_t)cap * sizeof *s.pos);
     s.succ = calloc((size_t)cap, sizeof *s.succ);
@@ -151,8 +154,8 @@ tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_p
     s.seen = malloc((size_t)cap);
     int *order = malloc((size_t)cap * sizeof *order), n_order = 0;
     tosac_code rc = TOSAC_OK;
-    if (!out->part || !out->reason || !s.uf || !s.pos || !s.succ || !s.n_succ || !s.stack ||
-        !s.seen || !order)
+    if (!out->part || !out->reason || !out->category || !s.uf || !s.pos || !s.succ ||
+        !s.n_succ || !s.stack || !s.seen || !order)
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");
     if (!rc)
         rc = ir_graph_topo_order(g, order, &n_order, err);

@@ -17,8 +17,25 @@ typedef struct partition_plan {
     int n_nodes;
     int *part;          /* per node: delegate index, or -1 for the CPU */
     char **reason;      /* per node: why it stays on the CPU (malloc'd), NULL if delegated */
+    const char **category; /* per node: the reason's category (PARTITION_*), NULL if delegated */
     int n_parts;
 } partition_plan;
+
+/* Reason categories (partition_reason.c): the operator has no TOSA form; an operand type the
+ * spec does not allow; an Ethos-U55 limit; an int64 value the spec (or EXT-INT64) does not
+ * cover; a Q/DQ kept on the CPU because INT-only delegates have integer boundaries; a case
+ * the operator's lowering rule refuses (attributes, dynamic shapes); a Constant node. */
+extern const char *const PARTITION_NOT_IN_SPEC;
+extern const char *const PARTITION_TYPE;
+extern const char *const PARTITION_U55;
+extern const char *const PARTITION_INT64;
+extern const char *const PARTITION_BOUNDARY;
+extern const char *const PARTITION_RULE;
+extern const char *const PARTITION_CONSTANT;
+
+/* The category of node n's trial-lowering failure why (len bytes); may rewrite why to say
+ * more (the boundary rule explains itself). */
+const char *partition_categorise(const ir_node *n, char *why, size_t len);
 
 tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_plan *out,
                            tosac_error *err);

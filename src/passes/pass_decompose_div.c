@@ -42,7 +42,7 @@ static int reciprocal_const(ir_graph *g, int b, const tosac_tensor *bv, tosac_er
 }
 
 /* DQ(c_q) of a constant: 1/c requantized symmetrically in c_q's type, behind a new DQ. */
-static int reciprocal_dq(ir_graph *g, int cq, tosac_error *err)
+static int reciprocal_dq(ir_graph *g, int cq, const char *origin, tosac_error *err)
 {
     const ir_tensor *C = &g->tensors[cq];
     tosac_tensor cv;
@@ -81,7 +81,7 @@ static int reciprocal_dq(ir_graph *g, int cq, tosac_error *err)
         if (f < 0 ||
             ir_tensor_set_data(g, rq, q, (size_t)n * tosac_dtype_size(g->tensors[rq].dtype), err) ||
             ir_tensor_set_quant(g, rq, &rs, &zero, 1, -1, g->tensors[rq].dtype, err) ||
-            ir_graph_add_node(g, "DequantizeLinear", NULL, "", in, 3, &f, 1, err) < 0)
+            ir_graph_add_node(g, "DequantizeLinear", NULL, origin, in, 3, &f, 1, err) < 0)
             f = -1;
     }
     free(r);
@@ -105,7 +105,7 @@ static tosac_code decompose(ir_graph *g, int ni, tosac_error *err)
     if (p >= 0 && ir_node_is(&g->nodes[p], "DequantizeLinear")) {
         int cq = g->nodes[p].inputs[0];
         if (g->tensors[cq].quant && g->tensors[cq].data) {
-            int r = reciprocal_dq(g, cq, err);
+            int r = reciprocal_dq(g, cq, n->name, err);
             if (r == -1)
                 return err->code;
             if (r >= 0)
@@ -113,7 +113,7 @@ static tosac_code decompose(ir_graph *g, int ni, tosac_error *err)
         }
     }
     int r = pass_add_like(g, b, "_recip", g->tensors[b].dtype, err);
-    if (r < 0 || ir_graph_add_node(g, "Reciprocal", NULL, "", &b, 1, &r, 1, err) < 0)
+    if (r < 0 || ir_graph_add_node(g, "Reciprocal", NULL, g->nodes[ni].name, &b, 1, &r, 1, err) < 0)
         return err->code;
     return to_mul(g, ni, r, err);
 }

@@ -35,6 +35,8 @@ static tosac_code decompose(ir_graph *g, int ni, bool mean, tosac_error *err)
     if (k > 64)
         return TOSAC_OK;
     memcpy(ins, n->inputs, sizeof(int) * (size_t)k);
+    char origin[256]; /* the Adds (and Mul / Identity) are named like the Sum (passes.h) */
+    snprintf(origin, sizeof origin, "%s", n->name ? n->name : "");
     ir_node_kill(g, ni);
     int acc = ins[0];
     for (int i = 1; i < k; i++) {
@@ -51,7 +53,7 @@ static tosac_code decompose(ir_graph *g, int ni, bool mean, tosac_error *err)
                 return err->code;
         }
         int in[2] = {acc, ins[i]};
-        if (ir_graph_add_node(g, "Add", NULL, "", in, 2, &dst, 1, err) < 0)
+        if (ir_graph_add_node(g, "Add", NULL, origin, in, 2, &dst, 1, err) < 0)
             return err->code;
         acc = dst;
     }
@@ -59,10 +61,10 @@ static tosac_code decompose(ir_graph *g, int ni, bool mean, tosac_error *err)
         float inv = 1.0f / (float)k;
         int c = pass_add_const(g, g->tensors[out].name, "_inv_count", TOSAC_DT_F32, 0, 1, &inv, err);
         int in[2] = {acc, c};
-        if (c < 0 || ir_graph_add_node(g, "Mul", NULL, "", in, 2, &out, 1, err) < 0)
+        if (c < 0 || ir_graph_add_node(g, "Mul", NULL, origin, in, 2, &out, 1, err) < 0)
             return err->code;
     } else if (k == 1) {
-        if (ir_graph_add_node(g, "Identity", NULL, "", &acc, 1, &out, 1, err) < 0)
+        if (ir_graph_add_node(g, "Identity", NULL, origin, &acc, 1, &out, 1, err) < 0)
             return err->code;
     }
     return TOSAC_OK;

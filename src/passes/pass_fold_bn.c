@@ -165,7 +165,8 @@ static tosac_code fold_float(ir_graph *g, int pi, const tosac_tensor *wv, const 
 
 /* DQ(q) with per-channel (axis 0) parameters: scales[c], zero points 0 of q's type. Returns
  * the float tensor. q is a new constant that gets its quant recorded. */
-static int dequantized(ir_graph *g, int q, const float *scales, int64_t c, tosac_error *err)
+static int dequantized(ir_graph *g, int q, const float *scales, int64_t c, const char *origin,
+                       tosac_error *err)
 {
     int64_t *zp = calloc((size_t)c, sizeof *zp);
     void *zb = calloc((size_t)c, tosac_dtype_size(g->tensors[q].dtype));
@@ -183,7 +184,7 @@ static int dequantized(ir_graph *g, int q, const float *scales, int64_t c, tosac
     if (f < 0)
         return -1;
     int in[3] = {q, s, z};
-    int k = ir_graph_add_node(g, "DequantizeLinear", NULL, "", in, 3, &f, 1, err);
+    int k = ir_graph_add_node(g, "DequantizeLinear", NULL, origin, in, 3, &f, 1, err);
     if (k < 0 || ir_node_set_int(g, k, "axis", 0, err))
         return -1;
     return f;
@@ -256,10 +257,11 @@ static tosac_code fold_qdq_conv(ir_graph *g, int pi, const bn_params *p, bool *d
     if (ok) {
         int64_t cc = c;
         int nw = const_like(g, wq, TOSAC_DT_I8, w, err);
-        int wf = nw < 0 ? -1 : dequantized(g, nw, ws, c, err);
+        const char *origin = g->nodes[pi].name; /* the DQs serve the conv (passes.h) */
+        int wf = nw < 0 ? -1 : dequantized(g, nw, ws, c, origin, err);
         int nb = wf < 0 ? -1 : pass_add_const(g, g->tensors[nw].name, "_bias", TOSAC_DT_I32, 1,
                                               cc, b, err);
-        int bf = nb < 0 ? -1 : dequantized(g, nb, bs, c, err);
+        int bf = nb < 0 ? -1 : dequantized(g, nb, bs, c, origin, err);
         if (bf < 0 || ir_node_set_input(g, pi, 1, wf, err) || pass_set_input(g, pi, 2, bf, err))
             rc = err->code;
         *done = !rc;

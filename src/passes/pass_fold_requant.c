@@ -51,9 +51,8 @@ tosac_code pass_fold_requant(ir_graph *g, const pass_ctx *c, tosac_error *err)
         } else if (sole) {
             /* A pure change of parameters: one RESCALE (in a delegate). When the DQ has other
              * readers it stays anyway, and moving only the Q would add a delegate output. */
-            char name[256];
-            snprintf(name, sizeof name, "%s_requant",
-                     g->nodes[qi].name[0] ? g->nodes[qi].name : "q");
+            char name[256]; /* the Q's name: the report shows the Q as the RESCALE */
+            snprintf(name, sizeof name, "%s", g->nodes[qi].name);
             ir_node_kill(g, qi);
             if (ir_graph_add_node(g, "Identity", NULL, name, &x, 1, &y, 1, err) < 0)
                 return err->code;

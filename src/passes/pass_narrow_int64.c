@@ -242,9 +242,11 @@ static tosac_code check_constants(const ir_graph *g, const unsigned char *narrow
     return TOSAC_OK;
 }
 
-static tosac_code add_cast(ir_graph *g, int from, int to, int onnx_to, tosac_error *err)
+/* A Cast named like origin, the node it serves (passes.h). */
+static tosac_code add_cast(ir_graph *g, int from, int to, int onnx_to, const char *origin,
+                           tosac_error *err)
 {
-    int k = ir_graph_add_node(g, "Cast", NULL, "", &from, 1, &to, 1, err);
+    int k = ir_graph_add_node(g, "Cast", NULL, origin, &from, 1, &to, 1, err);
     return k < 0 ? err->code : ir_node_set_int(g, k, "to", onnx_to, err);
 }
 
@@ -286,7 +288,7 @@ static tosac_code apply(ir_graph *g, const unsigned char *narrow, int n_tensors,
                 if (g->nodes[p].outputs[o] == t)
                     g->nodes[p].outputs[o] = t32;
             g->tensors[t].dtype = TOSAC_DT_I64;
-            if (add_cast(g, t32, t, ONNX_INT64, err))
+            if (add_cast(g, t32, t, ONNX_INT64, p >= 0 ? g->nodes[p].name : "", err))
                 return err->code;
         }
     }
@@ -302,7 +304,8 @@ static tosac_code rewiden(ir_graph *g, int ni, const unsigned char *narrow, int 
         if (t < 0 || t >= n_tensors || !narrow[t])
             continue;
         int w = pass_add_like(g, t, "_i64", TOSAC_DT_I64, err);
-        if (w < 0 || add_cast(g, t, w, ONNX_INT64, err) || ir_node_set_input(g, ni, k, w, err))
+        if (w < 0 || add_cast(g, t, w, ONNX_INT64, g->nodes[ni].name, err) ||
+            ir_node_set_input(g, ni, k, w, err))
             return err->code;
     }
     for (int o = 0; o < g->nodes[ni].n_outputs; o++) {
@@ -313,7 +316,7 @@ static tosac_code rewiden(ir_graph *g, int ni, const unsigned char *narrow, int 
         if (w < 0)
             return err->code;
         g->nodes[ni].outputs[o] = w;
-        if (add_cast(g, w, t, ONNX_INT32, err))
+        if (add_cast(g, w, t, ONNX_INT32, g->nodes[ni].name, err))
             return err->code;
     }
     return TOSAC_OK;

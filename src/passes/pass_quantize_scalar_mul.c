@@ -49,7 +49,8 @@ static tosac_code quantize_slot(ir_graph *g, int ni, int slot, float c, tosac_er
     if (f < 0 || ir_tensor_set_quant(g, qc, &s, &zp, 1, -1, TOSAC_DT_I8, err))
         return err->code;
     int in[3] = {qc, st, zt};
-    if (ir_graph_add_node(g, "DequantizeLinear", NULL, "", in, 3, &f, 1, err) < 0)
+    /* named like the Mul it serves (passes.h) */
+    if (ir_graph_add_node(g, "DequantizeLinear", NULL, g->nodes[ni].name, in, 3, &f, 1, err) < 0)
         return err->code;
     return pass_set_input(g, ni, slot, f, err);
 }

@@ -11,6 +11,7 @@
  * user: a CPU-side conversion DQ(scale 1) -> Q(scale 1) moves it between the two forms
  * (exact: every uint8/int8 value is a float). Other uint8 tensors stay as they are (their
  * readers then stay on the CPU). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,10 +96,11 @@ static tosac_code retype(ir_graph *g, int t, tosac_error *err)
     return TOSAC_OK;
 }
 
-/* from -DQ(scale 1, zp from_zp)-> f32 -Q(scale 1, zp to_zp)-> to: an exact type change. */
+/* from -DQ(scale 1, zp from_zp)-> f32 -Q(scale 1, zp to_zp)-> to: an exact type change; both
+ * nodes are named origin, the Q/DQ of the model they sit next to (passes.h). */
 static tosac_code convert_node_pair(ir_graph *g, int from, int to, tosac_dtype from_dt,
                                     int64_t from_zp, tosac_dtype to_dt, int64_t to_zp,
-                                    tosac_error *err)
+                                    const char *origin, tosac_error *err)
 {
     float one = 1.0f;
     uint8_t fz = (uint8_t)from_zp, tz = (uint8_t)to_zp; /* the low byte: u8 or i8 */
@@ -110,8 +112,8 @@ static tosac_code convert_node_pair(ir_graph *g, int from, int to, tosac_dtype f
     if (f < 0)
         return err->code;
     int dq_in[3] = {from, s, z1}, q_in[3] = {f, s, z2};
-    if (ir_graph_add_node(g, "DequantizeLinear", NULL, "", dq_in, 3, &f, 1, err) < 0 ||
-        ir_graph_add_node(g, "QuantizeLinear", NULL, "", q_in, 3, &to, 1, err) < 0)
+    if (ir_graph_add_node(g, "DequantizeLinear", NULL, origin, dq_in, 3, &f, 1, err) < 0 ||
+        ir_graph_add_node(g, "QuantizeLinear", NULL, origin, q_in, 3, &to, 1, err) < 0)
         return err->code;
     return TOSAC_OK;
 }
@@ -138,14 +140,14 @@ static void keep_boundary(int *ids, int n, int t8, int t)
 }
 
 /* A graph input: the user's uint8 tensor stays; its readers read an int8 twin. */
-static tosac_code convert_input(ir_graph *g, int t, tosac_error *err)
+static tosac_code convert_input(ir_graph *g, int t, const char *origin, tosac_error *err)
 {
     int t8 = int8_twin(g, t, err);
     if (t8 < 0)
         return err->code;
     ir_graph_replace_uses(g, t, t8);
     keep_boundary(g->inputs, g->n_inputs, t8, t);
-    return convert_node_pair(g, t, t8, TOSAC_DT_U8, 128, TOSAC_DT_I8, 0, err);
+    return convert_node_pair(g, t, t8, TOSAC_DT_U8, 128, TOSAC_DT_I8, 0, origin, err);
 }
 
 /* A graph output: the producer writes an int8 twin; the uint8 output is made from it. */
@@ -157,22 +159,27 @@ static tosac_code convert_output(ir_graph *g, int t, int producer, tosac_error *
     ir_graph_replace_uses(g, t, t8); /* readers (DQ) move to the twin */
     keep_boundary(g->outputs, g->n_outputs, t8, t);
     g->nodes[producer].outputs[0] = t8;
-    return convert_node_pair(g, t8, t, TOSAC_DT_I8, -128, TOSAC_DT_U8, 0, err);
+    char origin[256];
+    snprintf(origin, sizeof origin, "%s", g->nodes[producer].name);
+    return convert_node_pair(g, t8, t, TOSAC_DT_I8, -128, TOSAC_DT_U8, 0, origin, err);
 }
 
 static tosac_code convert(ir_graph *g, int t, int *readers, int n_readers, tosac_error *err)
 {
     int p = ir_graph_producer(g, t);
     bool in = ir_graph_is_input(g, t), out = ir_graph_is_output(g, t);
-    if (in && out)
-        return TOSAC_OK; /* passes straight through: nothing to do */
+    if ((in && out) || (out && p < 0))
+        return TOSAC_OK; /* passes straight through, or a constant output: nothing to do */
     for (int i = 0; i < n_readers; i++)
         if (retarget_node(g, readers[i], t, err))
             return err->code;
     if (p >= 0 && retarget_node(g, p, t, err))
         return err->code;
-    if (in)
-        return convert_input(g, t, err);
+    if (in) {
+        char origin[256];
+        snprintf(origin, sizeof origin, "%s", n_readers > 0 ? g->nodes[readers[0]].name : "");
+        return convert_input(g, t, origin, err);
+    }
     if (out)
         return convert_output(g, t, p, err);
     return retype(g, t, err);

@@ -13,6 +13,10 @@ typedef struct pass_ctx {
 
 typedef tosac_code (*pass_fn)(ir_graph *g, const pass_ctx *c, tosac_error *err);
 
+/* Origins: a node a pass creates takes the name of the node it replaces or serves (Div's
+ * Reciprocal and Mul are named like the Div), so the compile report can attribute its
+ * placement to the model's node (compile_report.c). */
+
 /* Runs every pass of the pipeline in order; the graph is verified after each. */
 tosac_code passes_run(ir_graph *g, const pass_ctx *c, tosac_error *err);
 

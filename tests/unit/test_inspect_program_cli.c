@@ -36,6 +36,9 @@ static void test_text(void **state)
     const char *mm = strstr(out, "MatMul_10");
     assert_non_null(mm);
     assert_non_null(strstr(mm, "cpu: U55 restriction: MATMUL is not supported on Ethos-U55\n"));
+    /* the edge Q/DQ: integer delegate boundaries, with the category named once */
+    assert_non_null(strstr(out, "QuantizeLinear       cpu: boundary rule: delegates without "
+                                "PRO-FP keep their boundaries integer"));
     assert_non_null(strstr(out, "Split_2"));
     assert_non_null(strstr(strstr(out, "Split_2"), "delegate 0\n"));
     assert_non_null(strstr(out, "delegate 0: SLICE 2, TRANSPOSE 1\n"));
@@ -68,6 +71,14 @@ static void test_json(void **state)
     }
     assert_int_equal(delegated, 2);
     assert_int_equal(cpu, 4); /* input Q, two output DQ, the MatMul */
+    int u55 = 0, boundary = 0;
+    for (int i = 0; i < 13; i++) {
+        const char *cat = tosac_json_string(tosac_json_get(tosac_json_at(nodes, i), "category"));
+        u55 += cat && strcmp(cat, "U55 restriction") == 0;
+        boundary += cat && strcmp(cat, "boundary rule") == 0;
+    }
+    assert_int_equal(u55, 1);
+    assert_int_equal(boundary, 3);
     const tosac_json *d0 = tosac_json_at(tosac_json_get(j, "delegates"), 0);
     int64_t v;
     assert_true(tosac_json_int(tosac_json_get(tosac_json_get(d0, "operators"), "SLICE"), &v));

@@ -85,9 +85,12 @@ static int count_placements(const char *report, const char *placement, int *tota
     const tosac_json *nodes = tosac_json_get(j, "nodes");
     int n = 0;
     *total = tosac_json_count(nodes);
-    for (int i = 0; i < *total; i++)
+    for (int i = 0; i < *total; i++) {
         n += strcmp(tosac_json_string(tosac_json_get(tosac_json_at(nodes, i), "placement")),
                     placement) == 0;
+        /* every node the passes made is attributed to a model node */
+        assert_null(tosac_json_get(tosac_json_at(nodes, i), "origin"));
+    }
     tosac_json_free(j);
     return n;
 }

@@ -100,6 +100,26 @@ static void print_io(const tosac_json *list, const char *label)
     }
 }
 
+/* "cpu: <category>: <reason>" (the category once when the reason already starts with it),
+ * "delegate K", or the placement. */
+static void print_placement(const tosac_json *nd)
+{
+    const char *pl = str_or(tosac_json_get(nd, "placement"), "?");
+    int64_t k;
+    if (strcmp(pl, "delegate") == 0 && tosac_json_int(tosac_json_get(nd, "delegate"), &k)) {
+        printf("delegate %lld", (long long)k);
+    } else if (strcmp(pl, "cpu") == 0) {
+        const char *cat = str_or(tosac_json_get(nd, "category"), "");
+        const char *why = str_or(tosac_json_get(nd, "reason"), "");
+        if (cat[0] && strncmp(why, cat, strlen(cat)) != 0)
+            printf("cpu: %s: %s", cat, why);
+        else
+            printf("cpu: %s", why);
+    } else {
+        printf("%s", pl);
+    }
+}
+
 static void print_text(const char *path, const tosac_program *p, const tosac_json *rep,
                        tosac_json *const *meta)
 {
@@ -116,16 +136,18 @@ static void print_text(const char *path, const tosac_program *p, const tosac_jso
         printf("nodes (%d):\n", tosac_json_count(nodes));
         for (int i = 0; i < tosac_json_count(nodes); i++) {
             const tosac_json *nd = tosac_json_at(nodes, i);
-            const char *pl = str_or(tosac_json_get(nd, "placement"), "?");
             printf("  %-28s %-20s ", str_or(tosac_json_get(nd, "name"), "?"),
                    str_or(tosac_json_get(nd, "op_type"), "?"));
-            int64_t k;
-            if (strcmp(pl, "delegate") == 0 && tosac_json_int(tosac_json_get(nd, "delegate"), &k))
-                printf("delegate %lld\n", (long long)k);
-            else if (strcmp(pl, "cpu") == 0)
-                printf("cpu: %s\n", str_or(tosac_json_get(nd, "reason"), ""));
-            else
-                printf("%s\n", pl);
+            print_placement(nd);
+            printf("\n");
+            /* what the passes made of it (Div -> Reciprocal + Mul), each placed */
+            const tosac_json *parts = tosac_json_get(nd, "parts");
+            for (int k = 0; k < tosac_json_count(parts); k++) {
+                const tosac_json *pt = tosac_json_at(parts, k);
+                printf("    as %-20s ", str_or(tosac_json_get(pt, "op_type"), "?"));
+                print_placement(pt);
+                printf("\n");
+            }
         }
     }
     for (int k = 0; k < p->n_delegates; k++) {
