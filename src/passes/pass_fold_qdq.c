@@ -6,7 +6,8 @@
  * An op folds when every float input comes from a DequantizeLinear of a quantized tensor and
  * every output's only reader is a QuantizeLinear (directly, or through one Relu/Clip whose
  * only reader is a QuantizeLinear; t_q then takes that Q's type and parameters, as a fused
- * activation would). Non-float inputs (shapes, indices) stay as they are. DequantizeLinear
+ * activation would), or, for ArgMax/ArgMin and comparisons, is the index or bool it is. Non-float inputs (shapes, indices) and float constant parameters (Clip
+ * bounds, Resize scales) stay as they are. DequantizeLinear
  * nodes nobody reads any more are dropped; the Q at a graph input and the DQ at a graph output
  * remain (CPU operators under INT). The importer has recorded every Q/DQ's constant scale and
  * zero point on its quantized tensor (ir_tensor.quant). */
@@ -78,6 +79,35 @@ static bool foldable_op(const ir_node *n)
     return n->n_outputs >= 1;
 }
 
+/* Float inputs that are parameters, not data: a constant there stays float when the op folds
+ * (Clip's bounds are read in the float domain by the quantized rule; Resize's roi and
+ * scales are coordinates). */
+static bool float_param_slot(const ir_graph *g, const ir_node *n, int slot)
+{
+    tosac_tensor cv;
+    if (!ir_graph_const_value(g, n->inputs[slot], &cv))
+        return false;
+    return (ir_node_is(n, "Clip") && (slot == 1 || slot == 2)) ||
+           (ir_node_is(n, "Resize") && (slot == 1 || slot == 2)) ||
+           (ir_node_is(n, "Upsample") && slot == 1);
+}
+
+/* Operators whose result is an index or a truth value, not a quantizable number: they fold on
+ * their dequantized inputs alone (the order of DQ(x) is the order of x, scale > 0; the
+ * comparison rules bring both sides to a common scale). */
+static bool non_numeric_result(const ir_graph *g, const ir_node *n, int o)
+{
+    static const char *const ops[] = {"ArgMax", "ArgMin", "Equal", "Greater", "GreaterOrEqual",
+                                      "Less", "LessOrEqual"};
+    int t = n->outputs[o];
+    if (t < 0 || tosac_dtype_is_float(g->tensors[t].dtype))
+        return false;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (ir_node_is(n, ops[i]))
+            return true;
+    return false;
+}
+
 /* Folds node ni if it fits the pattern; *done reports it. */
 static tosac_code fold_node(ir_graph *g, int ni, bool *done, tosac_error *err)
 {
@@ -94,6 +124,8 @@ static tosac_code fold_node(ir_graph *g, int ni, bool *done, tosac_error *err)
         if (t < 0 || !tosac_dtype_is_float(g->tensors[t].dtype))
             continue;
         int q = dq_source(g, t);
+        if (q < 0 && float_param_slot(g, n, i))
+            continue;
         if (q < 0)
             return TOSAC_OK; /* a float input that is not a dequantized value */
         new_in[i] = q;
@@ -103,6 +135,9 @@ static tosac_code fold_node(ir_graph *g, int ni, bool *done, tosac_error *err)
         return TOSAC_OK;
     for (int o = 0; o < n->n_outputs; o++) {
         int t = n->outputs[o];
+        plans[o].q_node = -1;
+        if (non_numeric_result(g, n, o))
+            continue;
         if (t < 0 || !tosac_dtype_is_float(g->tensors[t].dtype) || !plan_output(g, t, &plans[o]))
             return TOSAC_OK;
     }
@@ -112,6 +147,8 @@ static tosac_code fold_node(ir_graph *g, int ni, bool *done, tosac_error *err)
     for (int o = 0; o < n->n_outputs; o++) {
         n = &g->nodes[ni];
         int t = n->outputs[o];
+        if (plans[o].q_node < 0)
+            continue; /* an index / bool result stays as it is */
         ir_node *q = &g->nodes[plans[o].q_node];
         int yq = q->outputs[0];
         if (plans[o].act_node < 0) {
