@@ -3,8 +3,9 @@
  *
  * TOSA has EQUAL, GREATER and GREATER_EQUAL on int32 and floats; Less / LessOrEqual swap
  * the operands. Quantized operands are compared as real values: each is rescaled to int32 at
- * a common scale (the larger input scale, times 2^(30 - bits) so rounding cannot merge
- * distinct values of the finer input more than its own resolution allows). Plain int8/int16
+ * a common scale (the larger input scale, times 2^(29 - bits) so rounding cannot merge
+ * distinct values of the finer input more than its own resolution allows; not 2^(30 - bits):
+ * RESCALE requires |x - zp| < 2^(shift - 1), and x - zp spans bits + 1 bits). Plain int8/int16
  * operands are CAST to int32 first. Equal on booleans is NOT(XOR). Where is SELECT, with the
  * quantized branches rescaled to the output's quantization when it differs. */
 #include <math.h>
@@ -20,7 +21,7 @@ static int comparable(lower_ctx *c, const ir_node *n, int i, double common, int 
     if (v < 0)
         return -1;
     if (lower_is_quantized(t))
-        return lx_rescale(c, v, lower_qscale(t) / common * ldexp(1.0, 30 - bits), lower_qzp(t),
+        return lx_rescale(c, v, lower_qscale(t) / common * ldexp(1.0, 29 - bits), lower_qzp(t),
                           0, TOSAC_DT_I32, -1);
     if (t->dtype == TOSAC_DT_I8 || t->dtype == TOSAC_DT_I16)
         return lx_cast(c, v, TOSAC_DT_I32, -1);
