@@ -26,25 +26,26 @@ typedef struct unary_def {
     unary_form form;
     bool int_ok;         /* meaningful on plain integers */
     double (*real)(double); /* the function for the quantized TABLE */
+    bool steps;          /* discontinuous: an int16 TABLE (interpolated) would smooth its jumps */
 } unary_def;
 
 static double recip(double x) { return 1.0 / x; }
 static double sign(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }
 
 static const unary_def defs[] = {
-    {"Abs", TOSA_OP_ABS, U_PLAIN, true, fabs},
-    {"Neg", TOSA_OP_NEGATE, U_NEG, true, NULL},
-    {"Floor", TOSA_OP_FLOOR, U_PLAIN, false, floor},
-    {"Ceil", TOSA_OP_CEIL, U_PLAIN, false, ceil},
-    {"Reciprocal", TOSA_OP_RECIPROCAL, U_PLAIN, false, recip},
-    {"Exp", TOSA_OP_EXP, U_PLAIN, false, exp},
-    {"Log", TOSA_OP_LOG, U_PLAIN, false, log},
-    {"Sqrt", TOSA_OP_UNKNOWN, U_SQRT, false, sqrt},
-    {"Sin", TOSA_OP_SIN, U_PLAIN, false, sin},
-    {"Cos", TOSA_OP_COS, U_PLAIN, false, cos},
-    {"Erf", TOSA_OP_ERF, U_PLAIN, false, erf},
-    {"Round", TOSA_OP_UNKNOWN, U_ROUND, false, nearbyint},
-    {"Sign", TOSA_OP_UNKNOWN, U_SIGN, true, sign},
+    {"Abs", TOSA_OP_ABS, U_PLAIN, true, fabs, false},
+    {"Neg", TOSA_OP_NEGATE, U_NEG, true, NULL, false},
+    {"Floor", TOSA_OP_FLOOR, U_PLAIN, false, floor, true},
+    {"Ceil", TOSA_OP_CEIL, U_PLAIN, false, ceil, true},
+    {"Reciprocal", TOSA_OP_RECIPROCAL, U_PLAIN, false, recip, false},
+    {"Exp", TOSA_OP_EXP, U_PLAIN, false, exp, false},
+    {"Log", TOSA_OP_LOG, U_PLAIN, false, log, false},
+    {"Sqrt", TOSA_OP_UNKNOWN, U_SQRT, false, sqrt, false},
+    {"Sin", TOSA_OP_SIN, U_PLAIN, false, sin, false},
+    {"Cos", TOSA_OP_COS, U_PLAIN, false, cos, false},
+    {"Erf", TOSA_OP_ERF, U_PLAIN, false, erf, false},
+    {"Round", TOSA_OP_UNKNOWN, U_ROUND, false, nearbyint, true},
+    {"Sign", TOSA_OP_UNKNOWN, U_SIGN, true, sign, true},
 };
 
 static const unary_def *find_def(const ir_node *n)
@@ -119,6 +120,9 @@ static tosac_code lower_unary(lower_ctx *c, const ir_node *n)
     if (lower_is_quantized(x) || lower_is_quantized(y)) {
         if (d->form == U_NEG)
             return lower_quantized_neg(c, n, x, y);
+        if (d->steps && x->dtype == TOSAC_DT_I16) /* int8 tables are exact: one entry a value */
+            return lx_unsupported(c, n, "int16 TABLE interpolates between its 513 entries, "
+                                  "which would smooth the steps of %s", n->op_type);
         return lower_table_unary(c, n, table_fn, d);
     }
     if (!tosac_dtype_is_float(x->dtype) && !d->int_ok)
