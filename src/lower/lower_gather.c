@@ -67,6 +67,10 @@ static tosac_code gather_into(lower_ctx *c, const ir_node *n, int values, int id
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (values < 0 || idx < 0)
         return lx_code(c);
+    /* TOSA 1.1 gathers int64 values (EXT-INT64) only with int64 indices */
+    if (lower_dtype(c, values) == TOSAC_DT_I64 && lower_dtype(c, idx) != TOSAC_DT_I64 &&
+        (idx = lx_cast(c, idx, TOSAC_DT_I64, -1)) < 0)
+        return lx_code(c);
     int64_t shape[3] = {lower_shape(c, values)[0], lower_shape(c, idx)[1],
                         lower_shape(c, values)[2]};
     int g = lower_tmp(c, "gather", lower_dtype(c, values), 3, shape);
