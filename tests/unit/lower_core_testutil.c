@@ -153,15 +153,7 @@ static int insert_qdq(lc_b *b, int t, double lo, double hi)
 
 int lc_input(lc_b *b, const char *name, int rank, const int64_t *shape, const float *data)
 {
-    int t = id_ok(ir_graph_add_input(b->g, name, TOSAC_DT_F32, rank, shape, &E));
-    assert_true(b->n_in < 16);
-    tosac_tensor *v = &b->in[b->n_in++];
-    memset(v, 0, sizeof *v);
-    v->dtype = TOSAC_DT_F32;
-    v->rank = rank;
-    memcpy(v->shape, shape, (size_t)rank * sizeof *shape);
-    v->data = (void *)data;
-    v->nbytes = (size_t)tosac_shape_numel(rank, shape) * sizeof(float);
+    int t = lc_input_typed(b, name, TOSAC_DT_F32, rank, shape, data);
     if (!qdq(b))
         return t;
     double lo = 0, hi = 0;
@@ -170,6 +162,21 @@ int lc_input(lc_b *b, const char *name, int rank, const int64_t *shape, const fl
         hi = fmax(hi, data[i]);
     }
     return insert_qdq(b, t, lo, hi);
+}
+
+int lc_input_typed(lc_b *b, const char *name, tosac_dtype dt, int rank, const int64_t *shape,
+                   const void *data)
+{
+    int t = id_ok(ir_graph_add_input(b->g, name, dt, rank, shape, &E));
+    assert_true(b->n_in < 16);
+    tosac_tensor *v = &b->in[b->n_in++];
+    memset(v, 0, sizeof *v);
+    v->dtype = dt;
+    v->rank = rank;
+    memcpy(v->shape, shape, (size_t)rank * sizeof *shape);
+    v->data = (void *)data;
+    v->nbytes = (size_t)tosac_shape_numel(rank, shape) * tosac_dtype_size(dt);
+    return t;
 }
 
 int lc_weight(lc_b *b, const char *name, int rank, const int64_t *shape, const float *data,
@@ -292,6 +299,15 @@ void lc_output(lc_b *b, int t)
     ok(ir_graph_mark_output(b->g, y, &E));
 }
 
+void lc_output_plain(lc_b *b, int t)
+{
+    if (b->calib)
+        return; /* not a float probe */
+    assert_true(b->n_out < 16);
+    b->out_scale[b->n_out++] = 0.0;
+    ok(ir_graph_mark_output(b->g, t, &E));
+}
+
 static void reset(lc_b *b)
 {
     for (int i = 0; i < b->n_sc; i++)
@@ -333,7 +349,8 @@ static void calibrate(lc_b *b, lc_build_fn fn, const void *arg)
     ir_model *m = build(b, fn, arg);
     int n = b->n_probe;
     tosac_tensor outs[LC_MAX];
-    ok(cpu_run_model(m, b->in, b->n_in, outs, n, &E));
+    if (n > 0) /* a model with only plain (integer / bool) outputs has nothing to calibrate */
+        ok(cpu_run_model(m, b->in, b->n_in, outs, n, &E));
     for (int k = 0; k < n; k++) {
         assert_int_equal(outs[k].dtype, TOSAC_DT_F32);
         b->lo[k] = b->hi[k] = 0;
@@ -350,9 +367,17 @@ static void calibrate(lc_b *b, lc_build_fn fn, const void *arg)
 void lc_assert_close(const tosac_tensor *y, const tosac_tensor *ref, double atol,
                      const char *what)
 {
-    assert_int_equal(y->dtype, TOSAC_DT_F32);
-    assert_int_equal(ref->dtype, TOSAC_DT_F32);
+    assert_int_equal(y->dtype, ref->dtype);
     assert_int_equal(tosac_tensor_numel(y), tosac_tensor_numel(ref));
+    if (y->dtype != TOSAC_DT_F32) {
+        assert_int_equal(y->nbytes, ref->nbytes);
+        if (memcmp(y->data, ref->data, y->nbytes) != 0) {
+            print_error("%s: %s values differ from the reference\n", what,
+                        tosac_dtype_name(y->dtype));
+            fail();
+        }
+        return;
+    }
     for (int64_t i = 0; i < tosac_tensor_numel(y); i++) {
         double a = ((const float *)y->data)[i], e = ((const float *)ref->data)[i];
         if (!(fabs(a - e) <= atol + 1e-3 * fabs(e))) {
@@ -444,7 +469,7 @@ static void read_report(const char *text, lc_result *r)
     tosac_json *j = NULL;
     ok(tosac_json_parse(text, strlen(text), &j, &E));
     const tosac_json *nodes = tosac_json_get(j, "nodes");
-    size_t used = 0;
+    size_t used = 0, cused = 0;
     for (int i = 0; i < tosac_json_count(nodes); i++) {
         const tosac_json *nd = tosac_json_at(nodes, i);
         const char *pl = tosac_json_string(tosac_json_get(nd, "placement"));
@@ -452,6 +477,11 @@ static void read_report(const char *text, lc_result *r)
             r->delegated++;
         } else if (strcmp(pl, "cpu") == 0) {
             r->cpu++;
+            int c = snprintf(r->categories + cused, sizeof r->categories - cused, "%s%s: %s",
+                             cused ? "; " : "", tosac_json_string(tosac_json_get(nd, "op_type")),
+                             tosac_json_string(tosac_json_get(nd, "category")));
+            if (c > 0 && cused + (size_t)c < sizeof r->categories)
+                cused += (size_t)c;
             int w = snprintf(r->reasons + used, sizeof r->reasons - used, "%s%s: %s",
                              used ? "; " : "", tosac_json_string(tosac_json_get(nd, "op_type")),
                              tosac_json_string(tosac_json_get(nd, "reason")));
@@ -469,6 +499,9 @@ static void collect_ops(const tosac_program *p, lc_result *r)
     r->n_delegates = p->n_delegates;
     for (int k = 0; k < p->n_delegates; k++) {
         const tosa_block *blk = tosa_graph_main_block(p->delegates[k]);
+        for (int i = 0; i < blk->n_tensors; i++)
+            if (blk->tensors[i].dtype < TOSAC_DT_COUNT)
+                r->dtypes[blk->tensors[i].dtype] = 1;
         for (int i = 0; i < blk->n_ops && r->n_ops < 128; i++) {
             const tosa_operator *o = &blk->ops[i];
             if (o->op == TOSA_OP_CONST || o->op == TOSA_OP_CONST_SHAPE)

@@ -35,6 +35,10 @@ lc_mode lc_mode_of(const lc_b *b);
 /* A float graph input with its sample data; returns the tensor ops should read (its
  * dequantized value in the QDQ modes). */
 int lc_input(lc_b *b, const char *name, int rank, const int64_t *shape, const float *data);
+/* A graph input of any dtype (int64 indices, bool masks, ...): never quantized; data holds
+ * numel(shape) elements of dt. */
+int lc_input_typed(lc_b *b, const char *name, tosac_dtype dt, int rank, const int64_t *shape,
+                   const void *data);
 /* Float weights (a constant); QDQ modes: int8 symmetric, per channel along axis (or per tensor
  * when axis < 0), read through a DequantizeLinear. */
 int lc_weight(lc_b *b, const char *name, int rank, const int64_t *shape, const float *data,
@@ -53,6 +57,8 @@ int lc_out(lc_b *b, int node, int i);
 int lc_q(lc_b *b, int t);
 /* Marks t as a graph output (QDQ modes: through Q -> DQ). */
 void lc_output(lc_b *b, int t);
+/* Marks t as a graph output as it is (bool / integer results: compared exactly). */
+void lc_output_plain(lc_b *b, int t);
 
 /* The three modes with the spec each compiles under, the activation type and the
  * accumulator type of its convolutions/matmuls. */
@@ -80,8 +86,10 @@ typedef struct lc_result {
     tosac_dtype boundary[16];     /* dtypes of delegate 0's outputs */
     int n_boundary;
     char reasons[1024];           /* the CPU nodes' reasons, "; "-separated */
+    char categories[512];         /* the CPU nodes' "op_type: category", "; "-separated */
     char cpu_graph[512];          /* the program's CPU graph: op types in order, space-separated */
     char delegate_readers[256];   /* op types reading delegate outputs on the CPU */
+    unsigned char dtypes[TOSAC_DT_COUNT]; /* dtypes present among the delegates' tensors */
 } lc_result;
 
 /* Builds, compiles under spec, runs and checks (see above); qtol in output steps. */
@@ -98,7 +106,8 @@ const lc_op_info *lc_find(const lc_result *r, tosa_op op);
  * inputs and outputs are appended to p's CPU graph outputs (so p can be run again this way). */
 void lc_run_program_checked(tosac_program *p, const tosac_tensor *ins, int n_in,
                             tosac_tensor *outs, int n_out, tosa_graph *const *emitted);
-/* |y - ref| <= atol + 1e-3 |ref| for every element (both f32, same numel). */
+/* |y - ref| <= atol + 1e-3 |ref| for every element (both f32, same numel); other dtypes must
+ * match exactly. */
 void lc_assert_close(const tosac_tensor *y, const tosac_tensor *ref, double atol,
                      const char *what);
 

@@ -1,0 +1,295 @@
+/* Backend matrix: every row of backend_matrix_cases.c (one operator) built as a single-op
+ * model and compiled under each spec column that applies:
+ *   int8       TOSA-1.0+INT         a8w8 QDQ model
+ *   int16      TOSA-1.0+INT+int16   a16w8 QDQ model
+ *   fp         TOSA-1.0+FP          float model
+ *   int64_1_1  TOSA-1.1+INT+int64   int64 model, values beyond int32 (about +-2^40)
+ *   int64_1_0  TOSA-1.0+INT         the same int64 model
+ * For each: the report's delegated node count (the operator: 1, or 0 where it stays on the
+ * CPU by design, with the expected category), one delegate holding the row's TOSA operator,
+ * the dtypes in the delegate (no f32 in INT delegates, the activation type present; i48
+ * accumulators for a16w8 convolutions/matmuls; i64 tensors present under +int64 and absent
+ * everywhere else), and the program's outputs against the reference (the CPU executor on the
+ * same model: |y - ref| <= 1e-3 + qtol * output_scale + 1e-3 |ref|, qtol 1 unless the row
+ * states why; exact for integer and bool outputs), every delegate replayed alone bit-exactly
+ * (lower_core_testutil.h).
+ *
+ * `backend_matrix COLUMN` runs one column (one ctest each); `backend_matrix table FILE` runs
+ * them all, prints the coverage table and checks FILE (docs/BACKEND_COVERAGE.md) holds exactly
+ * that table; `backend_matrix write FILE` rewrites FILE. */
+#include "backend_matrix.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/fileio.h"
+
+static const struct {
+    const char *key, *label, *spec;
+    lc_mode mode;
+} cols[MX_NCOLS] = {
+    {"int8", "TOSA-1.0+INT (a8w8)", "TOSA-1.0+INT", LC_A8W8},
+    {"int16", "TOSA-1.0+INT+int16 (a16w8)", "TOSA-1.0+INT+int16", LC_A16W8},
+    {"fp", "TOSA-1.0+FP", "TOSA-1.0+FP", LC_FLOAT},
+    {"int64_1_1", "TOSA-1.1+INT+int64 (int64)", "TOSA-1.1+INT+int64", LC_FLOAT},
+    {"int64_1_0", "TOSA-1.0+INT (int64)", "TOSA-1.0+INT", LC_FLOAT},
+};
+
+#define MAXN 256
+static float xf[MAXN], xf2[MAXN];
+static int64_t xi[MAXN], xi2[MAXN];
+static char cells[128][MX_NCOLS][160];
+
+typedef struct mx_arg {
+    const mx_case *c;
+    int col;
+} mx_arg;
+
+static void fill(const mx_case *c, unsigned seed)
+{
+    lc_fill(xf, MAXN, seed, 1.0f);
+    lc_fill(xf2, MAXN, seed + 7, 1.0f);
+    float lo2 = c->lo2 < c->hi2 ? c->lo2 : c->lo, hi2 = c->lo2 < c->hi2 ? c->hi2 : c->hi;
+    for (int i = 0; i < MAXN; i++) {
+        xf[i] = c->lo + (xf[i] + 1.0f) * 0.5f * (c->hi - c->lo);
+        xf2[i] = lo2 + (xf2[i] + 1.0f) * 0.5f * (hi2 - lo2);
+        /* int64: x beyond int32 (+-2^40 plus a spread), x2 small and non-zero (a factor, a
+         * divisor) */
+        int64_t big = ((int64_t)1 << 40) + (int64_t)i * 1000003;
+        xi[i] = i % 3 == 1 ? -big : big;
+        xi2[i] = (int64_t)(i % 7) - 3 == 0 ? 5 : (int64_t)(i % 7) - 3;
+    }
+}
+
+static void build(lc_b *b, const void *argp)
+{
+    const mx_case *c = ((const mx_arg *)argp)->c;
+    int ins[8], n = 0;
+    const int64_t *s2 = c->rank2 ? c->shape2 : c->shape;
+    int r2 = c->rank2 ? c->rank2 : c->rank;
+    if (c->dt == TOSAC_DT_I64) {
+        ins[n++] = lc_input_typed(b, "x", TOSAC_DT_I64, c->rank, c->shape, xi);
+        if (c->n_x > 1)
+            ins[n++] = lc_input_typed(b, "x2", TOSAC_DT_I64, r2, s2, xi2);
+    } else {
+        ins[n++] = lc_input(b, "x", c->rank, c->shape, xf);
+        if (c->n_x > 1)
+            ins[n++] = lc_input(b, "x2", r2, s2, xf2);
+    }
+    if (c->more)
+        n = c->more(b, ins, n);
+    int n_out = c->n_out ? c->n_out : 1;
+    int k = lc_node(b, c->op, "op", ins, n, n_out);
+    if (c->attrs)
+        c->attrs(b, k);
+    if (c->out_rank) {
+        ir_tensor *t = &lc_graph(b)->tensors[lc_out(b, k, 0)];
+        t->dtype = TOSAC_DT_F32;
+        t->rank = c->out_rank;
+        memcpy(t->shape, c->out_shape, sizeof c->out_shape);
+    }
+    for (int o = 0; o < n_out; o++) {
+        if (c->plain || c->dt == TOSAC_DT_I64)
+            lc_output_plain(b, lc_out(b, k, o));
+        else
+            lc_output(b, lc_out(b, k, o));
+    }
+}
+
+/* The distinct non-constant operators of the delegates, in first-use order. */
+static void op_list(const lc_result *r, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < r->n_ops; i++) {
+        bool seen = false;
+        for (int k = 0; k < i && !seen; k++)
+            seen = r->ops[k].op == r->ops[i].op;
+        if (seen)
+            continue;
+        int w = snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+                         tosa_op_name(r->ops[i].op));
+        if (w < 0 || used + (size_t)w >= len)
+            break;
+        used += (size_t)w;
+    }
+}
+
+static tosac_dtype activation_dt(int col)
+{
+    return col == MX_I8 ? TOSAC_DT_I8 : col == MX_I16 ? TOSAC_DT_I16 : TOSAC_DT_F32;
+}
+
+static void run_cell(int ci, int col)
+{
+    const mx_case *c = &mx_cases[ci];
+    mx_arg arg = {c, col};
+    if (c->bug_cols & MX_COL(col)) {
+        snprintf(cells[ci][col], 160, "known bug: %s", c->bug);
+        return;
+    }
+    fill(c, (unsigned)(ci * 13 + col + 1));
+    lc_result r;
+    lc_check(build, &arg, cols[col].mode, cols[col].spec, c->qtol > 0 ? c->qtol : 1, &r);
+    char *cell = cells[ci][col];
+    if (c->cpu_cols & MX_COL(col)) {
+        /* stays on the CPU by design: the operator's own node, with the expected category */
+        char want[128];
+        snprintf(want, sizeof want, "%s: %s", c->op, c->cpu_category);
+        if (r.delegated != 0 || !strstr(r.categories, want))
+            fail_msg("%s under %s: expected on the CPU (%s); delegated %d, CPU: %s", c->row,
+                     cols[col].spec, want, r.delegated, r.reasons);
+        assert_int_equal(r.n_delegates, 0);
+        snprintf(cell, 160, "cpu: %s", c->cpu_category);
+        return;
+    }
+    if (r.delegated != 1 || r.n_delegates != 1)
+        fail_msg("%s under %s: %d delegated nodes in %d delegates (CPU: %s)", c->row,
+                 cols[col].spec, r.delegated, r.n_delegates, r.reasons);
+    const char *want_name = (col == MX_I8 || col == MX_I16) && c->tosa_qop ? c->tosa_qop : c->tosa_op;
+    const lc_op_info *main_op = NULL;
+    char alts[64];
+    snprintf(alts, sizeof alts, "%s", want_name);
+    for (char *sv = NULL, *a = strtok_r(alts, "|", &sv); a && !main_op; a = strtok_r(NULL, "|", &sv)) {
+        tosa_op want_op = tosa_op_from_name(a);
+        assert_int_not_equal(want_op, TOSA_OP_UNKNOWN);
+        main_op = lc_find(&r, want_op);
+    }
+    char ops[128];
+    op_list(&r, ops, sizeof ops);
+    if (!main_op)
+        fail_msg("%s under %s: no %s among %s", c->row, cols[col].spec, want_name, ops);
+    /* dtypes */
+    if (col == MX_I8 || col == MX_I16) {
+        assert_false(r.dtypes[TOSAC_DT_F32]);
+        assert_true(r.dtypes[activation_dt(col)]);
+    } else if (col == MX_FP) {
+        assert_true(r.dtypes[TOSAC_DT_F32]);
+    }
+    if (col == MX_I64_11)
+        assert_true(r.dtypes[TOSAC_DT_I64]);
+    else
+        assert_false(r.dtypes[TOSAC_DT_I64]);
+    if (col == MX_I16 && c->acc48)
+        assert_true(main_op->acc_type == TOSAC_DT_I48 || main_op->out_dtype == TOSAC_DT_I48);
+    snprintf(cell, 160, "%s%s", c->acc48 && col == MX_I16 ? "i48 " : "", ops);
+}
+
+typedef struct cell_state {
+    int ci, col;   /* col < 0: every column of the row */
+} cell_state;
+
+static void test_cell(void **state)
+{
+    const cell_state *s = *state;
+    for (int col = 0; col < MX_NCOLS; col++)
+        if ((s->col < 0 || s->col == col) && (mx_cases[s->ci].cols & MX_COL(col)))
+            run_cell(s->ci, col);
+}
+
+/* The coverage table (markdown). */
+static char *table(void)
+{
+    size_t cap = 65536, used = 0;
+    char *t = malloc(cap);
+    used += (size_t)snprintf(t + used, cap - used,
+        "# Backend coverage\n\n"
+        "Generated by `tests/backend_matrix` (`backend_matrix write docs/BACKEND_COVERAGE.md`);\n"
+        "the `backend_matrix_table` test fails when this file differs from what the backend does.\n"
+        "Each row is a single-operator model compiled under each spec: a cell lists the TOSA\n"
+        "operators of its one delegate (the operator delegated, outputs checked against the\n"
+        "reference within 1e-3 + qtol * output scale, rtol 1e-3, qtol 1 unless stated; every\n"
+        "delegate replayed alone bit-exactly), `i48` where an a16w8 convolution or matmul\n"
+        "accumulates in int48, `cpu: category` where the operator stays on the CPU by design,\n"
+        "`-` where the column does not apply (int64 columns: int64 models with values beyond\n"
+        "int32; float columns: float and QDQ models).\n\n"
+        "| operator |");
+    for (int col = 0; col < MX_NCOLS; col++)
+        used += (size_t)snprintf(t + used, cap - used, " %s |", cols[col].label);
+    used += (size_t)snprintf(t + used, cap - used, "\n|---|");
+    for (int col = 0; col < MX_NCOLS; col++)
+        used += (size_t)snprintf(t + used, cap - used, "---|");
+    used += (size_t)snprintf(t + used, cap - used, "\n");
+    int counted[MX_NCOLS] = {0};
+    for (int ci = 0; ci < mx_n_cases; ci++) {
+        used += (size_t)snprintf(t + used, cap - used, "| %s |", mx_cases[ci].row);
+        for (int col = 0; col < MX_NCOLS; col++) {
+            bool applies = mx_cases[ci].cols & MX_COL(col);
+            counted[col] += applies && !(mx_cases[ci].cpu_cols & MX_COL(col));
+            used += (size_t)snprintf(t + used, cap - used, " %s |",
+                                     applies ? cells[ci][col] : "-");
+        }
+        used += (size_t)snprintf(t + used, cap - used, "\n");
+    }
+    used += (size_t)snprintf(t + used, cap - used, "| **delegated** |");
+    for (int col = 0; col < MX_NCOLS; col++)
+        used += (size_t)snprintf(t + used, cap - used, " %d |", counted[col]);
+    used += (size_t)snprintf(t + used, cap - used, "\n\nStated tolerances (qtol > 1):\n\n");
+    for (int ci = 0; ci < mx_n_cases; ci++)
+        if (mx_cases[ci].qtol > 1)
+            used += (size_t)snprintf(t + used, cap - used, "- %s: qtol %g, %s\n",
+                                     mx_cases[ci].row, mx_cases[ci].qtol,
+                                     mx_cases[ci].why_qtol);
+    assert_true(used < cap - 1);
+    return t;
+}
+
+static const char *doc_path;
+static bool write_doc;
+
+static void test_table(void **state)
+{
+    (void)state;
+    char *t = table();
+    printf("%s", t);
+    tosac_error err;
+    tosac_error_clear(&err);
+    if (write_doc) {
+        assert_int_equal(tosac_write_file(doc_path, t, strlen(t), &err), TOSAC_OK);
+    } else {
+        void *have = NULL;
+        size_t len = 0;
+        assert_int_equal(tosac_read_file(doc_path, &have, &len, &err), TOSAC_OK);
+        if (len != strlen(t) || memcmp(have, t, len) != 0)
+            fail_msg("%s is out of date: run `backend_matrix write %s`", doc_path, doc_path);
+        free(have);
+    }
+    free(t);
+}
+
+int main(int argc, char **argv)
+{
+    int col = -2;
+    for (int k = 0; argc >= 2 && k < MX_NCOLS; k++)
+        if (strcmp(argv[1], cols[k].key) == 0)
+            col = k;
+    if (argc == 3 && (strcmp(argv[1], "table") == 0 || strcmp(argv[1], "write") == 0)) {
+        col = -1;
+        doc_path = argv[2];
+        write_doc = argv[1][0] == 'w';
+    }
+    if (col == -2 || (col >= 0 && argc != 2)) {
+        fprintf(stderr, "usage: backend_matrix int8|int16|fp|int64_1_1|int64_1_0\n"
+                        "       backend_matrix table|write FILE\n");
+        return 2;
+    }
+    if (mx_n_cases > 128)
+        return 2;
+    static struct CMUnitTest tests[129];
+    static cell_state st[128];
+    static char names[128][96];
+    int n = 0;
+    for (int ci = 0; ci < mx_n_cases; ci++) {
+        if (col >= 0 && !(mx_cases[ci].cols & MX_COL(col)))
+            continue;
+        st[n] = (cell_state){ci, col};
+        snprintf(names[n], sizeof names[n], "%s", mx_cases[ci].row);
+        tests[n] = (struct CMUnitTest){names[n], test_cell, NULL, NULL, &st[n]};
+        n++;
+    }
+    if (col < 0)
+        tests[n++] = (struct CMUnitTest){"coverage_table", test_table, NULL, NULL, NULL};
+    return _cmocka_run_group_tests("backend_matrix", tests, (size_t)n, NULL, NULL);
+}

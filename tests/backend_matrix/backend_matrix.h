@@ -1,0 +1,56 @@
+/* The backend matrix: one single-operator model per row, compiled under each spec column that
+ * applies (backend_matrix.c runs them, backend_matrix_cases.c lists them). */
+#ifndef TOSAC_BACKEND_MATRIX_H
+#define TOSAC_BACKEND_MATRIX_H
+
+#include "lower_core_testutil.h"
+
+enum {
+    MX_I8,      /* TOSA-1.0+INT, a8w8 QDQ model */
+    MX_I16,     /* TOSA-1.0+INT+int16, a16w8 QDQ model */
+    MX_FP,      /* TOSA-1.0+FP, float model */
+    MX_I64_11,  /* TOSA-1.1+INT+int64, int64 model (values beyond int32) */
+    MX_I64_10,  /* TOSA-1.0+INT, the same int64 model */
+    MX_NCOLS
+};
+#define MX_COL(c) (1u << (c))
+#define MX_QUANT (MX_COL(MX_I8) | MX_COL(MX_I16))
+#define MX_FLOATS (MX_QUANT | MX_COL(MX_FP))
+#define MX_INT64 (MX_COL(MX_I64_11) | MX_COL(MX_I64_10))
+
+typedef struct mx_case {
+    const char *row;             /* row label */
+    const char *op;              /* the ONNX operator */
+    tosac_dtype dt;              /* runtime inputs: F32 (quantized in QDQ columns) or I64 */
+    int rank;
+    int64_t shape[4];            /* input x (and x2 unless rank2) */
+    int n_x;                     /* runtime inputs: 1 or 2 */
+    int rank2;
+    int64_t shape2[4];
+    float lo, hi;                /* float input range (x2: the same unless lo2 < hi2) */
+    float lo2, hi2;
+    int (*more)(lc_b *b, int *ins, int n); /* appends constant inputs; returns the new count */
+    void (*attrs)(lc_b *b, int node);
+    int n_out;                   /* 0 means 1 */
+    int out_rank;                /* > 0: the output's f32 shape, where shape inference has no
+                                  * rule for the operator yet */
+    int64_t out_shape[4];
+    bool plain;                  /* outputs are bool / integer: exact, not quantized */
+    const char *tosa_op;         /* an operator the delegate must hold ("CONV2D") */
+    const char *tosa_qop;        /* ... in the a8w8/a16w8 columns, when different ("TABLE");
+                                  * "A|B": either */
+    unsigned cols;               /* columns that apply */
+    unsigned cpu_cols;           /* columns where the node stays on the CPU by design */
+    const char *cpu_category;    /* ... with this report category */
+    bool acc48;                  /* a16w8: tosa_op accumulates in i48 */
+    double qtol;                 /* allowed error in output steps; 0 means 1 */
+    const char *why_qtol;        /* the stated reason when qtol > 1 */
+    unsigned bug_cols;           /* columns with a known, reported bug: not checked; the table
+                                  * shows the bug instead of a result */
+    const char *bug;
+} mx_case;
+
+extern const mx_case mx_cases[];
+extern const int mx_n_cases;
+
+#endif

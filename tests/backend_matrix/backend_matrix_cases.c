@@ -1,0 +1,473 @@
+/* The rows of the backend matrix (backend_matrix.h): one operator each, with the constant
+ * inputs and attributes its model needs. Float rows run in the a8w8 / a16w8 / FP columns,
+ * int64 rows in the two int64 columns. Models are built at opset 13 (21 for a16w8), so the
+ * helpers below give axes the way each opset reads them. */
+#include "backend_matrix.h"
+
+#include <string.h>
+
+static bool opset18(lc_b *b)
+{
+    return lc_mode_of(b) == LC_A16W8; /* opset 21; the other columns build opset 13 */
+}
+
+/* ---- constant inputs ---- */
+static float w_conv[8 * 2 * 3 * 3], w_dw[2 * 1 * 3 * 3], w_gemm[6 * 8], w_mm[8 * 5], bias8[8];
+static float ln_scale[4] = {1.0f, 0.5f, -1.5f, 2.0f}, ln_bias[4] = {0.1f, -0.2f, 0.3f, 0.0f};
+
+static void init_weights(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    lc_fill(w_conv, 144, 101, 0.5f);
+    lc_fill(w_dw, 18, 102, 0.5f);
+    lc_fill(w_gemm, 48, 103, 0.5f);
+    lc_fill(w_mm, 40, 104, 0.5f);
+    lc_fill(bias8, 8, 105, 0.5f);
+}
+
+static int conv_w(lc_b *b, int *ins, int n)
+{
+    init_weights();
+    const int64_t ws[4] = {8, 2, 3, 3};
+    ins[n] = lc_weight(b, "w", 4, ws, w_conv, 0);
+    ins[n + 1] = lc_bias(b, "b", 8, bias8, ins[0], ins[n]);
+    return n + 2;
+}
+
+static int dw_w(lc_b *b, int *ins, int n)
+{
+    init_weights();
+    const int64_t ws[4] = {2, 1, 3, 3};
+    ins[n] = lc_weight(b, "w", 4, ws, w_dw, 0);
+    ins[n + 1] = lc_bias(b, "b", 2, bias8, ins[0], ins[n]);
+    return n + 2;
+}
+
+static int gemm_w(lc_b *b, int *ins, int n)
+{
+    init_weights();
+    const int64_t ws[2] = {6, 8};
+    ins[n] = lc_weight(b, "w", 2, ws, w_gemm, 0);
+    ins[n + 1] = lc_bias(b, "b", 6, bias8, ins[0], ins[n]);
+    return n + 2;
+}
+
+static int mm_w(lc_b *b, int *ins, int n)
+{
+    init_weights();
+    const int64_t ws[2] = {8, 5};
+    ins[n] = lc_weight(b, "w", 2, ws, w_mm, 1);
+    return n + 1;
+}
+
+static int ln_w(lc_b *b, int *ins, int n)
+{
+    const int64_t s[1] = {4};
+    ins[n] = lc_weight(b, "scale", 1, s, ln_scale, -1);
+    ins[n + 1] = lc_weight(b, "bias", 1, s, ln_bias, -1);
+    return n + 2;
+}
+
+static int in_w(lc_b *b, int *ins, int n)
+{
+    const int64_t s[1] = {2};
+    ins[n] = lc_weight(b, "scale", 1, s, ln_scale, -1);
+    ins[n + 1] = lc_weight(b, "bias", 1, s, ln_bias, -1);
+    return n + 2;
+}
+
+static int bn_w(lc_b *b, int *ins, int n)
+{
+    static const float mean[2] = {0.25f, -0.5f}, var[2] = {1.5f, 0.5f};
+    const int64_t s[1] = {2};
+    ins[n] = lc_weight(b, "scale", 1, s, ln_scale, -1);
+    ins[n + 1] = lc_weight(b, "bias", 1, s, ln_bias, -1);
+    ins[n + 2] = lc_weight(b, "mean", 1, s, mean, -1);
+    ins[n + 3] = lc_weight(b, "var", 1, s, var, -1);
+    return n + 4;
+}
+
+static int divisor(lc_b *b, int *ins, int n)
+{
+    static const float d[1] = {2.5f};
+    const int64_t s[1] = {1};
+    ins[n] = lc_weight(b, "d", 1, s, d, -1);
+    return n + 1;
+}
+
+static int slope(lc_b *b, int *ins, int n)
+{
+    static const float s[1] = {0.25f};
+    const int64_t sh[1] = {1};
+    ins[n] = lc_weight(b, "slope", 1, sh, s, -1);
+    return n + 1;
+}
+
+static int float_const(lc_b *b, const char *name, int rank, int64_t n, const float *v);
+
+static int clip_bounds(lc_b *b, int *ins, int n)
+{
+    static const float lo[1] = {-0.5f}, hi[1] = {1.0f};
+    ins[n] = float_const(b, "min", 0, 1, lo);
+    ins[n + 1] = float_const(b, "max", 0, 1, hi);
+    return n + 2;
+}
+
+static int ints1(lc_b *b, int *ins, int n, const char *name, int64_t v)
+{
+    ins[n] = lc_ints(b, name, 1, &v);
+    return n + 1;
+}
+
+static int axis1(lc_b *b, int *ins, int n) { return ints1(b, ins, n, "axes", 1); }
+
+/* ReduceSum reads axes as an input from opset 13, the other reductions from opset 18. */
+static int axes_if18(lc_b *b, int *ins, int n) { return opset18(b) ? axis1(b, ins, n) : n; }
+
+static void axes_attr_if13(lc_b *b, int node)
+{
+    const int64_t axes[1] = {1};
+    if (!opset18(b))
+        ir_node_set_ints(lc_graph(b), node, "axes", axes, 1, NULL);
+}
+
+static int reshape_to(lc_b *b, int *ins, int n)
+{
+    const int64_t s[2] = {4, 8};
+    ins[n] = lc_ints(b, "shape", 2, s);
+    return n + 1;
+}
+
+static int reshape_to6(lc_b *b, int *ins, int n)
+{
+    const int64_t s[2] = {4, 6};
+    ins[n] = lc_ints(b, "shape", 2, s);
+    return n + 1;
+}
+
+static int split_sizes(lc_b *b, int *ins, int n)
+{
+    const int64_t s[2] = {1, 3};
+    ins[n] = lc_ints(b, "split", 2, s);
+    return n + 1;
+}
+
+static int slice_args(lc_b *b, int *ins, int n)
+{
+    const int64_t st[2] = {1, 0}, en[2] = {3, 4}, ax[2] = {1, 2};
+    ins[n] = lc_ints(b, "starts", 2, st);
+    ins[n + 1] = lc_ints(b, "ends", 2, en);
+    ins[n + 2] = lc_ints(b, "axes", 2, ax);
+    return n + 3;
+}
+
+static int pads4(lc_b *b, int *ins, int n)
+{
+    const int64_t p[6] = {0, 1, 0, 0, 2, 1};
+    ins[n] = lc_ints(b, "pads", 6, p);
+    return n + 1;
+}
+
+static int tile_reps(lc_b *b, int *ins, int n)
+{
+    const int64_t r[3] = {1, 2, 1};
+    ins[n] = lc_ints(b, "repeats", 3, r);
+    return n + 1;
+}
+
+static int expand_to(lc_b *b, int *ins, int n)
+{
+    const int64_t s[3] = {2, 4, 4};
+    ins[n] = lc_ints(b, "shape", 3, s);
+    return n + 1;
+}
+
+/* Resize scales and Clip bounds are float constants, never quantized values. */
+static int float_const(lc_b *b, const char *name, int rank, int64_t n, const float *v)
+{
+    return ir_graph_add_const(lc_graph(b), name, TOSAC_DT_F32, rank, &n, v, (size_t)n * 4, NULL);
+}
+
+static int resize_scales(lc_b *b, int *ins, int n)
+{
+    static const float sc[4] = {1, 1, 2, 2};
+    ins[n] = -1; /* roi omitted */
+    ins[n + 1] = float_const(b, "scales", 1, 4, sc);
+    return n + 2;
+}
+
+static int gather_idx(lc_b *b, int *ins, int n)
+{
+    const int64_t idx[3] = {2, 0, 2};
+    ins[n] = lc_ints(b, "indices", 3, idx);
+    return n + 1;
+}
+
+static int gather_el_idx(lc_b *b, int *ins, int n)
+{
+    static int64_t idx[2 * 2 * 4];
+    int64_t s[3] = {2, 2, 4};
+    for (int i = 0; i < 16; i++)
+        idx[i] = (i * 5) % 3;
+    ins[n] = ir_graph_add_const(lc_graph(b), "indices", TOSAC_DT_I64, 3, s, idx, sizeof idx, NULL);
+    return n + 1;
+}
+
+static int where_cond(lc_b *b, int *ins, int n)
+{
+    static bool cond[2 * 3 * 4];
+    const int64_t s[3] = {2, 3, 4};
+    for (int i = 0; i < 24; i++)
+        cond[i] = (i * 7) % 3 == 0;
+    /* Where(cond, x, x2): the condition first */
+    int c = lc_input_typed(b, "cond", TOSAC_DT_BOOL, 3, s, cond);
+    ins[n] = ins[1];
+    ins[1] = ins[0];
+    ins[0] = c;
+    return n + 1;
+}
+
+/* ---- attributes ---- */
+static void set_int(lc_b *b, int node, const char *name, int64_t v)
+{
+    ir_node_set_int(lc_graph(b), node, name, v, NULL);
+}
+static void set_ints(lc_b *b, int node, const char *name, const int64_t *v, int n)
+{
+    ir_node_set_ints(lc_graph(b), node, name, v, n, NULL);
+}
+
+static void a_pads1(lc_b *b, int node)
+{
+    const int64_t p[4] = {1, 1, 1, 1};
+    set_ints(b, node, "pads", p, 4);
+}
+static void a_dw(lc_b *b, int node)
+{
+    a_pads1(b, node);
+    set_int(b, node, "group", 2);
+}
+static void a_transb(lc_b *b, int node) { set_int(b, node, "transB", 1); }
+static void a_pool(lc_b *b, int node)
+{
+    const int64_t k[2] = {2, 2}, s[2] = {2, 2};
+    set_ints(b, node, "kernel_shape", k, 2);
+    set_ints(b, node, "strides", s, 2);
+}
+static void a_axis1(lc_b *b, int node) { set_int(b, node, "axis", 1); }
+static void a_axis_last(lc_b *b, int node) { set_int(b, node, "axis", -1); }
+static void a_perm(lc_b *b, int node)
+{
+    const int64_t p[3] = {2, 0, 1};
+    set_ints(b, node, "perm", p, 3);
+}
+static void a_block2(lc_b *b, int node) { set_int(b, node, "blocksize", 2); }
+static void a_alpha(lc_b *b, int node) { ir_node_set_float(lc_graph(b), node, "alpha", 0.2f, NULL); }
+static void a_keep0(lc_b *b, int node)
+{
+    axes_attr_if13(b, node);
+    set_int(b, node, "keepdims", 0);
+}
+static void a_argmax(lc_b *b, int node)
+{
+    set_int(b, node, "axis", 2);
+    set_int(b, node, "keepdims", 0);
+}
+
+/* ---- the rows ---- */
+#define X4 4, {1, 2, 4, 4}
+#define X3 3, {2, 3, 4}
+#define X2 2, {4, 8}
+#define F MX_FLOATS
+#define I MX_INT64
+#define QTOL(q, why) .qtol = q, .why_qtol = why
+/* the quantized forms these rules refuse (their reason names the case) */
+#define QCPU .cpu_cols = MX_QUANT, .cpu_category = "case not handled by the lowering"
+/* discontinuous: exact int8 tables, but an int16 table interpolates across the jumps */
+#define STEPS .cpu_cols = MX_COL(MX_I16), .cpu_category = "case not handled by the lowering"
+
+const mx_case mx_cases[] = {
+    /* elementwise binary */
+    {"Add", "Add", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .tosa_op = "ADD", .cols = F},
+    {"Sub", "Sub", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .tosa_op = "SUB", .cols = F},
+    {"Mul", "Mul", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .tosa_op = "MUL", .cols = F},
+    {"Div (constant divisor)", "Div", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = divisor,
+     .tosa_op = "MUL", .cols = F},
+    {"Max", "Max", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .tosa_op = "MAXIMUM", .cols = F},
+    {"Min", "Min", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .tosa_op = "MINIMUM", .cols = F},
+    {"PRelu", "PRelu", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = slope,
+     .tosa_op = "MUL", .tosa_qop = "TABLE", .cols = F},
+    /* unary math */
+    {"Abs", "Abs", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .tosa_op = "ABS", .tosa_qop = "TABLE",
+     .cols = F},
+    {"Neg", "Neg", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .tosa_op = "NEGATE", .cols = F},
+    {"Floor", "Floor", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .tosa_op = "FLOOR",
+     .tosa_qop = "TABLE", .cols = F, STEPS},
+    {"Ceil", "Ceil", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .tosa_op = "CEIL",
+     .tosa_qop = "TABLE", .cols = F, STEPS},
+    {"Round", "Round", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .tosa_op = "CAST",
+     .tosa_qop = "TABLE", .cols = F, STEPS},
+    {"Sign", "Sign", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .tosa_op = "GREATER",
+     .tosa_qop = "TABLE", .cols = F, STEPS},
+    {"Reciprocal", "Reciprocal", .rank = X3, .n_x = 1, .lo = 0.5f, .hi = 2,
+     .tosa_op = "RECIPROCAL", .tosa_qop = "TABLE", .cols = F, .bug_cols = MX_COL(MX_I16),
+     .bug = "a16w8 over [0.5, 2] is ~100 output steps off (int16 TABLE; not yet explained)"},
+    {"Exp", "Exp", .rank = X3, .n_x = 1, .lo = -2, .hi = 1, .tosa_op = "EXP",
+     .tosa_qop = "TABLE", .cols = F},
+    {"Log", "Log", .rank = X3, .n_x = 1, .lo = 0.25f, .hi = 4, .tosa_op = "LOG",
+     .tosa_qop = "TABLE", .cols = F},
+    {"Sqrt", "Sqrt", .rank = X3, .n_x = 1, .lo = 0.1f, .hi = 4, .tosa_op = "RSQRT",
+     .tosa_qop = "TABLE", .cols = F},
+    {"Sin", "Sin", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .tosa_op = "SIN",
+     .tosa_qop = "TABLE", .cols = F},
+    {"Cos", "Cos", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .tosa_op = "COS",
+     .tosa_qop = "TABLE", .cols = F},
+    {"Erf", "Erf", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .tosa_op = "ERF",
+     .tosa_qop = "TABLE", .cols = F},
+    /* activations */
+    {"Relu", "Relu", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .tosa_op = "CLAMP",
+     .tosa_qop = "CLAMP|RESCALE", .cols = F},
+    {"Clip", "Clip", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = clip_bounds,
+     .tosa_op = "CLAMP", .tosa_qop = "CLAMP|RESCALE", .cols = F},
+    {"Sigmoid", "Sigmoid", .rank = X3, .n_x = 1, .lo = -4, .hi = 4, .tosa_op = "SIGMOID",
+     .tosa_qop = "TABLE", .cols = F},
+    {"Tanh", "Tanh", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .tosa_op = "TANH",
+     .tosa_qop = "TABLE", .cols = F},
+    {"Elu", "Elu", .rank = X3, .n_x = 1, .lo = -3, .hi = 2, .tosa_op = "EXP",
+     .tosa_qop = "TABLE", .cols = F},
+    {"LeakyRelu", "LeakyRelu", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .attrs = a_alpha,
+     .tosa_op = "MUL", .tosa_qop = "TABLE", .cols = F},
+    {"HardSigmoid", "HardSigmoid", .rank = X3, .n_x = 1, .lo = -4, .hi = 4, .tosa_op = "CLAMP",
+     .tosa_qop = "TABLE", .cols = F},
+    {"HardSwish", "HardSwish", .rank = X3, .n_x = 1, .lo = -4, .hi = 4, .tosa_op = "CLAMP",
+     .tosa_qop = "TABLE", .cols = F},
+    {"Mish", "Mish", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .tosa_op = "TANH",
+     .tosa_qop = "TABLE", .cols = F},
+    {"Selu", "Selu", .rank = X3, .n_x = 1, .lo = -3, .hi = 2, .tosa_op = "EXP",
+     .tosa_qop = "TABLE", .cols = F},
+    {"Softplus", "Softplus", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .tosa_op = "LOG",
+     .tosa_qop = "TABLE", .cols = F},
+    /* normalisation */
+    {"Softmax", "Softmax", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .attrs = a_axis_last,
+     .tosa_op = "EXP", .tosa_qop = "TABLE", .cols = F},
+    {"LogSoftmax", "LogSoftmax", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .attrs = a_axis_last,
+     .tosa_op = "LOG", .cols = F, QCPU},
+    {"LayerNormalization", "LayerNormalization", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .more = ln_w, .attrs = a_axis_last, .tosa_op = "RSQRT", .cols = F, QCPU},
+    {"InstanceNormalization", "InstanceNormalization", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
+     .more = in_w, .tosa_op = "RSQRT", .cols = F, QCPU},
+    {"BatchNormalization", "BatchNormalization", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
+     .more = bn_w, .tosa_op = "MUL", .cols = F, QCPU},
+    /* convolution and matrix products */
+    {"Conv", "Conv", .rank = X4, .n_x = 1, .lo = -2, .hi = 2, .more = conv_w,
+     .attrs = a_pads1, .tosa_op = "CONV2D", .cols = F, .acc48 = true},
+    {"Conv (depthwise)", "Conv", .rank = X4, .n_x = 1, .lo = -2, .hi = 2, .more = dw_w,
+     .attrs = a_dw, .tosa_op = "DEPTHWISE_CONV2D", .cols = F, .acc48 = true},
+    {"Gemm", "Gemm", .rank = X2, .n_x = 1, .lo = -2, .hi = 2, .more = gemm_w,
+     .attrs = a_transb, .tosa_op = "CONV2D", .cols = F, .acc48 = true},
+    {"MatMul (constant weights)", "MatMul", .rank = X2, .n_x = 1, .lo = -2, .hi = 2,
+     .more = mm_w, .tosa_op = "CONV2D", .cols = F, .acc48 = true},
+    {"MatMul (two activations)", "MatMul", .rank = 3, {2, 3, 4}, .n_x = 2, .rank2 = 3,
+     .shape2 = {2, 4, 5}, .lo = -2, .hi = 2, .tosa_op = "MATMUL", .cols = F, .acc48 = true},
+    /* pooling */
+    {"MaxPool", "MaxPool", .rank = X4, .n_x = 1, .lo = -2, .hi = 2, .attrs = a_pool,
+     .tosa_op = "MAX_POOL2D", .cols = F},
+    {"AveragePool", "AveragePool", .rank = X4, .n_x = 1, .lo = -2, .hi = 2, .attrs = a_pool,
+     .tosa_op = "AVG_POOL2D", .cols = F,
+     QTOL(2, "input and output scales differ: AVG_POOL2D rounds in the input's scale, the "
+             "RESCALE to the output's scale rounds again (up to 1.5 output steps)")},
+    {"GlobalAveragePool", "GlobalAveragePool", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
+     .tosa_op = "AVG_POOL2D", .tosa_qop = "REDUCE_SUM", .cols = F},
+    {"GlobalMaxPool", "GlobalMaxPool", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
+     .tosa_op = "MAX_POOL2D", .cols = F},
+    /* data layout */
+    {"Reshape", "Reshape", .rank = X4, .n_x = 1, .lo = -2, .hi = 2, .more = reshape_to,
+     .tosa_op = "RESHAPE", .cols = F},
+    {"Flatten", "Flatten", .rank = X4, .n_x = 1, .lo = -2, .hi = 2, .attrs = a_axis1,
+     .tosa_op = "RESHAPE", .cols = F},
+    {"Squeeze", "Squeeze", .rank = 4, {2, 1, 3, 4}, .n_x = 1, .lo = -2, .hi = 2,
+     .more = axis1, .tosa_op = "RESHAPE", .cols = F},
+    {"Unsqueeze", "Unsqueeze", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axis1,
+     .tosa_op = "RESHAPE", .cols = F},
+    {"Transpose", "Transpose", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .attrs = a_perm,
+     .tosa_op = "TRANSPOSE", .cols = F},
+    {"Concat", "Concat", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .lo2 = -4, .hi2 = 1,
+     .attrs = a_axis1, .tosa_op = "CONCAT", .cols = F},
+    {"Split", "Split", .rank = 3, {2, 4, 3}, .n_x = 1, .lo = -2, .hi = 2, .more = split_sizes,
+     .attrs = a_axis1, .n_out = 2, .tosa_op = "SLICE", .cols = F},
+    {"Slice", "Slice", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = slice_args,
+     .tosa_op = "SLICE", .cols = F},
+    {"Pad", "Pad", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = pads4, .tosa_op = "PAD",
+     .cols = F},
+    {"Tile", "Tile", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = tile_reps,
+     .tosa_op = "TILE", .cols = F},
+    {"Expand", "Expand", .rank = 3, {2, 1, 4}, .n_x = 1, .lo = -2, .hi = 2, .more = expand_to,
+     .tosa_op = "TILE", .cols = F},
+    {"DepthToSpace", "DepthToSpace", .rank = 4, {1, 8, 2, 2}, .n_x = 1, .lo = -2, .hi = 2,
+     .attrs = a_block2, .tosa_op = "TRANSPOSE", .cols = F, .out_rank = 4, {1, 2, 4, 4}},
+    {"SpaceToDepth", "SpaceToDepth", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
+     .attrs = a_block2, .tosa_op = "TRANSPOSE", .cols = F, .out_rank = 4, {1, 8, 2, 2}},
+    {"Resize (nearest, x2)", "Resize", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
+     .more = resize_scales, .tosa_op = "RESIZE", .cols = F},
+    /* reductions */
+    {"ReduceSum", "ReduceSum", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axis1,
+     .tosa_op = "REDUCE_SUM", .cols = F},
+    {"ReduceMean", "ReduceMean", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axes_if18,
+     .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .cols = F},
+    {"ReduceMax", "ReduceMax", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axes_if18,
+     .attrs = axes_attr_if13, .tosa_op = "REDUCE_MAX", .cols = F},
+    {"ReduceMin", "ReduceMin", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axes_if18,
+     .attrs = a_keep0, .tosa_op = "REDUCE_MIN", .cols = F},
+    {"ReduceSumSquare", "ReduceSumSquare", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .more = axes_if18, .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .cols = F, QCPU},
+    {"ArgMax", "ArgMax", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .attrs = a_argmax,
+     .plain = true, .tosa_op = "ARGMAX", .cols = F},
+    /* comparison and selection */
+    {"Equal", "Equal", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .plain = true,
+     .tosa_op = "EQUAL", .cols = F},
+    {"Greater", "Greater", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .plain = true,
+     .tosa_op = "GREATER", .cols = F},
+    {"Less", "Less", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .plain = true,
+     .tosa_op = "GREATER", .cols = F},
+    {"LessOrEqual", "LessOrEqual", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .plain = true,
+     .tosa_op = "GREATER_EQUAL", .cols = F},
+    {"Where", "Where", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .lo2 = -1, .hi2 = 3,
+     .more = where_cond, .tosa_op = "SELECT", .cols = F},
+    /* gathers and copies */
+    {"Gather", "Gather", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = gather_idx,
+     .attrs = a_axis1, .tosa_op = "GATHER", .cols = F},
+    {"GatherElements", "GatherElements", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .more = gather_el_idx, .attrs = a_axis1, .tosa_op = "GATHER", .cols = F, .out_rank = 3,
+     {2, 2, 4}},
+    {"Identity", "Identity", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .tosa_op = "IDENTITY",
+     .cols = MX_COL(MX_FP)},
+
+    /* int64: values beyond int32 kept under TOSA-1.1+INT+int64; under TOSA-1.0+INT a runtime
+     * int64 input cannot be narrowed, so the operator stays on the CPU */
+#define I64(row, op, n, tosa, ...)                                                             \
+    {row " (int64)", op, .dt = TOSAC_DT_I64, .rank = X3, .n_x = n, .tosa_op = tosa, .cols = I, \
+     .cpu_cols = MX_COL(MX_I64_10), .cpu_category = "int64 not kept", __VA_ARGS__}
+    I64("Add", "Add", 2, "ADD"),
+    I64("Sub", "Sub", 2, "SUB"),
+    I64("Mul", "Mul", 2, "MUL"),
+    I64("Max", "Max", 2, "MAXIMUM"),
+    I64("Min", "Min", 2, "MINIMUM"),
+    I64("Neg", "Neg", 1, "NEGATE"),
+    I64("Abs", "Abs", 1, "ABS"),
+    I64("Equal", "Equal", 2, "EQUAL"),
+    I64("Greater", "Greater", 2, "GREATER"),
+    I64("ReduceSum", "ReduceSum", 1, "REDUCE_SUM", .more = axis1),
+    I64("ReduceMax", "ReduceMax", 1, "REDUCE_MAX", .attrs = axes_attr_if13),
+    I64("Concat", "Concat", 2, "CONCAT", .attrs = a_axis1),
+    I64("Transpose", "Transpose", 1, "TRANSPOSE", .attrs = a_perm),
+    I64("Reshape", "Reshape", 1, "RESHAPE", .more = reshape_to6),
+    I64("Slice", "Slice", 1, "SLICE", .more = slice_args),
+    I64("Tile", "Tile", 1, "TILE", .more = tile_reps),
+    I64("Gather", "Gather", 1, "GATHER", .more = gather_idx, .attrs = a_axis1),
+    I64("ArgMax", "ArgMax", 1, "ARGMAX", .attrs = a_argmax),
+    I64("Identity", "Identity", 1, "IDENTITY"),
+};
+const int mx_n_cases = (int)(sizeof mx_cases / sizeof mx_cases[0]);
