@@ -83,6 +83,11 @@ tosac_code cpu_out(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *s
 /* Output i as a copy of t's data with a new shape (same element count). */
 tosac_code cpu_out_copy(cpu_ctx *c, int i, const tosac_tensor *t, int rank, const int64_t *shape);
 
+/* Kernel scratch of at least bytes, owned by the running plan and valid until the next call
+ * (one node at a time uses it; a subgraph run has its own). NULL after reporting
+ * out-of-memory. The contents are undefined. */
+void *cpu_scratch(cpu_ctx *c, size_t bytes);
+
 /* Normalises axis (may be negative) against rank. */
 tosac_code cpu_axis(cpu_ctx *c, int64_t axis, int rank, int *out);
 /* Reads an integer tensor (any int type) into vals (at most max). */
