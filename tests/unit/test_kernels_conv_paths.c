@@ -5,6 +5,7 @@
  * portable and AVX2 twins agree bit for bit. Tolerance as in test_kernels_sgemm: a float
  * sum of K products is within ~K * FLT_EPSILON * sum|terms| of the exact value. */
 #include "testutil.h"
+#include "kern_testrand.h"
 
 #include <float.h>
 #include <math.h>
@@ -13,16 +14,6 @@
 
 #include "kernels/conv.h"
 #include "kernels/isa.h"
-
-static uint64_t g_seed = 0x2545f4914f6cdd1du;
-
-static float frand(void)
-{
-    g_seed ^= g_seed << 13;
-    g_seed ^= g_seed >> 7;
-    g_seed ^= g_seed << 17;
-    return (float)((double)(g_seed >> 11) / 9007199254740992.0 * 2 - 1);
-}
 
 static int64_t prod(const int64_t *v, int n)
 {

@@ -5,6 +5,7 @@
  * ~K * FLT_EPSILON * sum|a*b| (the classic recursive-summation bound), so each output is
  * checked against (K + 2) * FLT_EPSILON * sum|a*b| computed alongside the reference. */
 #include "testutil.h"
+#include "kern_testrand.h"
 
 #include <float.h>
 #include <math.h>
@@ -14,25 +15,6 @@
 #include "kernels/gemm.h"
 #include "kernels/isa.h"
 #include "kernels/sgemm.h"
-
-static uint64_t g_seed = 0x9e3779b97f4a7c15u;
-
-static float frand(void)
-{
-    g_seed ^= g_seed << 13;
-    g_seed ^= g_seed >> 7;
-    g_seed ^= g_seed << 17;
-    return (float)((double)(g_seed >> 11) / 9007199254740992.0 * 2 - 1);
-}
-
-static float *rand_vec(int64_t n)
-{
-    float *v = malloc((size_t)(n > 0 ? n : 1) * sizeof(float));
-    assert_non_null(v);
-    for (int64_t i = 0; i < n; i++)
-        v[i] = frand();
-    return v;
-}
 
 /* Runs g (c is allocated here, m x n with ldc = n + 5 to check the stride) and compares
  * with the naive product; returns c for twin comparisons (caller frees). */
