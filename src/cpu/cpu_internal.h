@@ -80,6 +80,13 @@ tosac_code cpu_req_float(cpu_ctx *c, int i, const tosac_tensor **t);
 /* Allocates output i (zeroed); a no-op output slot (-1) still gets a tensor. */
 tosac_code cpu_out(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
                    tosac_tensor **t);
+/* As cpu_out, but the contents are left undefined (no zeroing pass over a large tensor):
+ * only for kernels that write every element. */
+tosac_code cpu_out_uninit(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
+                          tosac_tensor **t);
+/* The same for a tensor that is not (yet) an output. */
+tosac_code cpu_tensor_uninit(cpu_ctx *c, tosac_tensor *t, tosac_dtype dt, int rank,
+                             const int64_t *shape);
 /* Output i as a copy of t's data with a new shape (same element count). */
 tosac_code cpu_out_copy(cpu_ctx *c, int i, const tosac_tensor *t, int rank, const int64_t *shape);
 

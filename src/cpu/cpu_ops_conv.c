@@ -72,7 +72,7 @@ static tosac_code op_conv(cpu_ctx *c)
         CPU_CHECK(c, b->dtype == x->dtype && tosac_tensor_numel(b) == p.m,
                   "bias must be %lld values of the input type", (long long)p.m);
     tosac_tensor *y;
-    if ((rc = cpu_out(c, 0, x->dtype, x->rank, ys, &y)))
+    if ((rc = cpu_out_uninit(c, 0, x->dtype, x->rank, ys, &y)))
         return rc;
     float *scratch = cpu_scratch(c, kern_conv_f32_scratch(&p) * sizeof(float));
     if (!scratch)
@@ -146,7 +146,7 @@ static tosac_code op_gemm(cpu_ctx *c)
     }
     int64_t ys[2] = {p.m, p.n};
     tosac_tensor *y;
-    if ((rc = cpu_out(c, 0, a->dtype, 2, ys, &y)))
+    if ((rc = cpu_out_uninit(c, 0, a->dtype, 2, ys, &y)))
         return rc;
     if (a->dtype == TOSAC_DT_F32) {
         float *scratch = cpu_scratch(c, kern_gemm_f32_scratch(&p) * sizeof(float));
@@ -203,7 +203,7 @@ tosac_code cpu_matmul_shapes(cpu_ctx *c, const tosac_tensor *a, const tosac_tens
     if (b->rank > 1)
         ys[yr++] = n;
     tosac_tensor *y;
-    tosac_code rc = cpu_out(c, 0, ydt, yr, ys, &y);
+    tosac_code rc = cpu_out_uninit(c, 0, ydt, yr, ys, &y); /* every product writes all */
     if (rc)
         return rc;
     int64_t nb = 1;

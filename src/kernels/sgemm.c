@@ -15,8 +15,8 @@
 #define MC KERN_SGEMM_MC
 #define NC KERN_SGEMM_NC
 
-typedef void (*ukernel_fn)(int64_t kc, const float *restrict ap, const float *restrict bp,
-                           float *restrict out);
+typedef void (*ukernel_fn)(int64_t kc, const float *restrict a, const float *restrict b,
+                           int64_t b_rs, float *restrict out);
 
 #define UK_NAME ukernel_portable
 #define UK_ATTR
@@ -44,13 +44,17 @@ size_t kern_sgemm_scratch(int64_t m, int64_t n, int64_t k)
     return (size_t)(bsz + asz + k + 1); /* + k: the contiguous A row of the small-m path */
 }
 
-/* B block [k0, k0+kc) x [j0, j0+nc) as NR-wide panels of kc rows, zero-padded. */
+/* B block [k0, k0+kc) x [j0, j0+nc) as NR-wide panels of kc rows, zero-padded. With
+ * direct set (row-major B), full panels are read in place and only a partial last panel
+ * is packed. */
 static void pack_b(const kern_sgemm *g, int64_t k0, int64_t kc, int64_t j0, int64_t nc,
-                   float *dst)
+                   int direct, float *dst)
 {
     for (int64_t jp = 0; jp < nc; jp += NR, dst += kc * NR) {
         int64_t w = min64(NR, nc - jp);
         const float *src = g->b + k0 * g->b_rs + (j0 + jp) * g->b_cs;
+        if (direct && w == NR)
+            continue;
         if (g->b_cs == 1 && w == NR) {
             for (int64_t kk = 0; kk < kc; kk++)
                 memcpy(dst + kk * NR, src + kk * g->b_rs, NR * sizeof(float));
@@ -187,22 +191,29 @@ void kern_sgemm_run(const kern_sgemm *g, float *scratch)
     const int64_t kcmax = min64(g->k, KC);
     float *bp = scratch;
     float *ap = scratch + kcmax * round_up(min64(g->n, NC), NR);
+    /* Row-major B (the image of a 1x1 Conv, im2col columns) is read in place: no copy per
+     * call; only a partial edge panel is packed. */
+    const int b_direct = g->b_cs == 1;
     float tile[MR * NR];
     for (int64_t jc = 0; jc < g->n; jc += NC) {
         const int64_t nc = min64(NC, g->n - jc);
         for (int64_t pc = 0; pc < g->k; pc += KC) {
             const int64_t kc = min64(KC, g->k - pc);
             const int first = pc == 0, last = pc + kc == g->k;
-            pack_b(g, pc, kc, jc, nc, bp);
+            pack_b(g, pc, kc, jc, nc, b_direct, bp);
             for (int64_t ic = 0; ic < g->m; ic += MC) {
                 const int64_t mc = min64(MC, g->m - ic);
                 pack_a(g, ic, mc, pc, kc, ap);
-                for (int64_t jr = 0; jr < nc; jr += NR)
+                for (int64_t jr = 0; jr < nc; jr += NR) {
+                    const int bd = b_direct && jr + NR <= nc;
+                    const float *b = bd ? g->b + pc * g->b_rs + (jc + jr) : bp + jr * kc;
+                    const int64_t b_rs = bd ? g->b_rs : NR;
                     for (int64_t ir = 0; ir < mc; ir += MR) {
-                        uk(kc, ap + ir * kc, bp + jr * kc, tile);
+                        uk(kc, ap + ir * kc, b, b_rs, tile);
                         store_tile(g, tile, ic + ir, jc + jr, min64(MR, mc - ir),
                                    min64(NR, nc - jr), first, last);
                     }
+                }
             }
         }
     }
