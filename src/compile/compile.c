@@ -190,8 +190,8 @@ static void report_node(tosac_json_writer *w, const char *name, const char *op, 
     } else {
         tosac_json_key(w, "reason");
         tosac_json_write_string(w, reason ? reason
-                                          : "folded into the quantization parameters of its "
-                                            "tensors");
+                                          : "removed by the passes (folded into constants or "
+                                            "quantization parameters, or decomposed)");
     }
     tosac_json_end_object(w);
 }
@@ -280,6 +280,7 @@ tosac_code tosac_compile_model(ir_model *m, const tosac_compile_options *o, tosa
     p->n_delegates = s.n_dg;
     p->delegates = s.dg;
     p->meta = s.meta;
+    p->report = strdup(rep); /* kept in the program for `tosac inspect` (NULL if no memory) */
     s.m = NULL;
     s.dg = NULL;
     s.meta = NULL;
