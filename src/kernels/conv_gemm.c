@@ -11,7 +11,10 @@
 #include "kernels/conv_sp3.h"
 #include "kernels/sgemm.h"
 
-#define COL_BLOCK_FLOATS ((int64_t)1 << 18) /* 1 MiB of im2col columns at a time */
+/* im2col columns per block: about 4 MiB, and at least 256 columns so that packing the
+ * weights again for every block costs under 1/256 of the product */
+#define COL_BLOCK_FLOATS ((int64_t)1 << 20)
+#define COL_BLOCK_MIN 256
 
 static int is_pointwise(const sp3 *g)
 {
@@ -21,13 +24,13 @@ static int is_pointwise(const sp3 *g)
     return 1;
 }
 
-/* Columns per im2col block: a multiple of the micro-tile width, at least one tile. */
+/* Columns per im2col block: a multiple of the micro-tile width. */
 static int64_t col_block(int64_t rows, int64_t out_sz)
 {
     int64_t nb = COL_BLOCK_FLOATS / (rows > 0 ? rows : 1);
     nb -= nb % KERN_SGEMM_NR;
-    if (nb < KERN_SGEMM_NR)
-        nb = KERN_SGEMM_NR;
+    if (nb < COL_BLOCK_MIN)
+        nb = COL_BLOCK_MIN;
     return nb < out_sz ? nb : out_sz;
 }
 
