@@ -2,7 +2,8 @@
  *
  * For the model named on the command line (one ctest per model, see CMakeLists.txt):
  *   - compile with tosac_compile_file under TOSA-1.0+INT (the int16 "s16" models under
- *     TOSA-1.0+INT+int16), writing the program, the report and every delegate (--emit-tosa);
+ *     TOSA-1.0+INT+int16, the float models mobilenet_v2_f32 and ppocr under TOSA-1.0+FP),
+ *     writing the program, the report and every delegate (--emit-tosa);
  *   - read every emitted .tosa back with our reader, and its .json metadata (I/O counts match);
  *   - run the program on every sample: each output within
  *       1e-3 + 1 * output_scale + spread + 1e-3 * |expected|
@@ -10,8 +11,8 @@
  *     meta.json reference.max_abs_diff_vs_graph_optimization_disabled for that output);
  *   - every emitted .tosa, run alone on the interpreter with the values the program fed that
  *     delegate, gives bit-identical outputs (lower_core_testutil.h);
- *   - print the delegated/total node counts, and check the delegated count is at least the
- *     one below (rules still being written elsewhere raise it; tighten when they land). */
+ *   - print the delegated/total node counts and check them exactly: one delegate, only the
+ *     boundary Q/DQ on the CPU (see expects). */
 #include "lower_core_testutil.h"
 
 #include <stdio.h>
@@ -26,26 +27,34 @@
 
 typedef struct expect {
     const char *model;
-    int min_delegated;   /* model nodes placed in delegates, at least */
+    const char *spec;
+    const char *input_shape;  /* --input-shape, for models with dynamic input dimensions */
+    int delegated;            /* model nodes placed in the delegate (all in one) */
 } expect;
 
-/* Counts the rules decide today: one op per synth graph (Sigmoid/Tanh/Softmax wait for the
- * lower-act rules; split_matmul = Split + Transpose + MatMul); the torch QDQ networks (uint8
- * activations made int8 by the passes) delegate every Conv, Add, pool, Flatten and Gemm while
- * their Relu nodes wait for lower-act. */
+/* Every model compiles to exactly one delegate; what stays on the CPU is only the Q at each
+ * graph input and the DQ at each graph output (the boundary rule: INT delegates read and
+ * write integers), and nothing at all for the float models under TOSA-1.0+FP. The counts are
+ * the models' compute nodes (Q/DQ pairs, constants and BatchNormalization fold away). */
+#define S8 "TOSA-1.0+INT"
+#define S16 "TOSA-1.0+INT+int16"
 static const expect expects[] = {
-    {"mobilenet_v2_qdq_u8s8_op13", 65}, {"resnet18_qdq_u8s8_op13", 32},
-    {"synth_qdq_s8_op13_add", 1}, {"synth_qdq_s16_op21_add", 1},
-    {"synth_qdq_s8_op13_concat", 1}, {"synth_qdq_s16_op21_concat", 1},
-    {"synth_qdq_s8_op13_conv", 1}, {"synth_qdq_s16_op21_conv", 1},
-    {"synth_qdq_s8_op13_conv_dw", 1}, {"synth_qdq_s16_op21_conv_dw", 1},
-    {"synth_qdq_s8_op13_gemm", 1}, {"synth_qdq_s16_op21_gemm", 1},
-    {"synth_qdq_s8_op13_matmul", 1}, {"synth_qdq_s16_op21_matmul", 1},
-    {"synth_qdq_s8_op13_mul", 1}, {"synth_qdq_s16_op21_mul", 1},
-    {"synth_qdq_s8_op13_sigmoid", 0}, {"synth_qdq_s16_op21_sigmoid", 0},
-    {"synth_qdq_s8_op13_softmax", 0}, {"synth_qdq_s16_op21_softmax", 0},
-    {"synth_qdq_s8_op13_split_matmul", 3}, {"synth_qdq_s16_op21_split_matmul", 3},
-    {"synth_qdq_s8_op13_tanh", 0}, {"synth_qdq_s16_op21_tanh", 0},
+    {"mobilenet_v2_qdq_u8s8_op13", S8, NULL, 100}, {"resnet18_qdq_u8s8_op13", S8, NULL, 49},
+    {"synth_qdq_s8_op13_add", S8, NULL, 1}, {"synth_qdq_s16_op21_add", S16, NULL, 1},
+    {"synth_qdq_s8_op13_concat", S8, NULL, 1}, {"synth_qdq_s16_op21_concat", S16, NULL, 1},
+    {"synth_qdq_s8_op13_conv", S8, NULL, 1}, {"synth_qdq_s16_op21_conv", S16, NULL, 1},
+    {"synth_qdq_s8_op13_conv_dw", S8, NULL, 1}, {"synth_qdq_s16_op21_conv_dw", S16, NULL, 1},
+    {"synth_qdq_s8_op13_gemm", S8, NULL, 1}, {"synth_qdq_s16_op21_gemm", S16, NULL, 1},
+    {"synth_qdq_s8_op13_matmul", S8, NULL, 1}, {"synth_qdq_s16_op21_matmul", S16, NULL, 1},
+    {"synth_qdq_s8_op13_mul", S8, NULL, 1}, {"synth_qdq_s16_op21_mul", S16, NULL, 1},
+    {"synth_qdq_s8_op13_sigmoid", S8, NULL, 1}, {"synth_qdq_s16_op21_sigmoid", S16, NULL, 1},
+    {"synth_qdq_s8_op13_softmax", S8, NULL, 1}, {"synth_qdq_s16_op21_softmax", S16, NULL, 1},
+    {"synth_qdq_s8_op13_split_matmul", S8, NULL, 3},
+    {"synth_qdq_s16_op21_split_matmul", S16, NULL, 3},
+    {"synth_qdq_s8_op13_tanh", S8, NULL, 1}, {"synth_qdq_s16_op21_tanh", S16, NULL, 1},
+    /* float models, delegated in floating point */
+    {"mobilenet_v2_f32_op13", "TOSA-1.0+FP", NULL, 100},
+    {"ppocr_mobile_v2_cls", "TOSA-1.0+FP", "x=1,3,48,192", 180},
 };
 
 static const char *model_name;
@@ -78,26 +87,33 @@ static double output_step(const ir_graph *g, int t)
     return s;
 }
 
-static int count_placements(const char *report, const char *placement, int *total)
+/* Delegated nodes of the report; asserts every CPU node is a boundary Q/DQ and every node
+ * the passes made is attributed to a model node. */
+static int count_delegated(const char *report, int *total, int *cpu)
 {
     tosac_json *j = NULL;
     ok(tosac_json_parse(report, strlen(report), &j, &E));
     const tosac_json *nodes = tosac_json_get(j, "nodes");
     int n = 0;
     *total = tosac_json_count(nodes);
+    *cpu = 0;
     for (int i = 0; i < *total; i++) {
-        n += strcmp(tosac_json_string(tosac_json_get(tosac_json_at(nodes, i), "placement")),
-                    placement) == 0;
-        /* every node the passes made is attributed to a model node */
-        assert_null(tosac_json_get(tosac_json_at(nodes, i), "origin"));
+        const tosac_json *nd = tosac_json_at(nodes, i);
+        const char *pl = tosac_json_string(tosac_json_get(nd, "placement"));
+        n += strcmp(pl, "delegate") == 0;
+        assert_null(tosac_json_get(nd, "origin"));
+        if (strcmp(pl, "cpu") != 0)
+            continue;
+        (*cpu)++;
+        const char *op = tosac_json_string(tosac_json_get(nd, "op_type"));
+        if (strcmp(op, "QuantizeLinear") != 0 && strcmp(op, "DequantizeLinear") != 0)
+            fail_msg("%s %s on the CPU: %s", op,
+                     tosac_json_string(tosac_json_get(nd, "name")),
+                     tosac_json_string(tosac_json_get(nd, "reason")));
+        assert_string_equal(tosac_json_string(tosac_json_get(nd, "category")), "boundary rule");
     }
     tosac_json_free(j);
     return n;
-}
-
-static const char *spec_for(const char *model)
-{
-    return strstr(model, "_s16_") ? "TOSA-1.0+INT+int16" : "TOSA-1.0+INT";
 }
 
 static void test_zoo_model(void **state)
@@ -118,8 +134,12 @@ static void test_zoo_model(void **state)
     char *rep = path_of("%s/%s", dir, "report.json");
     tosac_compile_options o;
     memset(&o, 0, sizeof o);
-    o.spec = spec_for(m);
+    o.spec = ex->spec;
     o.emit_dir = emit;
+    if (ex->input_shape) {
+        o.input_shapes = &ex->input_shape;
+        o.n_input_shapes = 1;
+    }
     o.report_path = rep;
     tosac_error_clear(&E);
     ok(tosac_compile_file(onnx, prg, &o, &E));
@@ -128,13 +148,17 @@ static void test_zoo_model(void **state)
     void *text = NULL;
     size_t len = 0;
     ok(tosac_read_file(rep, &text, &len, &E));
-    int total = 0, delegated = count_placements(text, "delegate", &total);
+    int total = 0, cpu = 0, delegated = count_delegated(text, &total, &cpu);
     free(text);
     tosac_program *p = NULL;
     ok(tosac_program_read_file(prg, &p, &E));
-    printf("zoo_compile %s (%s): delegated %d of %d nodes, %d delegate%s\n", m, o.spec,
-           delegated, total, p->n_delegates, p->n_delegates == 1 ? "" : "s");
-    assert_true(delegated >= ex->min_delegated);
+    printf("zoo_compile %s (%s): delegated %d of %d nodes, %d on the CPU, %d delegate%s\n", m,
+           o.spec, delegated, total, cpu, p->n_delegates, p->n_delegates == 1 ? "" : "s");
+    assert_int_equal(delegated, ex->delegated);
+    assert_int_equal(p->n_delegates, 1);
+    /* edge Q/DQ only: one per graph input and output of a QDQ model, none for float ones */
+    bool qdq = strstr(ex->spec, "+FP") == NULL;
+    assert_int_equal(cpu, qdq ? p->cpu->graph->n_inputs + p->cpu->graph->n_outputs : 0);
 
     /* every emitted delegate reads back; its metadata matches its I/O */
     tosa_graph **emitted = calloc((size_t)p->n_delegates + 1, sizeof *emitted);
