@@ -63,7 +63,9 @@ static int float_twin(ir_graph *g, int t, tosac_error *err)
     return ir_graph_add_tensor(g, name, TOSAC_DT_F32, rank, shape, err);
 }
 
-static tosac_code add_qdq(ir_graph *g, const char *op, int from, int to, int qt, tosac_error *err)
+/* The new Q/DQ is named like the node it serves (passes.h: origins). */
+static tosac_code add_qdq(ir_graph *g, const char *op, int from, int to, int qt,
+                          const char *origin, tosac_error *err)
 {
     int s, z;
     tosac_code rc = qparams(g, qt, &s, &z, err);
@@ -71,7 +73,7 @@ static tosac_code add_qdq(ir_graph *g, const char *op, int from, int to, int qt,
         return rc;
     int ins[3] = {from, s, z};
     int axis = g->tensors[qt].quant->axis;
-    int k = ir_graph_add_node(g, op, NULL, "", ins, 3, &to, 1, err);
+    int k = ir_graph_add_node(g, op, NULL, origin, ins, 3, &to, 1, err);
     if (k < 0)
         return err->code;
     return axis >= 0 ? ir_node_set_int(g, k, "axis", axis, err) : TOSAC_OK;
@@ -88,7 +90,7 @@ tosac_code pass_unfold_cpu(ir_graph *g, const unsigned char *cpu, tosac_error *e
             if (!quantized(g, t))
                 continue;
             int f = float_twin(g, t, err);
-            if (f < 0 || add_qdq(g, "DequantizeLinear", t, f, t, err) ||
+            if (f < 0 || add_qdq(g, "DequantizeLinear", t, f, t, g->nodes[ni].name, err) ||
                 ir_node_set_input(g, ni, i, f, err))
                 return err->code;
         }
@@ -100,7 +102,7 @@ tosac_code pass_unfold_cpu(ir_graph *g, const unsigned char *cpu, tosac_error *e
             if (f < 0)
                 return err->code;
             g->nodes[ni].outputs[o] = f;
-            if (add_qdq(g, "QuantizeLinear", f, t, t, err))
+            if (add_qdq(g, "QuantizeLinear", f, t, t, g->nodes[ni].name, err))
                 return err->code;
         }
     }

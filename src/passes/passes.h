@@ -30,6 +30,7 @@ tosac_code pass_quantize_scalar_mul(ir_graph *g, const pass_ctx *c, tosac_error 
 tosac_code pass_fold_qdq(ir_graph *g, const pass_ctx *c, tosac_error *err);
 tosac_code pass_fold_requant(ir_graph *g, const pass_ctx *c, tosac_error *err);
 tosac_code pass_narrow_int64(ir_graph *g, const pass_ctx *c, tosac_error *err);
+tosac_code pass_unfold_float(ir_graph *g, const pass_ctx *c, tosac_error *err);
 
 /* Not in the pipeline: run after partitioning on the nodes left on the CPU. A folded
  * (quantized) node gets float semantics back: DequantizeLinear before each quantized input,

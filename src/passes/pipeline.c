@@ -28,6 +28,10 @@ static const struct {
     /* What is left of DQ -> Q pairs is a change of quantization: a quantized Identity that
      * lowers to one RESCALE, instead of a float hop through the CPU. */
     {"fold_requant", pass_fold_requant},
+    /* With PRO-FP (TOSA-1.0+INT+FP), a folded node whose integer form does not lower gets
+     * DQ -> float op -> Q back: Q/DQ and the float op lower inside the delegate, which stays
+     * whole instead of being cut by a CPU node. */
+    {"unfold_float", pass_unfold_float},
     /* Without EXT-INT64 a delegate holds int32 only: int64 values whose range provably fits
      * become int32 (last: it trial-lowers nodes exactly as the partitioner will). */
     {"narrow_int64", pass_narrow_int64},
