@@ -1,6 +1,7 @@
 /* TABLE builders and the quantized-unary lowering every rule uses for non-linear functions
  * in the integer domain (see lower_table.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lower/lower_act_util.h"
@@ -38,24 +39,102 @@ static int64_t shr_round(int64_t q, int shift)
     return t >= 0 ? t / d : -((-t + d - 1) / d); /* floor division */
 }
 
+/* Where the function leaves the output range inside a segment, an entry clamped to lo/hi
+ * would bend the interpolated line early: the chord from an in-range entry to the clamped
+ * one lies inside the range, up to a quarter of the segment's rise short of the bound (about
+ * 100 output steps for a steep Reciprocal). The RESCALE after TABLE saturates anyway, so such
+ * an entry gets its unclamped value instead, as far as int16 and the neighbouring
+ * differences allow at this shift: interpolate first, clamp after. Entries whose segments lie
+ * wholly beyond one bound stay clamped (any value there saturates the same way). */
+static void widen_crossings(const lower_table_spec *s, const double v[513], int64_t e[513],
+                            int sh)
+{
+    for (int j = 0; j < 513; j++) {
+        if (isnan(v[j]))
+            continue;
+        bool up = v[j] + (double)s->zp > (double)s->hi, down = v[j] + (double)s->zp < (double)s->lo;
+        bool crosses = false;
+        for (int k = j - 1; k <= j + 1; k += 2)
+            if (k >= 0 && k < 513 && !isnan(v[k]))
+                crosses |= up ? !(v[k] + (double)s->zp > (double)s->hi)
+                              : down && !(v[k] + (double)s->zp < (double)s->lo);
+        if (!crosses)
+            continue;
+        double lim = ldexp(40000.0, sh); /* beyond any int16 entry at this shift */
+        double w = v[j] < -lim ? -lim : v[j] > lim ? lim : v[j];
+        int64_t t = shr_round((int64_t)nearbyint(w) + s->zp, sh);
+        int64_t left = j > 0 ? e[j - 1] : e[j + 1], right = j < 512 ? e[j + 1] : e[j - 1];
+        if (up) {
+            int64_t m = INT16_MAX;
+            m = left + INT16_MAX < m ? left + INT16_MAX : m;   /* e[j] - e[j-1] <= max */
+            m = right - INT16_MIN < m ? right - INT16_MIN : m; /* e[j+1] - e[j] >= min */
+            t = t < m ? t : m;
+            e[j] = t > e[j] ? t : e[j];
+        } else {
+            int64_t m = INT16_MIN;
+            m = left + INT16_MIN > m ? left + INT16_MIN : m;   /* e[j] - e[j-1] >= min */
+            m = right - INT16_MAX > m ? right - INT16_MAX : m; /* e[j+1] - e[j] <= max */
+            t = t > m ? t : m;
+            e[j] = t < e[j] ? t : e[j];
+        }
+    }
+}
+
+/* TABLE then RESCALE by 2^(sh - 7) (single rounding, half up) for input v, saturated. */
+static int64_t simulate(const lower_table_spec *s, const int64_t e[513], int sh, int32_t v)
+{
+    int32_t idx = (v + 32768) >> 7, frac = v & 0x7f;
+    int64_t o = e[idx] * 128 + (e[idx + 1] - e[idx]) * frac;
+    int64_t y = sh >= 7 ? o * (INT64_C(1) << (sh - 7)) : shr_round(o, 7 - sh);
+    return y < s->lo ? s->lo : y > s->hi ? s->hi : y;
+}
+
+/* The worst error in output steps over every int16 input, against y = quantize(raw(v)) in
+ * ideal[v + 32768]; segments with a pole or NaN at an entry are left out: no line fits them
+ * at any shift, and their error would hide the differences elsewhere. */
+static int64_t worst_error(const lower_table_spec *s, const int64_t e[513], int sh,
+                           const int32_t *ideal, const double r[513])
+{
+    int64_t worst = 0;
+    for (int j = 0; j < 512; j++) {
+        if (!isfinite(r[j]) || !isfinite(r[j + 1]))
+            continue;
+        for (int32_t v = -32768 + 128 * j; v < -32768 + 128 * (j + 1); v++) {
+            int64_t d = simulate(s, e, sh, v) - ideal[v + 32768];
+            d = d < 0 ? -d : d;
+            worst = d > worst ? d : worst;
+        }
+    }
+    return worst;
+}
+
+/* Entries at shift sh: the clamped values rounded down by 2^sh, crossings widened. */
+static void entries_at(const lower_table_spec *s, const double v[513], const int64_t q[513],
+                       int sh, int64_t e[513])
+{
+    for (int j = 0; j < 513; j++)
+        e[j] = shr_round(q[j], sh);
+    widen_crossings(s, v, e, sh);
+}
+
 void lower_table_values_i16(const lower_table_spec *s, int16_t tab[513], int *shift)
 {
     /* TABLE interpolates linearly between entries 128 inputs apart; for a curved function
      * the error peaks mid-segment. Each entry moves by half the midpoint error of the
      * segment to its right, which roughly halves the worst error (as TFLite's int16 LUTs). */
-    double r[513];
+    double r[513], v[513];
     for (int j = 0; j < 513; j++)
         r[j] = s->raw(-32768 + 128 * (int64_t)j, s->arg);
     int64_t q[513];
     for (int j = 0; j < 513; j++) {
-        double v = r[j];
+        v[j] = r[j];
         if (j < 512) {
             double mid = s->raw(-32768 + 128 * (int64_t)j + 64, s->arg);
             double err = (r[j] + r[j + 1]) / 2.0 - mid;
             if (isfinite(err))
-                v -= err / 2.0;
+                v[j] -= err / 2.0;
         }
-        q[j] = quantize(s, v);
+        q[j] = quantize(s, v[j]);
     }
     int sh = 0;
     for (; sh < 48; sh++) {
@@ -71,8 +150,32 @@ void lower_table_values_i16(const lower_table_spec *s, int16_t tab[513], int *sh
         if (ok)
             break;
     }
+    int64_t e[513], best[513];
+    entries_at(s, v, q, sh, best);
+    /* A larger shift coarsens every entry but leaves room to widen a steep crossing (at
+     * shift 0 an int16 output has none). Take it only when it at least halves the worst
+     * error: that is a clamped crossing fixed, where a small gain is only curvature near a
+     * singular point (Sqrt at 0) traded for precision everywhere else. */
+    int32_t *ideal = malloc(65536 * sizeof *ideal);
+    if (ideal) {
+        for (int32_t x = -32768; x <= 32767; x++)
+            ideal[x + 32768] = (int32_t)quantize(s, s->raw(x, s->arg));
+        int64_t best_err = worst_error(s, best, sh, ideal, r);
+        int best_sh = sh;
+        for (int more = sh + 1; more <= sh + 2 && more < 48; more++) {
+            entries_at(s, v, q, more, e);
+            int64_t err = worst_error(s, e, more, ideal, r);
+            if (err < best_err && err * 2 <= best_err) {
+                best_err = err;
+                best_sh = more;
+                memcpy(best, e, sizeof e);
+            }
+        }
+        sh = best_sh;
+        free(ideal);
+    }
     for (int j = 0; j < 513; j++)
-        tab[j] = (int16_t)shr_round(q[j], sh);
+        tab[j] = (int16_t)best[j];
     *shift = sh;
 }
 

@@ -29,7 +29,10 @@ void lower_table_values_i8(const lower_table_spec *s, int8_t tab[256]);
 /* tab[j] = clamp(round(raw(-32768 + 128 j) - c_j) + zp) >> shift (rounded), where c_j is half
  * the error linear interpolation makes at the middle of segment j (so the worst error of the
  * interpolated curve is about halved), with the smallest
- * shift that keeps every entry and every neighbouring difference in int16. */
+ * shift that keeps every entry and every neighbouring difference in int16 (or up to 2 more
+ * when that halves the worst error over all inputs). An entry beyond lo/hi next to one
+ * inside keeps its unclamped value as far as int16 allows: the line then crosses the bound
+ * where the function does and the RESCALE after TABLE saturates. */
 void lower_table_values_i16(const lower_table_spec *s, int16_t tab[513], int *shift);
 
 /* TABLE of block tensor t (i8 -> i8, i16 -> i32) with the given entries (256 int8 or 513

@@ -52,12 +52,17 @@ static void test_values_i16(void **s)
     assert_int_equal(t[256], 25);
     assert_int_equal(t[257], 50);
     /* a jump from -32768 to 32767 (after clamping) is 65535 between two entries: halving
-     * leaves 32768, quartering fits: shift 2, entries rounded -8192 and 8192 */
+     * leaves 32768, quartering fits: shift 2, clamped entries rounded -8192 and 8192.
+     * Entries 255 and 256 straddle the range, so they keep their unclamped values: 256 is
+     * 40000 / 4; segment 255 runs -40000 -> 40000 but is -40000 at its middle, so entry 255
+     * moves down by half that 40000 error: -60000 / 4 */
     lower_table_spec st = {step, NULL, 0, -32768, 32767};
     lower_table_values_i16(&st, t, &shift);
     assert_int_equal(shift, 2);
-    assert_int_equal(t[255], -8192);
-    assert_int_equal(t[256], 8192);
+    assert_int_equal(t[254], -8192);
+    assert_int_equal(t[255], -15000);
+    assert_int_equal(t[256], 10000);
+    assert_int_equal(t[257], 8192);
 }
 
 static ir_graph *sigmoid_graph(tosac_dtype dt, float sx, float sy, int64_t zy)
