@@ -462,8 +462,9 @@ tosac_code tosac_json_parse_file(const char *path, tosac_json **out, tosac_error
     tosac_error_clear(&local);
     tosac_code rc = tosac_json_parse(buf, len, out, &local);
     free(buf);
+    char mp[TOSAC_MSG_PATH];
     if (rc)
-        return tosac_fail(err, rc, "%s: %s", path, local.msg);
+        return tosac_fail(err, rc, "%s: %s", tosac_msg_path(path, mp), local.msg);
     return TOSAC_OK;
 }
 

@@ -201,8 +201,9 @@ tosac_code tosac_npy_read(const char *path, tosac_tensor *out, tosac_error *err)
     tosac_error_clear(&local);
     rc = tosac_npy_parse(buf, len, out, &local);
     free(buf);
+    char mp[TOSAC_MSG_PATH];
     if (rc)
-        return tosac_fail(err, rc, "%s: %s", path, local.msg);
+        return tosac_fail(err, rc, "%s: %s", tosac_msg_path(path, mp), local.msg);
     return TOSAC_OK;
 }
 
