@@ -40,16 +40,6 @@ static const tosa_op mut_ops[] = {
 
 #define TESTS_PER_OP 4
 
-static uint64_t rng;
-static uint32_t rnd(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (uint32_t)((rng * 2685821657736338717ull) >> 32);
-}
-static uint32_t below(uint32_t n) { return n ? rnd() % n : 0; }
-
 static int verbose;
 static uint32_t max_edits = 3; /* mutations per graph: 1..max_edits */
 
@@ -58,26 +48,26 @@ static int64_t interesting(int64_t old)
 {
     static const int64_t v[] = {0, 1, -1, 2, 3, 7, 8, 16, 64, -2, -8, 127, 128, 255, 32767,
                                 65535, 2147483647, -2147483647 - 1, (int64_t)1 << 36};
-    switch (below(4)) {
+    switch (tu_below(4)) {
     case 0: return old + 1;
     case 1: return old - 1;
-    default: return v[below(sizeof v / sizeof v[0])];
+    default: return v[tu_below(sizeof v / sizeof v[0])];
     }
 }
 
 static tosa_block *pick_block(tosa_graph *g)
 {
-    tosa_region *r = &g->regions[below((uint32_t)g->n_regions)];
+    tosa_region *r = &g->regions[tu_below((uint32_t)g->n_regions)];
     if (!r->n_blocks)
         return NULL;
     /* mostly the main block: it is the one that always runs */
-    return below(3) ? &g->regions[0].blocks[0] : &r->blocks[below((uint32_t)r->n_blocks)];
+    return tu_below(3) ? &g->regions[0].blocks[0] : &r->blocks[tu_below((uint32_t)r->n_blocks)];
 }
 
 static const char *block_name(tosa_graph *g)
 {
-    tosa_region *r = &g->regions[below((uint32_t)g->n_regions)];
-    return r->n_blocks ? r->blocks[below((uint32_t)r->n_blocks)].name : "main";
+    tosa_region *r = &g->regions[tu_below((uint32_t)g->n_regions)];
+    return r->n_blocks ? r->blocks[tu_below((uint32_t)r->n_blocks)].name : "main";
 }
 
 static void mutate_attr(tosa_graph *g, tosa_operator *o)
@@ -86,21 +76,21 @@ static void mutate_attr(tosa_graph *g, tosa_operator *o)
     const tosa_attr_field *fs = tosa_attr_fields(o->op, &n);
     if (!fs || n == 0)
         return;
-    const tosa_attr_field *f = &fs[below((uint32_t)n)];
+    const tosa_attr_field *f = &fs[tu_below((uint32_t)n)];
     char *base = (char *)&o->attr;
     switch (f->kind) {
     case TOSA_AK_VEC:
     case TOSA_AK_RAW8: {
         int *cnt = (int *)(base + f->n_off);
-        if (below(4) == 0) {
-            *cnt = (int)below((uint32_t)f->cap + 1);
+        if (tu_below(4) == 0) {
+            *cnt = (int)tu_below((uint32_t)f->cap + 1);
         } else if (*cnt > 0) {
-            int i = (int)below((uint32_t)*cnt);
+            int i = (int)tu_below((uint32_t)*cnt);
             if (f->kind == TOSA_AK_VEC) {
                 int32_t *v = (int32_t *)(base + f->off);
                 v[i] = (int32_t)interesting(v[i]);
             } else {
-                ((uint8_t *)(base + f->off))[i] = (uint8_t)rnd();
+                ((uint8_t *)(base + f->off))[i] = (uint8_t)tu_rand();
             }
         }
         return;
@@ -108,14 +98,14 @@ static void mutate_attr(tosa_graph *g, tosa_operator *o)
     case TOSA_AK_STR: {
         char **s = (char **)(base + f->off);
         free(*s);
-        *s = below(4) ? strdup(block_name(g)) : NULL;
+        *s = tu_below(4) ? strdup(block_name(g)) : NULL;
         return;
     }
     case TOSA_AK_BYTES: return;
-    case TOSA_AK_DTYPE: tosa_attr_set_int(&o->attr, f, below(TOSAC_DT_COUNT)); return;
+    case TOSA_AK_DTYPE: tosa_attr_set_int(&o->attr, f, tu_below(TOSAC_DT_COUNT)); return;
     case TOSA_AK_BOOL: tosa_attr_set_int(&o->attr, f, !tosa_attr_get_int(&o->attr, f)); return;
     default:
-        tosa_attr_set_int(&o->attr, f, below(2) ? (int64_t)below(5)
+        tosa_attr_set_int(&o->attr, f, tu_below(2) ? (int64_t)tu_below(5)
                                                 : interesting(tosa_attr_get_int(&o->attr, f)));
         return;
     }
@@ -130,10 +120,10 @@ static void mutate_data(tosa_tensor *t)
     size_t n = es ? t->data_size / es : 0;
     if (!n)
         return;
-    size_t i = below((uint32_t)n);
+    size_t i = tu_below((uint32_t)n);
     uint8_t *p = (uint8_t *)t->data + i * es;
-    if (tosac_dtype_is_float(t->dtype) || below(3) == 0) {
-        p[below((uint32_t)es)] ^= (uint8_t)(1u << below(8));
+    if (tosac_dtype_is_float(t->dtype) || tu_below(3) == 0) {
+        p[tu_below((uint32_t)es)] ^= (uint8_t)(1u << tu_below(8));
         return;
     }
     int64_t v = interesting(0);
@@ -156,9 +146,9 @@ static void mutate(tosa_graph *g)
     tosa_block *b = pick_block(g);
     if (!b || b->n_tensors == 0)
         return;
-    tosa_tensor *t = &b->tensors[below((uint32_t)b->n_tensors)];
-    tosa_operator *o = b->n_ops ? &b->ops[below((uint32_t)b->n_ops)] : NULL;
-    switch (below(10)) {
+    tosa_tensor *t = &b->tensors[tu_below((uint32_t)b->n_tensors)];
+    tosa_operator *o = b->n_ops ? &b->ops[tu_below((uint32_t)b->n_ops)] : NULL;
+    switch (tu_below(10)) {
     case 0:
     case 1:
         if (o)
@@ -166,7 +156,7 @@ static void mutate(tosa_graph *g)
         break;
     case 2:
         if (t->rank > 0) {
-            int64_t *d = &t->shape[below((uint32_t)t->rank)];
+            int64_t *d = &t->shape[tu_below((uint32_t)t->rank)];
             *d = interesting(*d);
             if (*d > 64 && *d < ((int64_t)1 << 36))
                 *d = 64; /* keep runs small; huge sizes are tested by the 1<<36 value */
@@ -174,29 +164,29 @@ static void mutate(tosa_graph *g)
         break;
     case 3: {
         int old = t->rank;
-        t->rank = (int)below(TOSAC_MAX_RANK + 1);
+        t->rank = (int)tu_below(TOSAC_MAX_RANK + 1);
         for (int i = old; i < t->rank; i++)
-            t->shape[i] = 1 + below(2);
+            t->shape[i] = 1 + tu_below(2);
         break;
     }
     case 4:
-        if (below(8) == 0)
+        if (tu_below(8) == 0)
             t->variable = !t->variable;
         else
-            t->dtype = (tosac_dtype)(1 + below(TOSAC_DT_COUNT - 1));
+            t->dtype = (tosac_dtype)(1 + tu_below(TOSAC_DT_COUNT - 1));
         break;
     case 5:
     case 6: mutate_data(t); break;
     case 7:
         if (o && o->n_inputs + o->n_outputs > 0) {
-            int k = (int)below((uint32_t)(o->n_inputs + o->n_outputs));
+            int k = (int)tu_below((uint32_t)(o->n_inputs + o->n_outputs));
             int *slot = k < o->n_inputs ? &o->inputs[k] : &o->outputs[k - o->n_inputs];
-            *slot = (int)below((uint32_t)b->n_tensors);
+            *slot = (int)tu_below((uint32_t)b->n_tensors);
         }
         break;
     case 8:
         if (o) {
-            if (below(2) && o->n_inputs > 0)
+            if (tu_below(2) && o->n_inputs > 0)
                 o->n_inputs--;
             else if (o->n_outputs > 0)
                 o->n_outputs--;
@@ -204,7 +194,7 @@ static void mutate(tosa_graph *g)
         break;
     case 9:
         if (o)
-            o->op = mut_ops[below(N_MUT_OPS)];
+            o->op = mut_ops[tu_below(N_MUT_OPS)];
         break;
     }
 }
@@ -215,10 +205,10 @@ static void fill_random(tosac_tensor *t)
 {
     size_t es = tosac_dtype_size(t->dtype);
     int64_t n = tosac_tensor_numel(t);
-    bool wild = below(4) == 0;
+    bool wild = tu_below(4) == 0;
     for (int64_t i = 0; i < n; i++) {
         uint8_t *p = (uint8_t *)t->data + (size_t)i * es;
-        int64_t v = wild ? (int64_t)(((uint64_t)rnd() << 32) | rnd()) : (int64_t)below(5) - 1;
+        int64_t v = wild ? (int64_t)(((uint64_t)tu_rand() << 32) | tu_rand()) : (int64_t)tu_below(5) - 1;
         switch (t->dtype) {
         case TOSAC_DT_BOOL: *p = (uint8_t)(v & 1); break;
         case TOSAC_DT_I4: *(int8_t *)p = (int8_t)((int8_t)(uint8_t)((uint64_t)v << 4) >> 4); break;
@@ -314,7 +304,7 @@ static int run_mutated_graph(const uint8_t *file, size_t len, const char *label,
     tosac_error err;
     tosac_error_clear(&err);
     assert_int_equal(tosa_graph_read(file, len, &g, &err), TOSAC_OK);
-    int edits = 1 + (int)below(max_edits);
+    int edits = 1 + (int)tu_below(max_edits);
     for (int e = 0; e < edits; e++)
         mutate(g);
     return run_graph(g, label, iter);
@@ -326,11 +316,11 @@ static int run_mutated_file(const uint8_t *file, size_t len, const char *label, 
 {
     uint8_t *m = malloc(len);
     memcpy(m, file, len);
-    int edits = 1 + (int)below(3);
+    int edits = 1 + (int)tu_below(3);
     for (int e = 0; e < edits; e++) {
-        uint32_t pos = below((uint32_t)len);
-        if (below(2))
-            m[pos] ^= (uint8_t)(1u << below(8));
+        uint32_t pos = tu_below((uint32_t)len);
+        if (tu_below(2))
+            m[pos] ^= (uint8_t)(1u << tu_below(8));
         else
             m[pos] = (uint8_t)interesting(m[pos]);
     }
@@ -467,7 +457,7 @@ static int fuzz_conformance(fuzz_fn fn, int default_iters, int *ran)
             tosac_error_clear(&err);
             assert_int_equal(tosac_read_file(tu_shared(tests[t]), &file, &len, &err), TOSAC_OK);
             /* one seed per graph: a failing case replays with TOSAC_FUZZ_OPS=<op> alone */
-            rng = (env_seed ? strtoull(env_seed, NULL, 10) : 0x9e3779b97f4a7c15ull) + (uint64_t)t;
+            tu_seed((env_seed ? strtoull(env_seed, NULL, 10) : 0x9e3779b97f4a7c15ull) + (uint64_t)t);
             for (int i = 0; i < iters; i++) {
                 hits += fn(file, len, tests[t], i);
                 (*ran)++;
@@ -483,7 +473,7 @@ static int fuzz_conformance(fuzz_fn fn, int default_iters, int *ran)
         for (int k = 0; k < 3; k++) {
             size_t len;
             uint8_t *file = k < 2 ? synth_fft(k == 1, &len) : synth_variable(&len);
-            rng = (env_seed ? strtoull(env_seed, NULL, 10) : 0x9e3779b97f4a7c15ull) + 100u + (uint64_t)k;
+            tu_seed((env_seed ? strtoull(env_seed, NULL, 10) : 0x9e3779b97f4a7c15ull) + 100u + (uint64_t)k);
             for (int i = 0; i < iters; i++) {
                 hits += fn(file, len, labels[k], i);
                 (*ran)++;
