@@ -41,7 +41,7 @@ tosac_code sh_set(shape_ctx *c, int node, int k, tosac_dtype dt, int rank, const
     if (rank < 0 || rank > TOSAC_MAX_RANK)
         return sh_fail(c, node, "the output rank is outside 0..8");
     for (int d = 0; d < rank; d++)
-        if (shape[d] < 0 || shape[d] > ((int64_t)1 << 40))
+        if (shape[d] < 0 || shape[d] > IR_SHAPE_LIMIT)
             return tosac_fail(c->err, TOSAC_ERR_INPUT, "%s: output dimension %d would be %lld",
                               ir_node_desc(c->g, node, desc, sizeof desc), d,
                               (long long)shape[d]);

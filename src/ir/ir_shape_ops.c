@@ -242,10 +242,18 @@ static tosac_code spatial(shape_ctx *c, int node, const ir_tensor *x, const int6
     int64_t out[TOSAC_MAX_RANK];
     out[0] = x->shape[0];
     out[1] = channels;
+    /* Dims are at most IR_SHAPE_LIMIT; attributes are bounded likewise so the arithmetic
+     * below cannot overflow. */
+    const int64_t lim = IR_SHAPE_LIMIT;
     for (int i = 0; i < ns; i++) {
         int64_t s = str ? str[i] : 1, d = dil ? dil[i] : 1, in = x->shape[i + 2];
-        if (s < 1 || d < 1 || kernel[i] < 1)
+        if (s < 1 || d < 1 || kernel[i] < 1 || s > lim || d > lim || kernel[i] > lim)
             return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': invalid stride, dilation or kernel",
+                              NODE->name);
+        if (pads && (pads[i] < -lim || pads[i] > lim || pads[i + ns] < -lim || pads[i + ns] > lim))
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': pads out of range", NODE->name);
+        if (kernel[i] - 1 > lim / d)
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': dilated kernel too large",
                               NODE->name);
         int64_t ek = (kernel[i] - 1) * d + 1;
         if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
