@@ -338,6 +338,19 @@ static void test_mutated_models(void **state)
     const char *env_iters = getenv("TOSAC_FUZZ_ITERS"), *env_seed = getenv("TOSAC_FUZZ_SEED");
     uint64_t seed = env_seed ? strtoull(env_seed, NULL, 10) : 41;
     int iters = env_iters ? atoi(env_iters) : 1500;
+    /* TOSAC_FUZZ_MODELS=a.onnx,b.onnx explores other models instead */
+    const char *env_models = getenv("TOSAC_FUZZ_MODELS");
+    if (env_models) {
+        char *list = strdup(env_models), *save = NULL;
+        int i = 0;
+        for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+            tu_seed(seed + (uint64_t)i++);
+            fuzz_model(p, iters, slots);
+        }
+        free(list);
+        free(slots);
+        return;
+    }
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
         tu_seed(seed + i);
         fuzz_model(seeds[i], iters, slots);
