@@ -1,6 +1,38 @@
-/* Operator group: elementwise. (Not written yet: an empty table.) */
-#include "interp/interp_internal.h"
+/* Operator group: elementwise binary, unary and ternary operators (implementations in
+ * interp_elementwise_{binary,table,unary,ternary}.c). */
+#include "interp/interp_elementwise.h"
 
 const interp_op_entry interp_ops_elementwise[] = {
+    {TOSA_OP_ADD, interp_op_add},
+    {TOSA_OP_ARITHMETIC_RIGHT_SHIFT, interp_op_arithmetic_right_shift},
+    {TOSA_OP_BITWISE_AND, interp_op_bitwise_and},
+    {TOSA_OP_BITWISE_OR, interp_op_bitwise_or},
+    {TOSA_OP_BITWISE_XOR, interp_op_bitwise_xor},
+    {TOSA_OP_INTDIV, interp_op_intdiv},
+    {TOSA_OP_LOGICAL_AND, interp_op_logical_and},
+    {TOSA_OP_LOGICAL_LEFT_SHIFT, interp_op_logical_left_shift},
+    {TOSA_OP_LOGICAL_RIGHT_SHIFT, interp_op_logical_right_shift},
+    {TOSA_OP_LOGICAL_OR, interp_op_logical_or},
+    {TOSA_OP_LOGICAL_XOR, interp_op_logical_xor},
+    {TOSA_OP_MAXIMUM, interp_op_maximum},
+    {TOSA_OP_MINIMUM, interp_op_minimum},
+    {TOSA_OP_MUL, interp_op_mul},
+    {TOSA_OP_POW, interp_op_pow},
+    {TOSA_OP_SUB, interp_op_sub},
+    {TOSA_OP_TABLE, interp_op_table},
+    {TOSA_OP_ABS, interp_op_abs},
+    {TOSA_OP_BITWISE_NOT, interp_op_bitwise_not},
+    {TOSA_OP_CEIL, interp_op_ceil},
+    {TOSA_OP_CLZ, interp_op_clz},
+    {TOSA_OP_COS, interp_op_cos},
+    {TOSA_OP_EXP, interp_op_exp},
+    {TOSA_OP_FLOOR, interp_op_floor},
+    {TOSA_OP_LOG, interp_op_log},
+    {TOSA_OP_LOGICAL_NOT, interp_op_logical_not},
+    {TOSA_OP_NEGATE, interp_op_negate},
+    {TOSA_OP_RECIPROCAL, interp_op_reciprocal},
+    {TOSA_OP_RSQRT, interp_op_rsqrt},
+    {TOSA_OP_SIN, interp_op_sin},
+    {TOSA_OP_SELECT, interp_op_select},
     {TOSA_OP_UNKNOWN, NULL},
 };

@@ -26,8 +26,6 @@ Onnx__TensorProto *onnx_tensor_to_proto(const char *name, tosac_dtype dt, int ra
                                         const int64_t *shape, const void *data, size_t nbytes,
                                         tosac_error *err);
 
-/* Records scale/zero point on tensors described by Q/DQ/QLinear* nodes (recursing). */
-tosac_code onnx_record_quant(ir_graph *g, tosac_error *err);
 /* Replaces each If with a constant condition by the nodes of the branch it takes. */
 tosac_code onnx_fold_constant_if(ir_graph *g, tosac_error *err);
 

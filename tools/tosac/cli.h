@@ -31,6 +31,7 @@ int cmd_quantize(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* Per file kind (cmd_run / cmd_inspect dispatch to these). */
 int run_tosa(int argc, char **argv);

@@ -16,6 +16,7 @@ static const struct {
     {"run", cmd_run, "run a program, an ONNX model or a .tosa graph on .npy inputs"},
     {"inspect", cmd_inspect, "show the contents of a program, ONNX model or .tosa graph"},
     {"bench", cmd_bench, "time a program, ONNX model or .tosa graph"},
+    {"compare", cmd_compare, "show how close a result .npy is to a reference .npy"},
 };
 
 static void usage(FILE *f)

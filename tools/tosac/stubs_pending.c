@@ -10,9 +10,4 @@
         return cli_error(TOSAC_ERR_UNSUPPORTED, "%s is not implemented yet", what);            \
     }
 
-PENDING(cmd_compile, "tosac compile")
-PENDING(cmd_quantize, "tosac quantize")
-PENDING(cmd_bench, "tosac bench")
-PENDING(run_onnx, "running ONNX models")
-PENDING(run_program, "running programs")
 PENDING(inspect_program, "inspecting programs")

@@ -1,0 +1,46 @@
+/* A compiled program: the CPU part as an ONNX graph in which each TOSA delegate is a node
+ * TosaDelegate (domain "tosac", attribute "index"), plus the delegates' .tosa graphs and their
+ * I/O metadata (JSON, as `--emit-tosa` writes it).
+ *
+ * File layout (little endian): "TOSACPRG", u32 version (1), u32 delegate count, u64 length +
+ * ONNX bytes of the CPU graph, then per delegate u64 length + .tosa bytes and u64 length +
+ * metadata JSON. */
+#ifndef TOSAC_PROGRAM_H
+#define TOSAC_PROGRAM_H
+
+#include <stddef.h>
+
+#include "tosac/error.h"
+#include "tosac/ir.h"
+#include "tosac/tensor.h"
+#include "tosac/tosa.h"
+
+#define TOSAC_PROGRAM_MAGIC "TOSACPRG"
+#define TOSAC_DELEGATE_OP "TosaDelegate"
+
+typedef struct tosac_program_exec tosac_program_exec;
+
+typedef struct tosac_program {
+    ir_model *cpu;              /* the CPU graph (TosaDelegate nodes for the delegates) */
+    int n_delegates;
+    tosa_graph **delegates;     /* parsed .tosa graphs */
+    char **meta;                /* per delegate: I/O metadata JSON text */
+    tosac_program_exec *run_;    /* private: execution plan, built on first run */
+} tosac_program;
+
+/* Serializes p (the .tosa graphs written with the deterministic writer). */
+tosac_code tosac_program_to_bytes(const tosac_program *p, void **buf, size_t *len,
+                                  tosac_error *err);
+tosac_code tosac_program_write_file(const tosac_program *p, const char *path, tosac_error *err);
+/* Untrusted bytes: bad files are TOSAC_ERR_INPUT naming the problem. */
+tosac_code tosac_program_from_bytes(const void *buf, size_t len, tosac_program **out,
+                                    tosac_error *err);
+tosac_code tosac_program_read_file(const char *path, tosac_program **out, tosac_error *err);
+void tosac_program_free(tosac_program *p);
+
+/* Runs the program: CPU segments on the CPU executor, delegates on the TOSA interpreter.
+ * inputs bind the CPU graph's inputs in order; outputs get its outputs (caller frees). */
+tosac_code tosac_program_run(tosac_program *p, const tosac_tensor *inputs, int n_inputs,
+                             tosac_tensor *outputs, int n_outputs, tosac_error *err);
+
+#endif

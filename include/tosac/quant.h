@@ -1,0 +1,74 @@
+/* Post-training quantization: float ONNX graph IR -> QDQ graph IR.
+ *
+ * tosac_quantize calibrates the float model on sample inputs (min/max per tensor, run with the
+ * CPU executor), then rewrites the graph into the QDQ form onnxruntime and ExecuTorch emit:
+ *   activations: x -> QuantizeLinear -> DequantizeLinear -> op   (per-tensor)
+ *   weights:     int8 initializer (per output channel) -> DequantizeLinear -> op
+ *   bias:        int32 initializer (scale = s_in * s_w[c]) -> DequantizeLinear -> op
+ * Schemes (as ExecuTorch's Arm quantizer):
+ *   A8W8:  int8 asymmetric activations (range extended to include 0), int8 symmetric
+ *          per-channel weights in [-127, 127], int32 bias.
+ *   A16W8: int16 symmetric activations (zero point 0, scale = max|x| / 32767), int8 weights,
+ *          int32 bias (the backend widens it to int48).
+ * The model's ai.onnx opset is raised when the QDQ form needs it (13 for per-channel
+ * weights, 21 for int16 Q/DQ); the operators whose signature changed are rewritten.
+ * BatchNormalization that directly follows a Conv is folded into it first; Relu/Clip right
+ * after Conv/Gemm/MatMul/Add are fused (quantized after the activation only). Operators not
+ * quantized stay float between a DequantizeLinear and a QuantizeLinear, so the model keeps
+ * its meaning. See src/quant/quant_plan.c for the per-operator rules. */
+#ifndef TOSAC_QUANT_H
+#define TOSAC_QUANT_H
+
+#include <stdint.h>
+
+#include "tosac/error.h"
+#include "tosac/ir.h"
+#include "tosac/tensor.h"
+
+typedef enum quant_scheme {
+    QUANT_A8W8 = 0,
+    QUANT_A16W8 = 1,
+} quant_scheme;
+
+typedef struct quant_options {
+    quant_scheme scheme;
+} quant_options;
+
+/* "a8w8" / "a16w8" (case-sensitive); TOSAC_ERR_INPUT naming the string otherwise. */
+tosac_code quant_parse_scheme(const char *s, quant_scheme *out, tosac_error *err);
+const char *quant_scheme_name(quant_scheme s);
+
+/* ---- calibration data ---- */
+
+/* n_samples samples of n_inputs tensors each, in graph-input order:
+ * tensors[s * n_inputs + i] is graph input i of sample s. */
+typedef struct quant_calib {
+    int n_samples;
+    int n_inputs;
+    tosac_tensor *tensors;
+} quant_calib;
+
+/* Loads calibration samples for the graph inputs of m from --calib arguments:
+ *   FILE.npy        one sample of a one-input model
+ *   NAME=FILE.npy   one input of a sample; a sample is complete when every input is named,
+ *                   and naming an input again starts the next sample
+ *   DIR             every sub-folder DIR/<sample>/ holding <input name>.npy per input
+ *                   (names with characters outside [A-Za-z0-9_.-] as '_'), sorted by name;
+ *                   or DIR itself when it holds those files directly.
+ * Every tensor is checked against its graph input: dtype equal, rank equal, every known dim
+ * equal; a mismatch is TOSAC_ERR_INPUT naming the input and the file. */
+tosac_code quant_calib_load(const ir_model *m, const char *const *args, int n_args,
+                            quant_calib *out, tosac_error *err);
+/* Checks one sample's tensors against the graph inputs (what quant_calib_load does per file). */
+tosac_code quant_calib_check(const ir_graph *g, const tosac_tensor *t, int input,
+                             const char *what, tosac_error *err);
+void quant_calib_free(quant_calib *c);
+
+/* ---- the quantizer ---- */
+
+/* Quantizes m in place (see above). calib must hold at least one sample for every graph
+ * input. On failure m may be partly rewritten: the caller discards it. */
+tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib *calib,
+                          tosac_error *err);
+
+#endif

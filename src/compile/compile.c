@@ -1,0 +1,333 @@
+/* The compiler driver: import -> shapes -> passes -> partition -> lower -> program. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile/compile_json.h"
+#include "lower/lower.h"
+#include "partition/partition.h"
+#include "passes/passes.h"
+#include "tosac/compile.h"
+#include "tosac/onnx.h"
+#include "util/fileio.h"
+
+/* The model's nodes before the passes, for the report. */
+typedef struct orig_node {
+    char *name;
+    const char *op_type;
+} orig_node;
+
+typedef struct compile_state {
+    tosa_spec spec;
+    ir_model *m;
+    orig_node *orig;
+    int n_orig;
+    partition_plan plan;
+    tosa_graph **dg;
+    char **meta;
+    int n_dg;
+} compile_state;
+
+static void state_free(compile_state *s)
+{
+    for (int i = 0; i < s->n_orig; i++)
+        free(s->orig[i].name);
+    free(s->orig);
+    partition_plan_free(&s->plan);
+    for (int i = 0; i < s->n_dg; i++) {
+        tosa_graph_free(s->dg ? s->dg[i] : NULL);
+        free(s->meta ? s->meta[i] : NULL);
+    }
+    free(s->dg);
+    free(s->meta);
+    ir_model_free(s->m);
+}
+
+static tosac_code apply_shapes(ir_model *m, const tosac_compile_options *o, tosac_error *err)
+{
+    for (int i = 0; i < o->n_input_shapes; i++) {
+        char name[256];
+        int rank;
+        int64_t dims[TOSAC_MAX_RANK];
+        tosac_code rc = ir_parse_input_shape(o->input_shapes[i], name, sizeof name, &rank, dims,
+                                             err);
+        if (!rc)
+            rc = ir_model_set_input_shape(m, name, rank, dims, err);
+        if (rc)
+            return rc;
+    }
+    return ir_model_infer_shapes(m, err);
+}
+
+/* Every node gets a unique name ("<OpType>_<i>" when it had none or a repeated one) so the
+ * report can follow it through the passes. */
+static tosac_code name_nodes(ir_graph *g, tosac_error *err)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        ir_node *n = &g->nodes[i];
+        bool dup = !n->name || !n->name[0];
+        for (int k = 0; k < i && !dup; k++)
+            dup = strcmp(g->nodes[k].name, n->name) == 0;
+        if (!dup)
+            continue;
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s_%d", n->op_type, i);
+        char *nm = strdup(buf);
+        if (!nm)
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        free(n->name);
+        n->name = nm;
+    }
+    return TOSAC_OK;
+}
+
+static tosac_code remember_nodes(compile_state *s, tosac_error *err)
+{
+    ir_graph *g = s->m->graph;
+    tosac_code rc = name_nodes(g, err);
+    if (rc)
+        return rc;
+    s->orig = calloc((size_t)g->n_nodes + 1, sizeof *s->orig);
+    if (!s->orig)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    for (int i = 0; i < g->n_nodes; i++) {
+        s->orig[i].name = strdup(g->nodes[i].name ? g->nodes[i].name : "");
+        s->orig[i].op_type = g->nodes[i].op_type;
+        s->n_orig++;
+        if (!s->orig[i].name)
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    }
+    return TOSAC_OK;
+}
+
+/* Lowers every delegate (before the CPU graph is rewritten). */
+static tosac_code lower_delegates(compile_state *s, tosac_error *err)
+{
+    const ir_graph *g = s->m->graph;
+    int n = s->plan.n_parts;
+    s->dg = calloc((size_t)n + 1, sizeof *s->dg);
+    s->meta = calloc((size_t)n + 1, sizeof *s->meta);
+    if (!s->dg || !s->meta)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    s->n_dg = n;
+    for (int k = 0; k < n; k++) {
+        int *nodes = NULL, nn = 0, *ins = NULL, n_in = 0, *outs = NULL, n_out = 0;
+        tosac_code rc = partition_nodes(g, &s->plan, k, &nodes, &nn, err);
+        if (!rc)
+            rc = partition_io(g, &s->plan, k, &ins, &n_in, &outs, &n_out, err);
+        if (!rc)
+            rc = lower_subgraph(&s->spec, g, nodes, nn, ins, n_in, outs, n_out, &s->dg[k], err);
+        if (!rc && !(s->meta[k] = compile_delegate_meta(g, ins, n_in, outs, n_out)))
+            rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing metadata");
+        free(nodes);
+        free(ins);
+        free(outs);
+        if (rc)
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "lowering delegate %d failed", k);
+    }
+    return TOSAC_OK;
+}
+
+/* Each delegate's nodes become one TosaDelegate node; unread nodes and tensors go. */
+static tosac_code rewrite_cpu_graph(compile_state *s, tosac_error *err)
+{
+    ir_graph *g = s->m->graph;
+    int n_before = g->n_nodes;
+    for (int k = 0; k < s->plan.n_parts; k++) {
+        int *ins = NULL, n_in = 0, *outs = NULL, n_out = 0;
+        tosac_code rc = partition_io(g, &s->plan, k, &ins, &n_in, &outs, &n_out, err);
+        char name[32];
+        snprintf(name, sizeof name, "delegate_%d", k);
+        int node = rc ? -1 : ir_graph_add_node(g, TOSAC_DELEGATE_OP, IR_DOMAIN_TOSAC, name, ins,
+                                              n_in, outs, n_out, err);
+        free(ins);
+        free(outs);
+        if (node < 0 || ir_node_set_int(g, node, "index", k, err))
+            return err->code ? err->code : TOSAC_ERR_INTERNAL;
+    }
+    for (int i = 0; i < n_before && i < s->plan.n_nodes; i++)
+        if (s->plan.part[i] >= 0)
+            ir_node_kill(g, i);
+    /* nodes whose values nobody reads (e.g. Constant nodes only delegates used) */
+    for (bool again = true; again;) {
+        again = false;
+        for (int i = 0; i < g->n_nodes; i++) {
+            ir_node *n = &g->nodes[i];
+            if (n->dead)
+                continue;
+            bool used = false;
+            for (int o = 0; o < n->n_outputs && !used; o++)
+                used = n->outputs[o] >= 0 && (ir_graph_is_output(g, n->outputs[o]) ||
+                                              ir_graph_consumers(g, n->outputs[o], NULL, 0) > 0);
+            if (!used) {
+                ir_node_kill(g, i);
+                again = true;
+            }
+        }
+    }
+    ir_graph_compact(g);
+    tosac_code rc = ir_graph_toposort(g, err);
+    if (!rc)
+        rc = ir_graph_prune_tensors(g, NULL, err);
+    if (!rc)
+        rc = ir_model_set_opset(s->m, IR_DOMAIN_TOSAC, 1, err);
+    return rc;
+}
+
+static void report_node(tosac_json_writer *w, const char *name, const char *op, int part,
+                        const char *reason)
+{
+    tosac_json_begin_object(w);
+    tosac_json_key(w, "name");
+    tosac_json_write_string(w, name);
+    tosac_json_key(w, "op_type");
+    tosac_json_write_string(w, op);
+    tosac_json_key(w, "placement");
+    tosac_json_write_string(w, part >= 0 ? "delegate" : reason ? "cpu" : "folded");
+    if (part >= 0) {
+        tosac_json_key(w, "delegate");
+        tosac_json_write_int(w, part);
+    } else {
+        tosac_json_key(w, "reason");
+        tosac_json_write_string(w, reason ? reason
+                                          : "folded into the quantization parameters of its "
+                                            "tensors");
+    }
+    tosac_json_end_object(w);
+}
+
+/* Every node of the model: delegated, on the CPU (with the reason), or folded by a pass. */
+static char *build_report(const compile_state *s, const ir_graph *g)
+{
+    tosac_json_writer w;
+    tosac_json_writer_init(&w, true);
+    char spec[128];
+    tosa_spec_to_string(&s->spec, spec, sizeof spec);
+    tosac_json_begin_object(&w);
+    tosac_json_key(&w, "spec");
+    tosac_json_write_string(&w, spec);
+    tosac_json_key(&w, "delegates");
+    tosac_json_write_int(&w, s->plan.n_parts);
+    tosac_json_key(&w, "nodes");
+    tosac_json_begin_array(&w);
+    unsigned char *used = calloc((size_t)g->n_nodes + 1, 1);
+    for (int i = 0; used && i < s->n_orig; i++) {
+        int found = -1;
+        for (int k = 0; k < g->n_nodes && found < 0; k++)
+            if (!used[k] && g->nodes[k].op_type == s->orig[i].op_type &&
+                strcmp(g->nodes[k].name ? g->nodes[k].name : "", s->orig[i].name) == 0)
+                found = k;
+        if (found >= 0) {
+            used[found] = 1;
+            report_node(&w, s->orig[i].name, s->orig[i].op_type, s->plan.part[found],
+                        s->plan.reason[found]);
+        } else {
+            report_node(&w, s->orig[i].name, s->orig[i].op_type, -1, NULL);
+        }
+    }
+    free(used);
+    tosac_json_end_array(&w);
+    tosac_json_end_object(&w);
+    size_t len;
+    return tosac_json_writer_take(&w, &len);
+}
+
+tosac_code tosac_compile_model(ir_model *m, const tosac_compile_options *o, tosac_program **out,
+                               char **report, tosac_error *err)
+{
+    *out = NULL;
+    if (report)
+        *report = NULL;
+    compile_state s;
+    memset(&s, 0, sizeof s);
+    s.m = m;
+    tosac_code rc = tosa_spec_parse(o->spec ? o->spec : "", &s.spec, err);
+    if (!rc)
+        rc = apply_shapes(m, o, err);
+    if (!rc)
+        rc = remember_nodes(&s, err);
+    pass_ctx pc = {&s.spec, ir_model_opset(m, "")};
+    if (!rc)
+        rc = passes_run(m->graph, &pc, err);
+    if (!rc)
+        rc = partition_graph(&s.spec, m->graph, &s.plan, err);
+    char *rep = NULL;
+    if (!rc && !(rep = build_report(&s, m->graph)))
+        rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing the report");
+    if (!rc) {
+        unsigned char *cpu = calloc((size_t)m->graph->n_nodes + 1, 1);
+        if (!cpu)
+            rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        for (int i = 0; cpu && i < m->graph->n_nodes; i++)
+            cpu[i] = s.plan.part[i] < 0;
+        if (!rc)
+            rc = pass_unfold_cpu(m->graph, cpu, err);
+        free(cpu);
+    }
+    if (!rc)
+        rc = lower_delegates(&s, err);
+    if (!rc)
+        rc = rewrite_cpu_graph(&s, err);
+    tosac_program *p = NULL;
+    if (!rc && !(p = calloc(1, sizeof *p)))
+        rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    if (rc) {
+        free(rep);
+        state_free(&s);
+        return rc;
+    }
+    p->cpu = s.m;
+    p->n_delegates = s.n_dg;
+    p->delegates = s.dg;
+    p->meta = s.meta;
+    s.m = NULL;
+    s.dg = NULL;
+    s.meta = NULL;
+    s.n_dg = 0;
+    state_free(&s);
+    *out = p;
+    if (report)
+        *report = rep;
+    else
+        free(rep);
+    return TOSAC_OK;
+}
+
+static tosac_code emit(const tosac_program *p, const char *dir, tosac_error *err)
+{
+    tosac_code rc = tosac_mkdirs(dir, err);
+    for (int k = 0; !rc && k < p->n_delegates; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%d.tosa", dir, k);
+        rc = tosa_graph_write_file(p->delegates[k], path, err);
+        snprintf(path, sizeof path, "%s/%d.json", dir, k);
+        if (!rc)
+            rc = tosac_write_file(path, p->meta[k], strlen(p->meta[k]), err);
+    }
+    return rc;
+}
+
+tosac_code tosac_compile_file(const char *model_path, const char *out_path,
+                              const tosac_compile_options *o, tosac_error *err)
+{
+    ir_model *m = NULL;
+    tosac_code rc = onnx_import_file(model_path, &m, err);
+    if (!rc && o->quantize)
+        rc = tosac_compile_quantize(m, o, err);
+    if (rc) {
+        ir_model_free(m);
+        return rc;
+    }
+    tosac_program *p = NULL;
+    char *report = NULL;
+    rc = tosac_compile_model(m, o, &p, &report, err);
+    if (!rc)
+        rc = tosac_program_write_file(p, out_path, err);
+    if (!rc && o->emit_dir)
+        rc = emit(p, o->emit_dir, err);
+    if (!rc && o->report_path)
+        rc = tosac_write_file(o->report_path, report, strlen(report), err);
+    free(report);
+    tosac_program_free(p);
+    return rc;
+}

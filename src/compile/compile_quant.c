@@ -1,0 +1,49 @@
+/* `tosac compile --quantize SCHEME --calib ...`: the quantizer run in front of the compiler,
+ * so a float model becomes a QDQ model before the passes fold it into integer delegates. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tosac/compile.h"
+#include "tosac/quant.h"
+
+/* True when the graph input `name` is given a shape by one of the --input-shape options. */
+static bool shape_given(const tosac_compile_options *o, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < o->n_input_shapes; i++)
+        if (strncmp(o->input_shapes[i], name, n) == 0 && o->input_shapes[i][n] == '=')
+            return true;
+    return false;
+}
+
+tosac_code tosac_compile_quantize(ir_model *m, const tosac_compile_options *o, tosac_error *err)
+{
+    quant_options qo;
+    memset(&qo, 0, sizeof qo);
+    tosac_code rc = quant_parse_scheme(o->quantize, &qo.scheme, err);
+    if (rc)
+        return rc;
+    if (o->n_calib == 0)
+        return tosac_fail(err, TOSAC_ERR_INPUT,
+                          "--quantize %s needs calibration data: --calib FILE.npy|NAME=FILE.npy|DIR",
+                          o->quantize);
+    quant_calib calib;
+    memset(&calib, 0, sizeof calib);
+    rc = quant_calib_load(m, o->calib, o->n_calib, &calib, err);
+    if (!rc)
+        rc = tosac_quantize(m, &qo, &calib, err);
+    /* Dynamic input dims the user did not fix: the calibration data says what they are. */
+    const ir_graph *g = m->graph;
+    for (int i = 0; !rc && i < g->n_inputs && calib.n_samples > 0; i++) {
+        const ir_tensor *t = &g->tensors[g->inputs[i]];
+        bool dynamic = t->rank < 0;
+        for (int d = 0; d < t->rank; d++)
+            dynamic |= t->shape[d] < 0;
+        if (!dynamic || shape_given(o, t->name))
+            continue;
+        const tosac_tensor *s = &calib.tensors[i];
+        rc = ir_model_set_input_shape(m, t->name, s->rank, s->shape, err);
+    }
+    quant_calib_free(&calib);
+    return rc;
+}

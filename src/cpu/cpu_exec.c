@@ -1,0 +1,360 @@
+/* The executor: planning (binding, order, liveness) and running. */
+#include "cpu/cpu_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/quant.h"
+
+struct cpu_plan {
+    const ir_graph *g;
+    int64_t opset;
+    int *order;                 /* node indices in execution order */
+    int n_order;
+    const cpu_op_entry **ops;   /* per node index */
+    cpu_plan ***subplans;       /* per node index: plans of its subgraphs */
+    int *n_sub;
+    int *last_use;              /* per tensor id: order position of its last reader */
+};
+
+struct cpu_env {
+    const cpu_plan *plan;
+    tosac_tensor *vals;         /* per tensor id, valid where have[] is set */
+    uint8_t *have;
+    cpu_env *parent;
+};
+
+int cpu_plan_n_inputs(const cpu_plan *p) { return p->g->n_inputs; }
+int cpu_plan_n_outputs(const cpu_plan *p) { return p->g->n_outputs; }
+
+int cpu_op_supported(const char *op_type) { return cpu_find_op(op_type) != NULL; }
+
+void cpu_plan_free(cpu_plan *p)
+{
+    if (!p)
+        return;
+    if (p->subplans)
+        for (int i = 0; i < p->g->n_nodes; i++) {
+            for (int k = 0; k < p->n_sub[i]; k++)
+                cpu_plan_free(p->subplans[i][k]);
+            free(p->subplans[i]);
+        }
+    free(p->subplans);
+    free(p->n_sub);
+    free(p->order);
+    free(p->ops);
+    free(p->last_use);
+    free(p);
+}
+
+static const char *node_name(const ir_node *n) { return n->name && n->name[0] ? n->name : "?"; }
+
+tosac_code cpu_plan_create(const ir_graph *g, int64_t opset, cpu_plan **out, tosac_error *err)
+{
+    *out = NULL;
+    cpu_plan *p = calloc(1, sizeof *p);
+    if (!p)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory planning a graph");
+    p->g = g;
+    p->opset = opset;
+    int nn = g->n_nodes > 0 ? g->n_nodes : 1, nt = g->n_tensors > 0 ? g->n_tensors : 1;
+    p->order = calloc((size_t)nn, sizeof *p->order);
+    p->ops = calloc((size_t)nn, sizeof *p->ops);
+    p->subplans = calloc((size_t)nn, sizeof *p->subplans);
+    p->n_sub = calloc((size_t)nn, sizeof *p->n_sub);
+    p->last_use = malloc((size_t)nt * sizeof *p->last_use);
+    if (!p->order || !p->ops || !p->subplans || !p->n_sub || !p->last_use) {
+        cpu_plan_free(p);
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory planning a graph");
+    }
+    tosac_code rc = ir_graph_topo_order(g, p->order, &p->n_order, err);
+    if (rc) {
+        cpu_plan_free(p);
+        return rc;
+    }
+    for (int t = 0; t < g->n_tensors; t++)
+        p->last_use[t] = -1;
+    for (int k = 0; k < p->n_order; k++) {
+        int ni = p->order[k];
+        const ir_node *n = &g->nodes[ni];
+        if (strcmp(n->domain, "") != 0 && strcmp(n->domain, "ai.onnx") != 0) {
+            cpu_plan_free(p);
+            return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
+                              "node '%s': operator %s of domain '%s' is not supported on the CPU",
+                              node_name(n), n->op_type, n->domain);
+        }
+        p->ops[ni] = cpu_find_op(n->op_type);
+        if (!p->ops[ni]) {
+            cpu_plan_free(p);
+            return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
+                              "node '%s': operator %s is not supported on the CPU", node_name(n),
+                              n->op_type);
+        }
+        if (n->n_inputs > CPU_MAX_IO || n->n_outputs > CPU_MAX_IO) {
+            cpu_plan_free(p);
+            return tosac_fail(err, TOSAC_ERR_UNSUPPORTED, "node '%s' (%s): more than %d inputs "
+                              "or outputs", node_name(n), n->op_type, CPU_MAX_IO);
+        }
+        int ns = 0;
+        while (ir_node_subgraph(n, ns))
+            ns++;
+        if (ns) {
+            p->subplans[ni] = calloc((size_t)ns, sizeof(cpu_plan *));
+            if (!p->subplans[ni]) {
+                cpu_plan_free(p);
+                return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory planning a graph");
+            }
+            p->n_sub[ni] = ns;
+            for (int s = 0; s < ns; s++) {
+                rc = cpu_plan_create(ir_node_subgraph(n, s), opset, &p->subplans[ni][s], err);
+                if (rc) {
+                    cpu_plan_free(p);
+                    return rc;
+                }
+            }
+        }
+        for (int i = 0; i < n->n_inputs; i++)
+            if (n->inputs[i] >= 0)
+                p->last_use[n->inputs[i]] = k;
+        for (int i = 0; i < n->n_outputs; i++)
+            if (n->outputs[i] >= 0 && p->last_use[n->outputs[i]] < k)
+                p->last_use[n->outputs[i]] = k;
+    }
+    /* a subgraph reads outer values through captures while its node runs; they are not
+     * node inputs, so keep them alive until that node */
+    for (int k = 0; k < p->n_order; k++) {
+        int ni = p->order[k];
+        for (int s = 0; s < p->n_sub[ni]; s++) {
+            const ir_graph *sg = p->subplans[ni][s]->g;
+            for (int t = 0; t < sg->n_tensors; t++)
+                if (sg->tensors[t].outer_id >= 0 && sg->tensors[t].outer_id < g->n_tensors &&
+                    p->last_use[sg->tensors[t].outer_id] < k)
+                    p->last_use[sg->tensors[t].outer_id] = k;
+        }
+    }
+    for (int i = 0; i < g->n_outputs; i++)
+        p->last_use[g->outputs[i]] = INT_MAX;
+    *out = p;
+    return TOSAC_OK;
+}
+
+/* The value of tensor id in env: constant data, an outer-scope capture, or a computed value.
+ * NULL when not available. */
+static const tosac_tensor *env_get(cpu_env *env, int id, tosac_tensor *scratch)
+{
+    const ir_graph *g = env->plan->g;
+    if (id < 0 || id >= g->n_tensors)
+        return NULL;
+    if (env->have[id])
+        return &env->vals[id];
+    const ir_tensor *t = &g->tensors[id];
+    if (t->outer_id >= 0 && env->parent)
+        return env_get(env->parent, t->outer_id, scratch);
+    if (t->data && t->rank >= 0) {
+        memset(scratch, 0, sizeof *scratch);
+        scratch->dtype = t->dtype;
+        scratch->rank = t->rank;
+        memcpy(scratch->shape, t->shape, sizeof t->shape);
+        scratch->data = t->data;
+        scratch->nbytes = t->nbytes;
+        return scratch;
+    }
+    return NULL;
+}
+
+static void env_free(cpu_env *env)
+{
+    if (!env->vals)
+        return;
+    for (int i = 0; i < env->plan->g->n_tensors; i++)
+        if (env->have[i])
+            tosac_tensor_free(&env->vals[i]);
+    free(env->vals);
+    free(env->have);
+    env->vals = NULL;
+}
+
+static tosac_code copy_tensor(const tosac_tensor *src, tosac_tensor *dst, tosac_error *err)
+{
+    tosac_code rc = tosac_tensor_alloc(dst, src->dtype, src->rank, src->shape, err);
+    if (rc == TOSAC_OK && src->nbytes)
+        memcpy(dst->data, src->data, src->nbytes);
+    return rc;
+}
+
+static int is_half(tosac_dtype dt) { return dt == TOSAC_DT_F16 || dt == TOSAC_DT_BF16; }
+
+/* Runs one node: gathers inputs, widens f16/bf16 when the op asks for it, calls the op and
+ * stores its outputs in env. */
+static tosac_code run_node(cpu_env *env, int ni, tosac_error *err)
+{
+    const cpu_plan *p = env->plan;
+    const ir_node *n = &p->g->nodes[ni];
+    cpu_ctx c = {p->g, n, p->opset, {0}, n->n_inputs, NULL, n->n_outputs, p->subplans[ni],
+                 p->n_sub[ni], env, err};
+    tosac_tensor views[CPU_MAX_IO], wide[CPU_MAX_IO];
+    memset(wide, 0, sizeof wide);
+    tosac_dtype half = TOSAC_DT_UNKNOWN;
+    for (int i = 0; i < n->n_inputs; i++) {
+        if (n->inputs[i] < 0)
+            continue;
+        c.in[i] = env_get(env, n->inputs[i], &views[i]);
+        if (!c.in[i])
+            return tosac_fail(err, TOSAC_ERR_INPUT, "node '%s' (%s): input '%s' has no value",
+                              node_name(n), n->op_type, p->g->tensors[n->inputs[i]].name);
+    }
+    tosac_tensor outs[CPU_MAX_IO];
+    memset(outs, 0, sizeof outs);
+    c.out = outs;
+    tosac_code rc = TOSAC_OK;
+    if (p->ops[ni]->flags & CPU_F16_VIA_F32) {
+        for (int i = 0; i < n->n_inputs && !rc; i++) {
+            if (!c.in[i] || !is_half(c.in[i]->dtype))
+                continue;
+            half = c.in[i]->dtype;
+            rc = tosac_tensor_alloc(&wide[i], TOSAC_DT_F32, c.in[i]->rank, c.in[i]->shape, err);
+            if (!rc)
+                kern_cast(half, TOSAC_DT_F32, tosac_tensor_numel(c.in[i]), c.in[i]->data,
+                          wide[i].data);
+            c.in[i] = &wide[i];
+        }
+    }
+    if (!rc)
+        rc = p->ops[ni]->fn(&c);
+    for (int i = 0; i < n->n_inputs; i++)
+        tosac_tensor_free(&wide[i]);
+    for (int i = 0; i < n->n_outputs && !rc && half != TOSAC_DT_UNKNOWN; i++) {
+        if (outs[i].dtype != TOSAC_DT_F32)
+            continue;
+        tosac_tensor nar;
+        rc = tosac_tensor_alloc(&nar, half, outs[i].rank, outs[i].shape, err);
+        if (rc)
+            break;
+        kern_cast(TOSAC_DT_F32, half, tosac_tensor_numel(&outs[i]), outs[i].data, nar.data);
+        tosac_tensor_free(&outs[i]);
+        outs[i] = nar;
+    }
+    for (int i = 0; i < n->n_outputs; i++) {
+        int id = n->outputs[i];
+        if (rc || id < 0) {
+            tosac_tensor_free(&outs[i]);
+            continue;
+        }
+        if (env->have[id])
+            tosac_tensor_free(&env->vals[id]);
+        env->vals[id] = outs[i];
+        env->have[id] = 1;
+    }
+    return rc;
+}
+
+static tosac_code bind_input(cpu_env *env, int k, const tosac_tensor *in, tosac_error *err)
+{
+    const ir_graph *g = env->plan->g;
+    int id = g->inputs[k];
+    const ir_tensor *t = &g->tensors[id];
+    if (t->dtype != TOSAC_DT_UNKNOWN && in->dtype != t->dtype)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "input '%s' must be %s, got %s", t->name,
+                          tosac_dtype_name(t->dtype), tosac_dtype_name(in->dtype));
+    if (t->rank >= 0) {
+        int ok = in->rank == t->rank;
+        for (int d = 0; ok && d < t->rank; d++)
+            if (t->shape[d] >= 0 && t->shape[d] != in->shape[d])
+                ok = 0;
+        if (!ok) {
+            char a[128], b[128];
+            return tosac_fail(err, TOSAC_ERR_INPUT, "input '%s' must have shape %s, got %s",
+                              t->name, ir_tensor_type_str(t, a, sizeof a),
+                              tosac_shape_str(in->rank, in->shape, b, sizeof b));
+        }
+    }
+    tosac_tensor *v = &env->vals[id];
+    *v = *in;
+    v->owns_data = 0; /* borrowed from the caller */
+    env->have[id] = 1;
+    return TOSAC_OK;
+}
+
+static tosac_code run_env(const cpu_plan *p, cpu_env *parent, const tosac_tensor *inputs,
+                          int n_inputs, tosac_tensor *outputs, int n_outputs, tosac_error *err)
+{
+    const ir_graph *g = p->g;
+    memset(outputs, 0, (size_t)(n_outputs > 0 ? n_outputs : 0) * sizeof *outputs);
+    if (n_inputs != g->n_inputs)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "graph '%s' takes %d inputs, %d given",
+                          g->name ? g->name : "", g->n_inputs, n_inputs);
+    if (n_outputs != g->n_outputs)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "graph '%s' has %d outputs, %d requested",
+                          g->name ? g->name : "", g->n_outputs, n_outputs);
+    cpu_env env = {p, NULL, NULL, parent};
+    size_t nt = (size_t)(g->n_tensors > 0 ? g->n_tensors : 1);
+    env.vals = calloc(nt, sizeof *env.vals);
+    env.have = calloc(nt, 1);
+    if (!env.vals || !env.have) {
+        free(env.vals);
+        free(env.have);
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory running a graph");
+    }
+    tosac_code rc = TOSAC_OK;
+    for (int i = 0; i < n_inputs && !rc; i++)
+        rc = bind_input(&env, i, &inputs[i], err);
+    for (int k = 0; k < p->n_order && !rc; k++) {
+        int ni = p->order[k];
+        rc = run_node(&env, ni, err);
+        if (rc)
+            break;
+        /* free values whose last reader was this node (or that nobody reads) */
+        const ir_node *n = &g->nodes[ni];
+        for (int pass = 0; pass < 2; pass++) {
+            int cnt = pass ? n->n_outputs : n->n_inputs;
+            const int *ids = pass ? n->outputs : n->inputs;
+            for (int i = 0; i < cnt; i++) {
+                int id = ids[i];
+                if (id >= 0 && p->last_use[id] <= k && env.have[id]) {
+                    tosac_tensor_free(&env.vals[id]);
+                    env.have[id] = 0;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < n_outputs && !rc; i++) {
+        tosac_tensor view;
+        const tosac_tensor *v = env_get(&env, g->outputs[i], &view);
+        if (!v)
+            rc = tosac_fail(err, TOSAC_ERR_INPUT, "graph output '%s' is never computed",
+                            g->tensors[g->outputs[i]].name);
+        else
+            rc = copy_tensor(v, &outputs[i], err);
+    }
+    if (rc)
+        for (int i = 0; i < n_outputs; i++)
+            tosac_tensor_free(&outputs[i]);
+    env_free(&env);
+    return rc;
+}
+
+tosac_code cpu_plan_run(cpu_plan *p, const tosac_tensor *inputs, int n_inputs,
+                        tosac_tensor *outputs, int n_outputs, tosac_error *err)
+{
+    return run_env(p, NULL, inputs, n_inputs, outputs, n_outputs, err);
+}
+
+tosac_code cpu_run_sub(cpu_ctx *c, cpu_plan *p, const tosac_tensor *inputs, int n_inputs,
+                       tosac_tensor *outputs, int n_outputs)
+{
+    return run_env(p, c->env, inputs, n_inputs, outputs, n_outputs, c->err);
+}
+
+tosac_code cpu_run_model(const ir_model *m, const tosac_tensor *inputs, int n_inputs,
+                         tosac_tensor *outputs, int n_outputs, tosac_error *err)
+{
+    cpu_plan *p;
+    int64_t opset = ir_model_opset(m, "");
+    tosac_code rc = cpu_plan_create(m->graph, opset ? opset : 13, &p, err);
+    if (rc)
+        return rc;
+    rc = cpu_plan_run(p, inputs, n_inputs, outputs, n_outputs, err);
+    cpu_plan_free(p);
+    return rc;
+}

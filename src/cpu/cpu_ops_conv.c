@@ -1,0 +1,267 @@
+/* Conv, ConvTranspose, Gemm and MatMul (float). */
+#include "cpu/cpu_internal.h"
+
+#include <string.h>
+
+#include "cpu/cpu_geometry.h"
+#include "kernels/gemm.h"
+
+static void to_params(const cpu_geom *g, int64_t n, int64_t cin, int64_t m, int64_t group,
+                      kern_conv_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->nsp = g->nsp;
+    p->n = n;
+    p->c = cin;
+    p->m = m;
+    p->group = group;
+    for (int i = 0; i < g->nsp; i++) {
+        p->in[i] = g->in[i];
+        p->k[i] = g->k[i];
+        p->out[i] = g->out[i];
+        p->stride[i] = g->s[i];
+        p->dil[i] = g->d[i];
+        p->pad[i] = g->pb[i];
+    }
+}
+
+tosac_code cpu_conv_setup(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor *w,
+                          kern_conv_params *p, int64_t *yshape)
+{
+    CPU_CHECK(c, w->rank == x->rank, "weight rank %d differs from input rank %d", w->rank,
+              x->rank);
+    int64_t group = cpu_attr_i(c, "group", 1);
+    CPU_CHECK(c, x->rank >= 3, "input must have rank 3 to 5, got %d", x->rank);
+    CPU_CHECK(c, group >= 1 && x->shape[1] % group == 0 && w->shape[0] % group == 0,
+              "group %lld does not divide the channels", (long long)group);
+    CPU_CHECK(c, w->shape[1] * group == x->shape[1],
+              "weight has %lld input channels per group, input has %lld channels in %lld groups",
+              (long long)w->shape[1], (long long)x->shape[1], (long long)group);
+    cpu_geom g;
+    tosac_code rc = cpu_geom_forward(c, x, w->shape + 2, 0, &g);
+    if (rc)
+        return rc;
+    int n;
+    const int64_t *ks = cpu_attr_ints(c, "kernel_shape", &n);
+    for (int i = 0; ks && i < n && i < g.nsp; i++)
+        CPU_CHECK(c, ks[i] == w->shape[2 + i], "kernel_shape disagrees with the weight shape");
+    to_params(&g, x->shape[0], x->shape[1], w->shape[0], group, p);
+    yshape[0] = x->shape[0];
+    yshape[1] = w->shape[0];
+    for (int i = 0; i < g.nsp; i++)
+        yshape[2 + i] = g.out[i];
+    return TOSAC_OK;
+}
+
+static tosac_code op_conv(cpu_ctx *c)
+{
+    const tosac_tensor *x, *w, *b = cpu_opt(c, 2);
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (!rc)
+        rc = cpu_req(c, 1, &w);
+    if (rc)
+        return rc;
+    if ((rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_UNKNOWN)))
+        return rc;
+    CPU_CHECK(c, w->dtype == x->dtype, "weight type differs from input type");
+    kern_conv_params p;
+    int64_t ys[TOSAC_MAX_RANK];
+    if ((rc = cpu_conv_setup(c, x, w, &p, ys)))
+        return rc;
+    if (b)
+        CPU_CHECK(c, b->dtype == x->dtype && tosac_tensor_numel(b) == p.m,
+                  "bias must be %lld values of the input type", (long long)p.m);
+    tosac_tensor *y;
+    if ((rc = cpu_out(c, 0, x->dtype, x->rank, ys, &y)))
+        return rc;
+    kern_conv_f32(&p, x->data, w->data, b ? b->data : NULL, y->data);
+    return TOSAC_OK;
+}
+
+static tosac_code op_conv_transpose(cpu_ctx *c)
+{
+    const tosac_tensor *x, *w, *b = cpu_opt(c, 2);
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (!rc)
+        rc = cpu_req(c, 1, &w);
+    if (rc)
+        return rc;
+    if ((rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_UNKNOWN)))
+        return rc;
+    CPU_CHECK(c, w->dtype == x->dtype && w->rank == x->rank, "weight must match the input");
+    int64_t group = cpu_attr_i(c, "group", 1);
+    CPU_CHECK(c, group >= 1 && w->shape[0] == x->shape[1] && x->shape[1] % group == 0,
+              "weight [C, M/group, k...] does not match input channels %lld",
+              (long long)x->shape[1]);
+    cpu_geom g;
+    if ((rc = cpu_geom_transpose(c, x, w->shape + 2, &g)))
+        return rc;
+    kern_conv_params p;
+    to_params(&g, x->shape[0], x->shape[1], w->shape[1] * group, group, &p);
+    if (b)
+        CPU_CHECK(c, tosac_tensor_numel(b) == p.m, "bias must have %lld values", (long long)p.m);
+    int64_t ys[TOSAC_MAX_RANK] = {x->shape[0], p.m};
+    for (int i = 0; i < g.nsp; i++)
+        ys[2 + i] = g.out[i];
+    tosac_tensor *y;
+    if ((rc = cpu_out(c, 0, x->dtype, x->rank, ys, &y)))
+        return rc;
+    kern_conv_transpose_f32(&p, x->data, w->data, b ? b->data : NULL, y->data);
+    return TOSAC_OK;
+}
+
+static tosac_code op_gemm(cpu_ctx *c)
+{
+    const tosac_tensor *a, *b, *cc = cpu_opt(c, 2);
+    tosac_code rc = cpu_req(c, 0, &a);
+    if (!rc)
+        rc = cpu_req(c, 1, &b);
+    if (rc)
+        return rc;
+    if ((rc = cpu_dtype_in(c, a, "input", TOSAC_DT_F32, TOSAC_DT_F64, TOSAC_DT_UNKNOWN)))
+        return rc;
+    CPU_CHECK(c, a->rank == 2 && b->rank == 2, "A and B must be matrices");
+    CPU_CHECK(c, b->dtype == a->dtype && (!cc || cc->dtype == a->dtype), "operand types differ");
+    kern_gemm_params p = {0};
+    p.trans_a = (int)cpu_attr_i(c, "transA", 0);
+    p.trans_b = (int)cpu_attr_i(c, "transB", 0);
+    p.alpha = cpu_attr_f(c, "alpha", 1.0f);
+    p.beta = cpu_attr_f(c, "beta", 1.0f);
+    p.m = a->shape[p.trans_a ? 1 : 0];
+    p.k = a->shape[p.trans_a ? 0 : 1];
+    p.n = b->shape[p.trans_b ? 0 : 1];
+    CPU_CHECK(c, b->shape[p.trans_b ? 1 : 0] == p.k, "inner dimensions differ (%lld and %lld)",
+              (long long)p.k, (long long)b->shape[p.trans_b ? 1 : 0]);
+    if (cc) {
+        CPU_CHECK(c, cc->rank <= 2, "C must have rank <= 2");
+        int64_t cr = cc->rank == 2 ? cc->shape[0] : 1;
+        int64_t ccol = cc->rank >= 1 ? cc->shape[cc->rank - 1] : 1;
+        CPU_CHECK(c, (cr == 1 || cr == p.m) && (ccol == 1 || ccol == p.n),
+                  "C does not broadcast to [%lld, %lld]", (long long)p.m, (long long)p.n);
+        p.c_rs = cr == 1 ? 0 : ccol;
+        p.c_cs = ccol == 1 ? 0 : 1;
+    }
+    int64_t ys[2] = {p.m, p.n};
+    tosac_tensor *y;
+    if ((rc = cpu_out(c, 0, a->dtype, 2, ys, &y)))
+        return rc;
+    if (a->dtype == TOSAC_DT_F32)
+        kern_gemm_f32(&p, a->data, b->data, cc ? cc->data : NULL, y->data);
+    else
+        kern_gemm_f64(&p, a->data, b->data, cc ? cc->data : NULL, y->data);
+    return TOSAC_OK;
+}
+
+tosac_code cpu_matmul_shapes(cpu_ctx *c, const tosac_tensor *a, const tosac_tensor *b,
+                             tosac_dtype ydt, cpu_mm_fn fn, void *ctx)
+{
+    CPU_CHECK(c, a->rank >= 1 && b->rank >= 1, "operands must have rank >= 1");
+    int64_t as[TOSAC_MAX_RANK + 1], bs[TOSAC_MAX_RANK + 1];
+    int ar = a->rank, br = b->rank;
+    memcpy(as, a->shape, sizeof(int64_t) * (size_t)ar);
+    memcpy(bs, b->shape, sizeof(int64_t) * (size_t)br);
+    if (ar == 1) { /* [k] -> [1, k] */
+        as[1] = as[0];
+        as[0] = 1;
+        ar = 2;
+    }
+    if (br == 1) { /* [k] -> [k, 1] */
+        bs[1] = 1;
+        br = 2;
+    }
+    int64_t m = as[ar - 2], k = as[ar - 1], n = bs[br - 1];
+    CPU_CHECK(c, bs[br - 2] == k, "inner dimensions differ (%lld and %lld)", (long long)k,
+              (long long)bs[br - 2]);
+    int r = (ar > br ? ar : br) - 2;
+    CPU_CHECK(c, r + 2 <= TOSAC_MAX_RANK, "rank too large");
+    int64_t batch[TOSAC_MAX_RANK], ast[TOSAC_MAX_RANK], bst[TOSAC_MAX_RANK];
+    int64_t sa = m * k, sb = k * n;
+    for (int d = r - 1; d >= 0; d--) {
+        int pa = d - (r - (ar - 2)), pb = d - (r - (br - 2));
+        int64_t da = pa >= 0 ? as[pa] : 1, db = pb >= 0 ? bs[pb] : 1;
+        CPU_CHECK(c, da == db || da == 1 || db == 1, "batch dims %lld and %lld do not broadcast",
+                  (long long)da, (long long)db);
+        batch[d] = da > db ? da : db;
+        ast[d] = da == 1 ? 0 : sa;
+        bst[d] = db == 1 ? 0 : sb;
+        sa *= da;
+        sb *= db;
+    }
+    int64_t ys[TOSAC_MAX_RANK];
+    int yr = 0;
+    for (int d = 0; d < r; d++)
+        ys[yr++] = batch[d];
+    if (a->rank > 1)
+        ys[yr++] = m;
+    if (b->rank > 1)
+        ys[yr++] = n;
+    tosac_tensor *y;
+    tosac_code rc = cpu_out(c, 0, ydt, yr, ys, &y);
+    if (rc)
+        return rc;
+    int64_t nb = 1;
+    for (int d = 0; d < r; d++)
+        nb *= batch[d];
+    int64_t idx[TOSAC_MAX_RANK] = {0};
+    for (int64_t bi = 0; bi < nb; bi++) {
+        int64_t ao = 0, bo = 0;
+        for (int d = 0; d < r; d++) {
+            ao += idx[d] * ast[d];
+            bo += idx[d] * bst[d];
+        }
+        fn(ctx, y->data, ao, bo, bi * m * n, m, n, k);
+        for (int d = r - 1; d >= 0; d--) {
+            if (++idx[d] < batch[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+    return TOSAC_OK;
+}
+
+typedef struct mm_ctx {
+    tosac_dtype dt;
+    const void *a, *b;
+} mm_ctx;
+
+static void mm_any(void *ctx, void *y, int64_t ao, int64_t bo, int64_t yo, int64_t m, int64_t n,
+                   int64_t k)
+{
+    mm_ctx *c = ctx;
+    kern_gemm_params p = {.m = m, .n = n, .k = k, .alpha = 1};
+    if (c->dt == TOSAC_DT_F32)
+        kern_gemm_f32(&p, (const float *)c->a + ao, (const float *)c->b + bo, NULL,
+                      (float *)y + yo);
+    else if (c->dt == TOSAC_DT_F64)
+        kern_gemm_f64(&p, (const double *)c->a + ao, (const double *)c->b + bo, NULL,
+                      (double *)y + yo);
+    else {
+        size_t es = tosac_dtype_size(c->dt);
+        kern_matmul_int(c->dt, m, n, k, (const char *)c->a + ao * (int64_t)es,
+                        (const char *)c->b + bo * (int64_t)es, (char *)y + yo * (int64_t)es);
+    }
+}
+
+static tosac_code op_matmul(cpu_ctx *c)
+{
+    const tosac_tensor *a, *b;
+    tosac_code rc = cpu_req(c, 0, &a);
+    if (!rc)
+        rc = cpu_req(c, 1, &b);
+    if (rc)
+        return rc;
+    CPU_CHECK(c, a->dtype == b->dtype, "operand types differ (%s and %s)",
+              tosac_dtype_name(a->dtype), tosac_dtype_name(b->dtype));
+    CPU_CHECK(c, a->dtype == TOSAC_DT_F32 || a->dtype == TOSAC_DT_F64 || tosac_dtype_is_int(a->dtype),
+              "operands of type %s are not supported", tosac_dtype_name(a->dtype));
+    mm_ctx m = {a->dtype, a->data, b->data};
+    return cpu_matmul_shapes(c, a, b, a->dtype, mm_any, &m);
+}
+
+const cpu_op_entry cpu_ops_conv[] = {
+    {"Conv", op_conv, CPU_F16_VIA_F32},
+    {"ConvTranspose", op_conv_transpose, CPU_F16_VIA_F32},
+    {"Gemm", op_gemm, CPU_F16_VIA_F32},
+    {"MatMul", op_matmul, CPU_F16_VIA_F32},
+    {NULL, NULL, 0},
+};

@@ -1,0 +1,227 @@
+/* Softmax, LogSoftmax, Hardmax and the normalisations (BatchNormalization for inference,
+ * InstanceNormalization, LayerNormalization, LRN). */
+#include "cpu/cpu_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/softmax.h"
+
+static tosac_code softmax(cpu_ctx *c, kern_softmax_kind kind)
+{
+    const tosac_tensor *x;
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (rc)
+        return rc;
+    if ((rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_F64, TOSAC_DT_UNKNOWN)))
+        return rc;
+    /* before opset 13 the input is flattened to 2-D at axis (default 1); from 13 the
+     * operation runs along one axis (default -1) */
+    int old = c->opset < 13;
+    int axis;
+    if ((rc = cpu_axis(c, cpu_attr_i(c, "axis", old ? 1 : -1), x->rank > 0 ? x->rank : 1, &axis)))
+        return rc;
+    int64_t outer = 1, n = 1, inner = 1;
+    if (x->rank > 0) {
+        if (old) {
+            for (int k = 0; k < axis; k++)
+                outer *= x->shape[k];
+            for (int k = axis; k < x->rank; k++)
+                n *= x->shape[k];
+        } else {
+            cpu_split_axis(x, axis, &outer, &n, &inner);
+        }
+    }
+    tosac_tensor *y;
+    if ((rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y)))
+        return rc;
+    kern_softmax(kind, x->dtype, outer, n, inner, x->data, y->data);
+    return TOSAC_OK;
+}
+
+static tosac_code op_softmax(cpu_ctx *c) { return softmax(c, KERN_SOFTMAX); }
+static tosac_code op_logsoftmax(cpu_ctx *c) { return softmax(c, KERN_LOGSOFTMAX); }
+static tosac_code op_hardmax(cpu_ctx *c) { return softmax(c, KERN_HARDMAX); }
+
+/* Checks that inputs first..last are f32 vectors of n values. */
+static tosac_code channel_params(cpu_ctx *c, int first, int last, int64_t n)
+{
+    for (int i = first; i <= last; i++) {
+        const tosac_tensor *t;
+        tosac_code rc = cpu_req(c, i, &t);
+        if (rc)
+            return rc;
+        CPU_CHECK(c, t->dtype == TOSAC_DT_F32 && tosac_tensor_numel(t) == n,
+                  "input %d must hold %lld float values", i, (long long)n);
+    }
+    return TOSAC_OK;
+}
+
+static tosac_code op_batchnorm(cpu_ctx *c)
+{
+    const tosac_tensor *x;
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (rc)
+        return rc;
+    if ((rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_UNKNOWN)))
+        return rc;
+    CPU_CHECK(c, !cpu_attr_i(c, "training_mode", 0), "training_mode is not supported");
+    CPU_CHECK(c, x->rank >= 2, "input must have rank >= 2");
+    int64_t outer, ch, spatial;
+    cpu_split_axis(x, 1, &outer, &ch, &spatial);
+    if ((rc = channel_params(c, 1, 4, ch)))
+        return rc;
+    tosac_tensor *y;
+    if ((rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y)))
+        return rc;
+    kern_batchnorm_f32(outer, ch, spatial, x->data, c->in[1]->data, c->in[2]->data,
+                       c->in[3]->data, c->in[4]->data, cpu_attr_f(c, "epsilon", 1e-5f), y->data);
+    return TOSAC_OK;
+}
+
+static tosac_code op_instancenorm(cpu_ctx *c)
+{
+    const tosac_tensor *x;
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (rc)
+        return rc;
+    if ((rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_UNKNOWN)))
+        return rc;
+    CPU_CHECK(c, x->rank >= 3, "input must have rank >= 3");
+    int64_t outer, ch, spatial;
+    cpu_split_axis(x, 1, &outer, &ch, &spatial);
+    if ((rc = channel_params(c, 1, 2, ch)))
+        return rc;
+    tosac_tensor *y;
+    if ((rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y)))
+        return rc;
+    kern_rownorm_f32(outer * ch, spatial, x->data, c->in[1]->data, c->in[2]->data, 1, ch,
+                     cpu_attr_f(c, "epsilon", 1e-5f), y->data);
+    return TOSAC_OK;
+}
+
+/* Expands a scale/bias that broadcasts to the normalised shape [cols] into a full row. */
+static tosac_code full_row(cpu_ctx *c, const tosac_tensor *t, const tosac_tensor *x, int axis,
+                           int64_t cols, float *row)
+{
+    CPU_CHECK(c, t->dtype == TOSAC_DT_F32, "scale and bias must be float");
+    int nr = x->rank - axis;
+    CPU_CHECK(c, t->rank <= nr, "scale/bias rank %d exceeds the normalised rank %d", t->rank, nr);
+    for (int k = 0; k < t->rank; k++) {
+        int64_t d = t->shape[t->rank - 1 - k], xd = x->shape[x->rank - 1 - k];
+        CPU_CHECK(c, d == 1 || d == xd, "scale/bias shape does not broadcast to the input");
+    }
+    int64_t idx[TOSAC_MAX_RANK] = {0};
+    for (int64_t j = 0; j < cols; j++) {
+        int64_t off = 0, st = 1;
+        for (int k = t->rank - 1; k >= 0; k--) {
+            int xk = x->rank - t->rank + k;
+            int64_t i = t->shape[k] == 1 ? 0 : idx[xk - axis];
+            off += i * st;
+            st *= t->shape[k];
+        }
+        row[j] = ((const float *)t->data)[off];
+        for (int k = nr - 1; k >= 0; k--) {
+            if (++idx[k] < x->shape[axis + k])
+                break;
+            idx[k] = 0;
+        }
+    }
+    return TOSAC_OK;
+}
+
+static tosac_code op_layernorm(cpu_ctx *c)
+{
+    const tosac_tensor *x, *s, *b = cpu_opt(c, 2);
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (!rc)
+        rc = cpu_req(c, 1, &s);
+    if (rc)
+        return rc;
+    if ((rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_UNKNOWN)))
+        return rc;
+    int axis;
+    if ((rc = cpu_axis(c, cpu_attr_i(c, "axis", -1), x->rank, &axis)))
+        return rc;
+    int64_t rows = 1, cols = 1;
+    for (int k = 0; k < axis; k++)
+        rows *= x->shape[k];
+    for (int k = axis; k < x->rank; k++)
+        cols *= x->shape[k];
+    float *sr = malloc((size_t)(cols > 0 ? cols : 1) * 2 * sizeof(float));
+    if (!sr)
+        return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
+    float *br = sr + cols;
+    rc = full_row(c, s, x, axis, cols, sr);
+    if (!rc && b)
+        rc = full_row(c, b, x, axis, cols, br);
+    tosac_tensor *y;
+    if (!rc)
+        rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y);
+    if (!rc)
+        kern_rownorm_f32(rows, cols, x->data, sr, b ? br : NULL, 0, 1,
+                         cpu_attr_f(c, "epsilon", 1e-5f), y->data);
+    free(sr);
+    if (rc || c->n_out < 2)
+        return rc;
+    /* optional Mean and InvStdDev outputs: the input shape with normalised dims set to 1 */
+    int64_t ms[TOSAC_MAX_RANK];
+    for (int k = 0; k < x->rank; k++)
+        ms[k] = k < axis ? x->shape[k] : 1;
+    tosac_tensor *mean = NULL, *inv = NULL;
+    if (c->node->outputs[1] >= 0 && (rc = cpu_out(c, 1, TOSAC_DT_F32, x->rank, ms, &mean)))
+        return rc;
+    if (c->n_out > 2 && c->node->outputs[2] >= 0 &&
+        (rc = cpu_out(c, 2, TOSAC_DT_F32, x->rank, ms, &inv)))
+        return rc;
+    const float *X = x->data;
+    float eps = cpu_attr_f(c, "epsilon", 1e-5f);
+    for (int64_t r = 0; r < rows; r++) {
+        double m = 0, v = 0;
+        for (int64_t j = 0; j < cols; j++)
+            m += X[r * cols + j];
+        m /= (double)cols;
+        for (int64_t j = 0; j < cols; j++)
+            v += (X[r * cols + j] - m) * (X[r * cols + j] - m);
+        v /= (double)cols;
+        if (mean)
+            ((float *)mean->data)[r] = (float)m;
+        if (inv)
+            ((float *)inv->data)[r] = (float)(1.0 / sqrt(v + eps));
+    }
+    return TOSAC_OK;
+}
+
+static tosac_code op_lrn(cpu_ctx *c)
+{
+    const tosac_tensor *x;
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (rc)
+        return rc;
+    if ((rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_UNKNOWN)))
+        return rc;
+    CPU_CHECK(c, x->rank >= 3, "input must have rank >= 3");
+    int64_t size = cpu_attr_i(c, "size", 0);
+    CPU_CHECK(c, size >= 1, "size must be positive");
+    int64_t outer, ch, spatial;
+    cpu_split_axis(x, 1, &outer, &ch, &spatial);
+    tosac_tensor *y;
+    if ((rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y)))
+        return rc;
+    kern_lrn_f32(outer, ch, spatial, size, cpu_attr_f(c, "alpha", 1e-4f),
+                 cpu_attr_f(c, "beta", 0.75f), cpu_attr_f(c, "bias", 1.0f), x->data, y->data);
+    return TOSAC_OK;
+}
+
+#define F CPU_F16_VIA_F32
+const cpu_op_entry cpu_ops_norm[] = {
+    {"Softmax", op_softmax, F},
+    {"LogSoftmax", op_logsoftmax, F},
+    {"Hardmax", op_hardmax, F},
+    {"BatchNormalization", op_batchnorm, F},
+    {"InstanceNormalization", op_instancenorm, F},
+    {"LayerNormalization", op_layernorm, F},
+    {"LRN", op_lrn, F},
+    {NULL, NULL, 0},
+};

@@ -1,0 +1,35 @@
+/* Convolution kernels, NC(D)(H)W layout, 1 to 3 spatial dimensions, groups, dilations. */
+#ifndef TOSAC_KERNELS_CONV_H
+#define TOSAC_KERNELS_CONV_H
+
+#include "kernels/kern.h"
+
+#define KERN_CONV_MAX_SP 3
+
+typedef struct kern_conv_params {
+    int nsp;                          /* spatial dims, 1..3 */
+    int64_t n, c, m, group;           /* batch, input channels, output channels, groups */
+    int64_t in[KERN_CONV_MAX_SP];     /* input spatial size */
+    int64_t k[KERN_CONV_MAX_SP];      /* kernel spatial size */
+    int64_t out[KERN_CONV_MAX_SP];    /* output spatial size */
+    int64_t stride[KERN_CONV_MAX_SP];
+    int64_t dil[KERN_CONV_MAX_SP];
+    int64_t pad[KERN_CONV_MAX_SP];    /* padding before each spatial dim (the end pad is
+                                         implied by out) */
+} kern_conv_params;
+
+/* y[n,m,o] = bias[m] + sum_{c in group, k} x[n,c,o*stride-pad+k*dil] * w[m,c,k], summed in
+ * (c, k) order then the bias added, as onnxruntime's im2col + GEMM does. bias may be NULL.
+ * w is [m, c/group, k...]. */
+void kern_conv_f32(const kern_conv_params *p, const float *x, const float *w, const float *bias,
+                   float *y);
+/* The same over int32 values (inputs with their zero points already subtracted). */
+void kern_conv_i32(const kern_conv_params *p, const int32_t *x, const int32_t *w,
+                   const int32_t *bias, int32_t *y);
+
+/* ConvTranspose: p->in is the input size, p->out the output size, w is [c, m/group, k...],
+ * y[n,m,i*stride-pad+k*dil] += x[n,c,i] * w[c,m,k], then bias. */
+void kern_conv_transpose_f32(const kern_conv_params *p, const float *x, const float *w,
+                             const float *bias, float *y);
+
+#endif

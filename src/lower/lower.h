@@ -1,0 +1,166 @@
+/* Lowering: IR nodes -> TOSA operators.
+ *
+ * One rule per (domain, op_type), `tosac_code rule(lower_ctx *c, const ir_node *n)`, grouped by
+ * operator family in lower_<family>.c; each family file exports a table (lower_rules_<family>,
+ * terminated by {NULL, NULL, NULL}) listed once in lower_registry.c.
+ *
+ * What a rule may assume (the passes have run, src/passes/pipeline.c):
+ *   - Q/DQ pairs are folded: a quantized op reads and writes integer tensors that carry
+ *     ir_quant (per-tensor, or per-axis for weights); float ops read and write float tensors;
+ *   - shapes and dtypes of every tensor are known and static;
+ *   - tensors are in ONNX layout (NCHW): a rule for a layout-sensitive operator transposes its
+ *     operands to TOSA's NHWC/OHWI itself (lower_transpose) and transposes the result back;
+ *     the TOSA-level cleanup (lower_cleanup.c) cancels the transposes that meet.
+ *
+ * What a rule must do:
+ *   - read its operands with lower_in (constants become CONST operators on first use);
+ *   - create each IR output with lower_out and make the last operator write it;
+ *   - fail with TOSAC_ERR_UNSUPPORTED and a reason ("Conv with auto_pad SAME_LOWER") for a case
+ *     it does not handle. Rules do not check the spec: every operator a rule emits is checked
+ *     afterwards by tosa_validate_op (validate.h), and a node whose rule fails or emits an
+ *     illegal operator stays on the CPU with that reason (partition, trial lowering). Lowering
+ *     therefore never fails on a node the partitioner accepted.
+ *
+ * Indices: "tensor" below means an index into c->b->tensors; pointers into the block are
+ * invalidated by any call that adds tensors, so keep indices. */
+#ifndef TOSAC_LOWER_H
+#define TOSAC_LOWER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tosac/ir.h"
+#include "tosac/spec.h"
+#include "tosac/tosa.h"
+
+typedef struct lower_ctx {
+    const tosa_spec *spec;
+    const ir_graph *g;     /* the graph the nodes belong to (after the passes) */
+    tosa_block *b;         /* the block being built */
+    int *tmap;             /* g->n_tensors entries: IR tensor id -> tensor in b, or -1 */
+    int n_tmap;
+    unsigned fresh;        /* counter behind fresh names */
+    tosac_error *err;
+} lower_ctx;
+
+typedef tosac_code (*lower_fn)(lower_ctx *c, const ir_node *n);
+
+typedef struct lower_rule {
+    const char *domain;    /* IR_DOMAIN_ONNX ("") or IR_DOMAIN_TOSAC */
+    const char *op_type;
+    lower_fn fn;
+} lower_rule;
+
+/* ---- the rule table (lower_registry.c) ---- */
+/* The rule for (domain, op_type); NULL if none. domain NULL means ONNX. */
+lower_fn lower_find_rule(const char *domain, const char *op_type);
+/* Runs the node's rule; TOSAC_ERR_UNSUPPORTED "no TOSA lowering for X" when there is none. */
+tosac_code lower_node(lower_ctx *c, const ir_node *n);
+
+/* ---- context (lower_ctx.c) ---- */
+tosac_code lower_ctx_init(lower_ctx *c, const tosa_spec *spec, const ir_graph *g, tosa_block *b,
+                          tosac_error *err);
+void lower_ctx_fini(lower_ctx *c);
+
+/* Declares IR tensor t as a tensor of the block (same name, dtype, shape) and maps it; used for
+ * block inputs. Returns the tensor index or -1 (err set). */
+int lower_declare(lower_ctx *c, int ir_tensor);
+/* The block tensor holding IR tensor t: the mapped one, or for a constant a new CONST (its data
+ * converted to the dtype the IR tensor declares). -1 with err set when t is neither. */
+int lower_tensor(lower_ctx *c, int ir_tensor);
+/* lower_tensor of input slot i of n (-1, err set, for an omitted input). */
+int lower_in(lower_ctx *c, const ir_node *n, int i);
+/* Creates (and maps) the block tensor for output slot i of n. */
+int lower_out(lower_ctx *c, const ir_node *n, int i);
+
+/* The IR tensor of input / output slot i of n (NULL if omitted or out of range). */
+const ir_tensor *lower_in_ir(const lower_ctx *c, const ir_node *n, int i);
+const ir_tensor *lower_out_ir(const lower_ctx *c, const ir_node *n, int i);
+/* Constant data of input slot i (an initializer or a Constant node's value), as a borrowed
+ * host tensor; false if not constant. */
+bool lower_in_const(const lower_ctx *c, const ir_node *n, int i, tosac_tensor *out);
+
+/* A new intermediate tensor named after prefix ("<prefix>", "<prefix>_1", ... unique in the
+ * block). */
+int lower_tmp(lower_ctx *c, const char *prefix, tosac_dtype dt, int rank, const int64_t *shape);
+/* A constant: new tensor with a copy of data (nbytes from dtype and shape) and its CONST. */
+int lower_const(lower_ctx *c, const char *prefix, tosac_dtype dt, int rank, const int64_t *shape,
+                const void *data);
+/* A [1] constant of dtype dt holding v (zero points, MUL shift); v must fit dt (float types:
+ * f32 any integer value, f16/bf16 only 0). */
+int lower_scalar(lower_ctx *c, const char *prefix, tosac_dtype dt, int64_t v);
+/* A shape_t value (CONST_SHAPE) of n elements. */
+int lower_const_shape(lower_ctx *c, const char *prefix, int n, const int64_t *values);
+/* Appends an operator (attr may be NULL for none). */
+tosac_code lower_emit(lower_ctx *c, tosa_op op, const tosa_attr *attr, const int *inputs,
+                      int n_inputs, const int *outputs, int n_outputs);
+
+/* Copies of a block tensor's properties (valid index assumed). */
+tosac_dtype lower_dtype(const lower_ctx *c, int t);
+int lower_rank(const lower_ctx *c, int t);
+const int64_t *lower_shape(const lower_ctx *c, int t); /* invalidated by additions */
+
+/* ---- layout and shape helpers (lower_ctx.c) ---- */
+/* TRANSPOSE of t by perms (output[i] = input[perms[i]]); returns the new tensor, or writes
+ * into out when out >= 0. */
+int lower_transpose(lower_ctx *c, int t, const int32_t *perms, int out);
+/* RESHAPE of t; writes into out when out >= 0. */
+int lower_reshape(lower_ctx *c, int t, int rank, const int64_t *shape, int out);
+/* t reshaped to rank r by prepending 1s (ONNX multidirectional broadcasting); t itself when
+ * its rank is already r. */
+int lower_broadcast_rank(lower_ctx *c, int t, int r);
+/* The permutations between NCHW and NHWC of rank 4. */
+extern const int32_t lower_nchw_to_nhwc[4];
+extern const int32_t lower_nhwc_to_nchw[4];
+
+/* ---- quantization helpers (lower_rescale.c) ---- */
+/* scale -> (multiplier, shift) such that x * scale ~= (x * multiplier) >> shift:
+ * frexp(scale) = m * 2^e, multiplier = m * 2^31 (2^15 when bits is 16) rounded half to even,
+ * shift = 31 - e (15 - e) clamped to [2, 62] (the multiplier is shifted right with rounding
+ * to stay exact when the shift would pass 62). A scale that cannot be represented (<= 0, not
+ * finite, or so large the shift would fall below 2) is TOSAC_ERR_UNSUPPORTED. */
+tosac_code lower_quant_multiplier(double scale, int bits, int32_t *multiplier, int32_t *shift,
+                                  tosac_error *err);
+
+typedef struct lower_rescale_args {
+    tosac_dtype out_dtype;
+    const double *scales;  /* n scales: n == 1 per-tensor, else per channel of the last axis */
+    int n;
+    int64_t in_zp, out_zp;
+    int out;               /* write into this tensor when >= 0, else a new one */
+    const char *prefix;    /* name of the new tensor (NULL: "rescale") */
+} lower_rescale_args;
+/* RESCALE of t: out = clamp(((t - in_zp) * scale) + out_zp); multipliers are 32-bit except for
+ * i48 inputs (16-bit, as the spec requires), rounding SINGLE_ROUND. Returns the output tensor. */
+int lower_rescale(lower_ctx *c, int t, const lower_rescale_args *a);
+/* Per-tensor scale and zero point of an IR tensor's quantization (1.0 / 0 when it has none). */
+double lower_qscale(const ir_tensor *t);
+int64_t lower_qzp(const ir_tensor *t);
+/* True if t is an integer tensor carrying quantization parameters. */
+bool lower_is_quantized(const ir_tensor *t);
+
+/* ---- driving (lower_graph.c) ---- */
+/* Lowers nodes[0..n_nodes) (a topological order) of g into a new TOSA graph (version of the
+ * spec) whose main block reads inputs[] and writes outputs[] (IR tensor ids, in that order),
+ * then runs the TOSA-level cleanup (lower_cleanup) and validates every operator: an illegal
+ * operator is TOSAC_ERR_UNSUPPORTED with tosa_validate_op's reason. */
+tosac_code lower_subgraph(const tosa_spec *spec, const ir_graph *g, const int *nodes, int n_nodes,
+                          const int *inputs, int n_inputs, const int *outputs, int n_outputs,
+                          tosa_graph **out, tosac_error *err);
+/* Trial lowering: node alone (its non-constant inputs as block inputs). True if it lowers to
+ * legal operators only; otherwise false and reason says why (the rule's failure or the first
+ * illegal operator). */
+bool lower_trial_node(const tosa_spec *spec, const ir_graph *g, int node, char *reason,
+                      size_t len);
+
+/* ---- TOSA-level cleanup (lower_cleanup.c) ---- */
+/* Cancels TRANSPOSE pairs that meet (also across layout-agnostic single-input operators),
+ * and drops operators whose outputs nobody reads. */
+tosac_code lower_cleanup(tosa_block *b, tosac_error *err);
+
+/* ---- family tables (one per lower_<family>.c; add yours to lower_registry.c) ---- */
+extern const lower_rule lower_rules_elementwise[];
+extern const lower_rule lower_rules_conv[];
+
+#endif

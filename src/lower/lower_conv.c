@@ -1,0 +1,239 @@
+/* Conv (2-D, group 1 or depthwise) -> TRANSPOSE, CONV2D / DEPTHWISE_CONV2D, RESCALE, TRANSPOSE.
+ *
+ * Weights must be constant: they are laid out for TOSA at compile time (OIHW -> OHWI, or
+ * [C*M,1,KH,KW] -> [KH,KW,C,M] for depthwise). Quantized int8: i8 x i8 -> i32 accumulator with
+ * the i32 bias, then a per-channel RESCALE by sx*sw[oc]/sy. int16 activations (a16w8): i16 x i8
+ * -> i48 accumulator with the bias widened to i48, RESCALE from i48 (16-bit multipliers).
+ * Float: f32 in, f32 accumulator. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower/lower.h"
+
+typedef struct conv_geom {
+    int64_t n, c, h, w;      /* input NCHW */
+    int64_t oc, kh, kw;
+    int64_t oh, ow;
+    int32_t pad[4];          /* TOSA order: top, bottom, left, right */
+    int32_t stride[2], dil[2];
+    bool depthwise;
+    int64_t mult;            /* depthwise channel multiplier */
+} conv_geom;
+
+static tosac_code unsupported(lower_ctx *c, const char *what)
+{
+    return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "Conv: %s", what);
+}
+
+/* ONNX pads/auto_pad -> TOSA pads, trimmed so the output size divides exactly (TOSA requires
+ * (in - 1 + pads - (k - 1) * d) % stride == 0; ONNX floors). */
+static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x, const ir_tensor *w,
+                           const ir_tensor *y, conv_geom *g)
+{
+    if (x->rank != 4 || w->rank != 4 || y->rank != 4)
+        return unsupported(c, "only 2-D convolutions are lowered");
+    g->n = x->shape[0]; g->c = x->shape[1]; g->h = x->shape[2]; g->w = x->shape[3];
+    g->oc = w->shape[0]; g->kh = w->shape[2]; g->kw = w->shape[3];
+    g->oh = y->shape[2]; g->ow = y->shape[3];
+    int64_t group = ir_node_attr_int(n, "group", 1);
+    g->depthwise = group != 1;
+    if (g->depthwise) {
+        if (group != g->c || w->shape[1] != 1 || g->oc % g->c != 0)
+            return unsupported(c, "grouped convolution that is not depthwise");
+        g->mult = g->oc / g->c;
+    } else if (w->shape[1] != g->c) {
+        return unsupported(c, "weight channels do not match the input");
+    }
+    int cnt;
+    const int64_t *st = ir_node_attr_ints(n, "strides", &cnt);
+    g->stride[0] = st && cnt == 2 ? (int32_t)st[0] : 1;
+    g->stride[1] = st && cnt == 2 ? (int32_t)st[1] : 1;
+    const int64_t *dl = ir_node_attr_ints(n, "dilations", &cnt);
+    g->dil[0] = dl && cnt == 2 ? (int32_t)dl[0] : 1;
+    g->dil[1] = dl && cnt == 2 ? (int32_t)dl[1] : 1;
+    const char *ap = ir_node_attr_string(n, "auto_pad", "NOTSET");
+    int64_t in[2] = {g->h, g->w}, k[2] = {g->kh, g->kw}, pb[2] = {0, 0}, pe[2] = {0, 0};
+    if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
+        for (int d = 0; d < 2; d++) {
+            int64_t out = (in[d] + g->stride[d] - 1) / g->stride[d];
+            int64_t total = (out - 1) * g->stride[d] + (k[d] - 1) * g->dil[d] + 1 - in[d];
+            if (total < 0)
+                total = 0;
+            pb[d] = ap[5] == 'U' ? total / 2 : total - total / 2;
+            pe[d] = total - pb[d];
+        }
+    } else if (strcmp(ap, "NOTSET") == 0) {
+        const int64_t *pads = ir_node_attr_ints(n, "pads", &cnt);
+        if (pads && cnt == 4) {
+            pb[0] = pads[0]; pb[1] = pads[1]; pe[0] = pads[2]; pe[1] = pads[3];
+        }
+    } else if (strcmp(ap, "VALID") != 0) {
+        return unsupported(c, "unknown auto_pad");
+    }
+    int64_t out[2] = {g->oh, g->ow};
+    for (int d = 0; d < 2; d++) {
+        int64_t span = in[d] - 1 + pb[d] + pe[d] - (k[d] - 1) * g->dil[d];
+        if (span < 0 || g->stride[d] < 1 || g->dil[d] < 1)
+            return unsupported(c, "kernel larger than the padded input");
+        int64_t rem = span % g->stride[d];
+        if (rem > pe[d])
+            return unsupported(c, "strided window that needs an input slice");
+        pe[d] -= rem; /* the trimmed rows were never read: same result */
+        if ((span - rem) / g->stride[d] + 1 != out[d])
+            return unsupported(c, "output size does not match the attributes");
+    }
+    g->pad[0] = (int32_t)pb[0]; g->pad[1] = (int32_t)pe[0];
+    g->pad[2] = (int32_t)pb[1]; g->pad[3] = (int32_t)pe[1];
+    return TOSAC_OK;
+}
+
+/* Weights re-laid for TOSA, as a CONST of dtype dt (element size es). */
+static int weights(lower_ctx *c, const conv_geom *g, const tosac_tensor *wv, size_t es)
+{
+    int64_t ci = g->depthwise ? 1 : g->c, total = g->oc * ci * g->kh * g->kw;
+    char *dst = malloc((size_t)(total ? total : 1) * es);
+    if (!dst) {
+        tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory laying out weights");
+        return -1;
+    }
+    const char *src = wv->data;
+    for (int64_t o = 0; o < g->oc; o++)
+        for (int64_t i = 0; i < ci; i++)
+            for (int64_t y = 0; y < g->kh; y++)
+                for (int64_t x = 0; x < g->kw; x++) {
+                    int64_t s = ((o * ci + i) * g->kh + y) * g->kw + x, d;
+                    if (g->depthwise) /* [KH,KW,C,M], o = c*M + m */
+                        d = ((y * g->kw + x) * g->c + o / g->mult) * g->mult + o % g->mult;
+                    else /* [OC,KH,KW,IC] */
+                        d = ((o * g->kh + y) * g->kw + x) * ci + i;
+                    memcpy(dst + d * (int64_t)es, src + s * (int64_t)es, es);
+                }
+    int64_t shape[4];
+    if (g->depthwise) {
+        shape[0] = g->kh; shape[1] = g->kw; shape[2] = g->c; shape[3] = g->mult;
+    } else {
+        shape[0] = g->oc; shape[1] = g->kh; shape[2] = g->kw; shape[3] = ci;
+    }
+    int k = lower_const(c, "weight", wv->dtype, 4, shape, dst);
+    free(dst);
+    return k;
+}
+
+/* Bias as acc-typed [OC] constant: the given data (i32 -> i48 widened), or zeros. */
+static int bias(lower_ctx *c, const ir_node *n, const conv_geom *g, tosac_dtype bt)
+{
+    size_t es = tosac_dtype_size(bt);
+    void *buf = calloc((size_t)g->oc, es);
+    if (!buf) {
+        tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory building a bias");
+        return -1;
+    }
+    tosac_tensor bv;
+    if (n->n_inputs > 2 && n->inputs[2] >= 0) {
+        if (!lower_in_const(c, n, 2, &bv) || tosac_tensor_numel(&bv) != g->oc) {
+            free(buf);
+            tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "Conv: bias is not a constant of %lld "
+                       "values", (long long)g->oc);
+            return -1;
+        }
+        bool ok = true;
+        for (int64_t i = 0; i < g->oc; i++) {
+            if (bt == TOSAC_DT_F32 && bv.dtype == TOSAC_DT_F32)
+                ((float *)buf)[i] = ((const float *)bv.data)[i];
+            else if (bt == TOSAC_DT_I32 && bv.dtype == TOSAC_DT_I32)
+                ((int32_t *)buf)[i] = ((const int32_t *)bv.data)[i];
+            else if (bt == TOSAC_DT_I48 && bv.dtype == TOSAC_DT_I32)
+                ((int64_t *)buf)[i] = ((const int32_t *)bv.data)[i];
+            else
+                ok = false;
+        }
+        if (!ok) {
+            free(buf);
+            tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "Conv: %s bias with a %s accumulator",
+                       tosac_dtype_name(bv.dtype), tosac_dtype_name(bt));
+            return -1;
+        }
+    }
+    int64_t oc = g->oc;
+    int k = lower_const(c, "bias", bt, 1, &oc, buf);
+    free(buf);
+    return k;
+}
+
+/* The weights' single zero point (TOSA has one per tensor). */
+static bool weight_zp(const ir_tensor *w, int64_t *zp)
+{
+    *zp = lower_qzp(w);
+    for (int i = 1; w->quant && i < w->quant->n; i++)
+        if (w->quant->zero_point[i] != *zp)
+            return false;
+    return true;
+}
+
+static tosac_code lower_conv(lower_ctx *c, const ir_node *n)
+{
+    const ir_tensor *X = lower_in_ir(c, n, 0), *W = lower_in_ir(c, n, 1), *Y = lower_out_ir(c, n, 0);
+    if (!X || !W || !Y)
+        return unsupported(c, "missing input or output");
+    conv_geom g;
+    memset(&g, 0, sizeof g);
+    tosac_code rc = geometry(c, n, X, W, Y, &g);
+    if (rc)
+        return rc;
+    tosac_tensor wv;
+    if (!lower_in_const(c, n, 1, &wv) || wv.dtype != W->dtype)
+        return unsupported(c, "weights are not constant");
+    bool quant = lower_is_quantized(X);
+    tosac_dtype acc;
+    if (!quant)
+        acc = X->dtype == TOSAC_DT_F32 ? TOSAC_DT_F32 : X->dtype;
+    else if (!lower_is_quantized(W) || !lower_is_quantized(Y))
+        return unsupported(c, "input is quantized but the weights or output are not");
+    else
+        acc = X->dtype == TOSAC_DT_I16 ? TOSAC_DT_I48 : TOSAC_DT_I32;
+    int64_t wzp = 0;
+    if (quant && !weight_zp(W, &wzp))
+        return unsupported(c, "per-channel weight zero points differ");
+
+    int x = lower_transpose(c, lower_in(c, n, 0), lower_nchw_to_nhwc, -1);
+    int w = weights(c, &g, &wv, tosac_dtype_size(wv.dtype));
+    int b = bias(c, n, &g, acc);
+    int izp = lower_scalar(c, "input_zp", X->dtype, quant ? lower_qzp(X) : 0);
+    int wz = lower_scalar(c, "weight_zp", W->dtype, wzp);
+    int64_t nhwc[4] = {g.n, g.oh, g.ow, g.oc};
+    int conv = lower_tmp(c, "conv", acc, 4, nhwc);
+    if (x < 0 || w < 0 || b < 0 || izp < 0 || wz < 0 || conv < 0)
+        return c->err->code;
+    tosa_attr a;
+    memset(&a, 0, sizeof a);
+    memcpy(a.pad, g.pad, sizeof g.pad);
+    a.n_pad = 4;
+    a.stride[0] = g.stride[0]; a.stride[1] = g.stride[1]; a.n_stride = 2;
+    a.dilation[0] = g.dil[0]; a.dilation[1] = g.dil[1]; a.n_dilation = 2;
+    a.acc_type = acc;
+    int ins[5] = {x, w, b, izp, wz};
+    if (lower_emit(c, g.depthwise ? TOSA_OP_DEPTHWISE_CONV2D : TOSA_OP_CONV2D, &a, ins, 5, &conv, 1))
+        return c->err->code;
+    int res = conv;
+    if (quant) {
+        double *scales = malloc((size_t)g.oc * sizeof *scales);
+        if (!scales)
+            return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory");
+        double sx = lower_qscale(X), sy = lower_qscale(Y);
+        for (int64_t o = 0; o < g.oc; o++)
+            scales[o] = sx * (double)W->quant->scale[W->quant->n > 1 ? o : 0] / sy;
+        lower_rescale_args ra = {Y->dtype, scales, (int)g.oc, 0, lower_qzp(Y), -1, "conv_q"};
+        res = lower_rescale(c, conv, &ra);
+        free(scales);
+        if (res < 0)
+            return c->err->code;
+    }
+    int out = lower_out(c, n, 0);
+    return out < 0 || lower_transpose(c, res, lower_nhwc_to_nchw, out) < 0 ? c->err->code
+                                                                          : TOSAC_OK;
+}
+
+const lower_rule lower_rules_conv[] = {
+    {IR_DOMAIN_ONNX, "Conv", lower_conv},
+    {NULL, NULL, NULL},
+};

@@ -1,0 +1,39 @@
+/* The rule table: every family's rules, looked up by (domain, op_type).
+ * A new family file adds one line to `families` below. */
+#include <string.h>
+
+#include "lower/lower.h"
+
+static const lower_rule *const families[] = {
+    lower_rules_elementwise,
+    lower_rules_conv,
+};
+
+lower_fn lower_find_rule(const char *domain, const char *op_type)
+{
+    if (!op_type)
+        return NULL;
+    if (!domain)
+        domain = IR_DOMAIN_ONNX;
+    /* "ai.onnx" is the same domain as "" (ONNX writes both). */
+    if (strcmp(domain, "ai.onnx") == 0)
+        domain = IR_DOMAIN_ONNX;
+    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+        for (const lower_rule *r = families[f]; r->op_type; r++)
+            if (strcmp(r->op_type, op_type) == 0 && strcmp(r->domain, domain) == 0)
+                return r->fn;
+    return NULL;
+}
+
+tosac_code lower_node(lower_ctx *c, const ir_node *n)
+{
+    lower_fn fn = lower_find_rule(n->domain, n->op_type);
+    if (!fn)
+        return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "no TOSA lowering for %s%s%s",
+                          n->domain && *n->domain ? n->domain : "",
+                          n->domain && *n->domain ? "." : "", n->op_type);
+    tosac_code rc = fn(c, n);
+    if (rc && (!c->err || !c->err->code))
+        return tosac_fail(c->err, rc, "lowering %s failed", n->op_type);
+    return rc;
+}

@@ -1,0 +1,281 @@
+/* Support by trial lowering, then maximal acyclic grouping (see partition.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower/lower.h"
+#include "partition/partition.h"
+
+typedef struct grouping {
+    const ir_graph *g;
+    int *uf;            /* union-find parent per node */
+    int *pos;           /* topological position per node */
+    int **succ;         /* successor nodes per node */
+    int *n_succ;
+    int *stack;
+    unsigned char *seen;
+} grouping;
+
+static int find(grouping *s, int x)
+{
+    while (s->uf[x] != x)
+        x = s->uf[x] = s->uf[s->uf[x]];
+    return x;
+}
+
+/* True if some path leaves the union of groups a and b and comes back into it. Only nodes
+ * positioned before the union's last node can lie on such a path. */
+static bool creates_cycle(grouping *s, int a, int b, int n_nodes)
+{
+    int maxpos = -1, top = 0;
+    memset(s->seen, 0, (size_t)n_nodes);
+    for (int i = 0; i < n_nodes; i++) {
+        int r = s->uf[i] >= 0 ? find(s, i) : -1;
+        if ((r == a || r == b) && s->pos[i] > maxpos)
+            maxpos = s->pos[i];
+    }
+    for (int i = 0; i < n_nodes; i++) {
+        int r = s->uf[i] >= 0 ? find(s, i) : -1;
+        if (r != a && r != b)
+            continue;
+        for (int k = 0; k < s->n_succ[i]; k++) {
+            int v = s->succ[i][k];
+            int rv = s->uf[v] >= 0 ? find(s, v) : -1;
+            if (rv != a && rv != b && !s->seen[v] && s->pos[v] < maxpos) {
+                s->seen[v] = 1;
+                s->stack[top++] = v;
+            }
+        }
+    }
+    while (top > 0) {
+        int u = s->stack[--top];
+        for (int k = 0; k < s->n_succ[u]; k++) {
+            int v = s->succ[u][k];
+            int rv = s->uf[v] >= 0 ? find(s, v) : -1;
+            if (rv == a || rv == b)
+                return true;
+            if (!s->seen[v] && s->pos[v] < maxpos) {
+                s->seen[v] = 1;
+                s->stack[top++] = v;
+            }
+        }
+    }
+    return false;
+}
+
+static tosac_code build_succ(grouping *s, int n_nodes, tosac_error *err)
+{
+    const ir_graph *g = s->g;
+    for (int i = 0; i < n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (n->dead)
+            continue;
+        for (int o = 0; o < n->n_outputs; o++) {
+            int t = n->outputs[o];
+            if (t < 0)
+                continue;
+            int cnt = ir_graph_consumers(g, t, NULL, 0);
+            if (cnt == 0)
+                continue;
+            int *buf = malloc((size_t)cnt * sizeof *buf);
+            int *grown = realloc(s->succ[i], ((size_t)s->n_succ[i] + (size_t)cnt) * sizeof(int));
+            if (!buf || !grown) {
+                free(buf);
+                free(grown);
+                return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");
+            }
+            s->succ[i] = grown;
+            ir_graph_consumers(g, t, buf, cnt);
+            memcpy(s->succ[i] + s->n_succ[i], buf, (size_t)cnt * sizeof *buf);
+            s->n_succ[i] += cnt;
+            free(buf);
+        }
+    }
+    return TOSAC_OK;
+}
+
+static void grouping_free(grouping *s, int n_nodes)
+{
+    for (int i = 0; s->succ && i < n_nodes; i++)
+        free(s->succ[i]);
+    free(s->succ);
+    free(s->n_succ);
+    free(s->uf);
+    free(s->pos);
+    free(s->stack);
+    free(s->seen);
+}
+
+void partition_plan_free(partition_plan *p)
+{
+    for (int i = 0; p->reason && i < p->n_nodes; i++)
+        free(p->reason[i]);
+    free(p->reason);
+    free(p->part);
+    memset(p, 0, sizeof *p);
+}
+
+static tosac_code support(const tosa_spec *spec, const ir_graph *g, partition_plan *p,
+                          tosac_error *err)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        char why[512];
+        const ir_node *n = &g->nodes[i];
+        if (n->dead)
+            snprintf(why, sizeof why, "removed");
+        else if (ir_node_is(n, "Constant"))
+            snprintf(why, sizeof why, "constant (folded into the delegates that read it)");
+        else if (lower_trial_node(spec, g, i, why, sizeof why))
+            continue;
+        p->reason[i] = strdup(why);
+        if (!p->reason[i])
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");
+    }
+    return TOSAC_OK;
+}
+
+tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_plan *out,
+                           tosac_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int nn = g->n_nodes, cap = nn > 0 ? nn : 1;
+    grouping s = {g, NULL, NULL, NULL, NULL, NULL, NULL};
+    out->n_nodes = nn;
+    out->part = malloc((size_t)cap * sizeof *out->part);
+    out->reason = calloc((size_t)cap, sizeof *out->reason);
+    s.uf = malloc((size_t)cap * sizeof *s.uf);
+    s.pos = malloc((size_t)cap * sizeof *s.pos);
+    s.succ = calloc((size_t)cap, sizeof *s.succ);
+    s.n_succ = calloc((size_t)cap, sizeof *s.n_succ);
+    s.stack = malloc((size_t)cap * sizeof *s.stack);
+    s.seen = malloc((size_t)cap);
+    int *order = malloc((size_t)cap * sizeof *order), n_order = 0;
+    tosac_code rc = TOSAC_OK;
+    if (!out->part || !out->reason || !s.uf || !s.pos || !s.succ || !s.n_succ || !s.stack ||
+        !s.seen || !order)
+        rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");
+    if (!rc)
+        rc = ir_graph_topo_order(g, order, &n_order, err);
+    if (!rc)
+        rc = support(spec, g, out, err);
+    if (!rc)
+        rc = build_succ(&s, nn, err);
+    if (!rc) {
+        for (int i = 0; i < nn; i++) {
+            s.uf[i] = out->reason[i] ? -1 : i;
+            s.pos[i] = nn; /* dead nodes sort last */
+        }
+        for (int k = 0; k < n_order; k++)
+            s.pos[order[k]] = k;
+        /* grow along producer -> consumer edges in topological order */
+        for (int k = 0; k < n_order; k++) {
+            int v = order[k];
+            if (s.uf[v] < 0)
+                continue;
+            const ir_node *n = &g->nodes[v];
+            for (int i = 0; i < n->n_inputs; i++) {
+                int t = n->inputs[i], p = t >= 0 ? ir_graph_producer(g, t) : -1;
+                if (p < 0 || s.uf[p] < 0)
+                    continue;
+                int a = find(&s, p), b = find(&s, v);
+                if (a != b && !creates_cycle(&s, a, b, nn))
+                    s.uf[b] = a;
+            }
+        }
+        /* number the delegates by their first node in topological order */
+        int *num = malloc((size_t)cap * sizeof *num);
+        if (!num) {
+            rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");
+        } else {
+            for (int i = 0; i < nn; i++) {
+                num[i] = -1;
+                out->part[i] = -1;
+            }
+            for (int k = 0; k < n_order; k++) {
+                int v = order[k];
+                if (s.uf[v] < 0)
+                    continue;
+                int r = find(&s, v);
+                if (num[r] < 0)
+                    num[r] = out->n_parts++;
+                out->part[v] = num[r];
+            }
+            free(num);
+        }
+    }
+    free(order);
+    grouping_free(&s, nn);
+    if (rc)
+        partition_plan_free(out);
+    return rc;
+}
+
+static bool in_list(const int *a, int n, int v)
+{
+    for (int i = 0; i < n; i++)
+        if (a[i] == v)
+            return true;
+    return false;
+}
+
+tosac_code partition_nodes(const ir_graph *g, const partition_plan *p, int k, int **nodes,
+                           int *n, tosac_error *err)
+{
+    int cap = g->n_nodes > 0 ? g->n_nodes : 1;
+    int *order = malloc((size_t)cap * sizeof *order), n_order = 0;
+    *nodes = malloc((size_t)cap * sizeof **nodes);
+    *n = 0;
+    tosac_code rc = !order || !*nodes
+                        ? tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning")
+                        : ir_graph_topo_order(g, order, &n_order, err);
+    for (int i = 0; !rc && i < n_order; i++)
+        if (order[i] < p->n_nodes && p->part[order[i]] == k)
+            (*nodes)[(*n)++] = order[i];
+    free(order);
+    return rc;
+}
+
+tosac_code partition_io(const ir_graph *g, const partition_plan *p, int k, int **ins, int *n_in,
+                        int **outs, int *n_out, tosac_error *err)
+{
+    int *nodes, nn;
+    tosac_code rc = partition_nodes(g, p, k, &nodes, &nn, err);
+    int cap = g->n_tensors > 0 ? g->n_tensors : 1;
+    *ins = malloc((size_t)cap * sizeof **ins);
+    *outs = malloc((size_t)cap * sizeof **outs);
+    *n_in = *n_out = 0;
+    if (!rc && (!*ins || !*outs))
+        rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");
+    for (int a = 0; !rc && a < nn; a++) {
+        const ir_node *n = &g->nodes[nodes[a]];
+        for (int i = 0; i < n->n_inputs; i++) {
+            int t = n->inputs[i];
+            tosac_tensor cv;
+            if (t < 0 || ir_graph_const_value(g, t, &cv) || in_list(*ins, *n_in, t))
+                continue;
+            int pr = ir_graph_producer(g, t);
+            if (pr < 0 || pr >= p->n_nodes || p->part[pr] != k)
+                (*ins)[(*n_in)++] = t;
+        }
+        for (int o = 0; o < n->n_outputs; o++) {
+            int t = n->outputs[o];
+            if (t < 0)
+                continue;
+            bool outside = ir_graph_is_output(g, t);
+            int cnt = ir_graph_consumers(g, t, NULL, 0);
+            int *who = cnt ? malloc((size_t)cnt * sizeof *who) : NULL;
+            if (cnt && !who) {
+                rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");
+                break;
+            }
+            ir_graph_consumers(g, t, who, cnt);
+            for (int c = 0; c < cnt && !outside; c++)
+                outside = who[c] >= p->n_nodes || p->part[who[c]] != k;
+            free(who);
+            if (outside)
+                (*outs)[(*n_out)++] = t;
+        }
+    }
+    free(nodes);
+    return rc;
+}

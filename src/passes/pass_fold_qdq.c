@@ -1,0 +1,159 @@
+/* Fold Q/DQ pairs into quantization parameters.
+ *
+ *   x_q -DQ-> x_f -Op-> y_f -Q-> y_q          becomes   x_q -Op-> y_q
+ *   x_q -DQ-> x_f -Op-> t_f -Relu/Clip-> y_f -Q-> y_q   becomes   x_q -Op-> t_q -Relu/Clip-> y_q
+ *
+ * An op folds when every float input comes from a DequantizeLinear of a quantized tensor and
+ * every output's only reader is a QuantizeLinear (directly, or through one Relu/Clip whose
+ * only reader is a QuantizeLinear; t_q then takes that Q's type and parameters, as a fused
+ * activation would). Non-float inputs (shapes, indices) stay as they are. DequantizeLinear
+ * nodes nobody reads any more are dropped; the Q at a graph input and the DQ at a graph output
+ * remain (CPU operators under INT). The importer has recorded every Q/DQ's constant scale and
+ * zero point on its quantized tensor (ir_tensor.quant). */
+#include <string.h>
+
+#include "passes/passes.h"
+
+static bool is_op(const ir_node *n, const char *op) { return !n->dead && ir_node_is(n, op); }
+
+/* The quantized tensor behind float input t: DQ(x_q) -> t, or -1. */
+static int dq_source(const ir_graph *g, int t)
+{
+    int p = ir_graph_producer(g, t);
+    if (p < 0 || !is_op(&g->nodes[p], "DequantizeLinear") || g->nodes[p].n_inputs < 1)
+        return -1;
+    int q = g->nodes[p].inputs[0];
+    const ir_tensor *qt = &g->tensors[q];
+    return q >= 0 && qt->quant && tosac_dtype_is_int(qt->dtype) && qt->quant->block_size == 0
+               ? q : -1;
+}
+
+/* The sole reader of t (a node index), or -1 if t has another reader or is a graph output. */
+static int sole_reader(const ir_graph *g, int t)
+{
+    int who[2];
+    if (ir_graph_is_output(g, t) || ir_graph_consumers(g, t, who, 2) != 1)
+        return -1;
+    return who[0];
+}
+
+typedef struct out_plan {
+    int q_node;     /* the QuantizeLinear to absorb */
+    int act_node;   /* Relu/Clip between the op and the Q, or -1 */
+} out_plan;
+
+static bool plan_output(const ir_graph *g, int t, out_plan *p)
+{
+    p->act_node = -1;
+    int r = sole_reader(g, t), feeds = t;
+    if (r < 0)
+        return false;
+    const ir_node *rn = &g->nodes[r];
+    if ((is_op(rn, "Relu") || is_op(rn, "Clip")) && rn->inputs[0] == t && rn->n_outputs == 1) {
+        p->act_node = r;
+        feeds = rn->outputs[0];
+        r = sole_reader(g, feeds);
+        if (r < 0)
+            return false;
+        rn = &g->nodes[r];
+    }
+    if (!is_op(rn, "QuantizeLinear") || rn->inputs[0] != feeds || rn->n_outputs < 1)
+        return false;
+    const ir_tensor *qt = &g->tensors[rn->outputs[0]];
+    if (!qt->quant || qt->quant->axis >= 0 || qt->quant->block_size)
+        return false; /* activations are quantized per tensor */
+    p->q_node = r;
+    return true;
+}
+
+static bool foldable_op(const ir_node *n)
+{
+    if (n->dead || strcmp(n->domain, IR_DOMAIN_ONNX) != 0 || ir_node_subgraph(n, 0))
+        return false;
+    static const char *const never[] = {"QuantizeLinear", "DequantizeLinear", "Constant",
+                                        "Shape", "Cast", "QLinearConv", "QLinearMatMul"};
+    for (size_t i = 0; i < sizeof never / sizeof never[0]; i++)
+        if (ir_node_is(n, never[i]))
+            return false;
+    return n->n_outputs >= 1;
+}
+
+/* Folds node ni if it fits the pattern; *done reports it. */
+static tosac_code fold_node(ir_graph *g, int ni, bool *done, tosac_error *err)
+{
+    *done = false;
+    ir_node *n = &g->nodes[ni];
+    int new_in[64];
+    out_plan plans[16];
+    if (n->n_inputs > 64 || n->n_outputs > 16)
+        return TOSAC_OK;
+    bool any_q = false;
+    for (int i = 0; i < n->n_inputs; i++) {
+        int t = n->inputs[i];
+        new_in[i] = t;
+        if (t < 0 || !tosac_dtype_is_float(g->tensors[t].dtype))
+            continue;
+        int q = dq_source(g, t);
+        if (q < 0)
+            return TOSAC_OK; /* a float input that is not a dequantized value */
+        new_in[i] = q;
+        any_q = true;
+    }
+    if (!any_q)
+        return TOSAC_OK;
+    for (int o = 0; o < n->n_outputs; o++) {
+        int t = n->outputs[o];
+        if (t < 0 || !tosac_dtype_is_float(g->tensors[t].dtype) || !plan_output(g, t, &plans[o]))
+            return TOSAC_OK;
+    }
+    for (int i = 0; i < n->n_inputs; i++)
+        if (new_in[i] != n->inputs[i] && ir_node_set_input(g, ni, i, new_in[i], err))
+            return err->code;
+    for (int o = 0; o < n->n_outputs; o++) {
+        n = &g->nodes[ni];
+        int t = n->outputs[o];
+        ir_node *q = &g->nodes[plans[o].q_node];
+        int yq = q->outputs[0];
+        if (plans[o].act_node < 0) {
+            n->outputs[o] = yq;
+        } else {
+            /* t becomes the quantized input of the activation, typed like the Q output */
+            const ir_quant *qq = g->tensors[yq].quant;
+            g->tensors[t].dtype = g->tensors[yq].dtype;
+            if (ir_tensor_set_quant(g, t, qq->scale, qq->zero_point, qq->n, qq->axis,
+                                    qq->zp_dtype, err))
+                return err->code;
+            g->nodes[plans[o].act_node].outputs[0] = yq;
+        }
+        ir_node_kill(g, plans[o].q_node);
+    }
+    *done = true;
+    return TOSAC_OK;
+}
+
+tosac_code pass_fold_qdq(ir_graph *g, const pass_ctx *c, tosac_error *err)
+{
+    (void)c;
+    tosac_code trc = ir_graph_toposort(g, err); /* producers fold before their readers look */
+    if (trc)
+        return trc;
+    int n_nodes = g->n_nodes;
+    for (int ni = 0; ni < n_nodes; ni++) {
+        if (!foldable_op(&g->nodes[ni]))
+            continue;
+        bool done;
+        tosac_code rc = fold_node(g, ni, &done, err);
+        if (rc)
+            return rc;
+    }
+    /* DequantizeLinear nodes whose value nobody reads any more */
+    for (int ni = 0; ni < g->n_nodes; ni++) {
+        ir_node *n = &g->nodes[ni];
+        if (is_op(n, "DequantizeLinear") && n->outputs[0] >= 0 &&
+            !ir_graph_is_output(g, n->outputs[0]) &&
+            ir_graph_consumers(g, n->outputs[0], NULL, 0) == 0)
+            ir_node_kill(g, ni);
+    }
+    ir_graph_compact(g);
+    return TOSAC_OK;
+}

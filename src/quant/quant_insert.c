@@ -1,0 +1,236 @@
+/* Q/DQ insertion. Weights and biases first (they need the input activation's parameters,
+ * read by original tensor id), then one QuantizeLinear -> DequantizeLinear pair after every
+ * activation of the plan, every reader switched to the DequantizeLinear output. Constant
+ * weights become int8 initializers read through a DequantizeLinear (never float + Q). */
+#include "quant/quant_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The DequantizeLinear of an integer constant: returns the float tensor id or -1. */
+static int add_dq_const(ir_graph *g, const char *base, tosac_dtype qdt, int rank,
+                        const int64_t *shape, const void *qdata, int n, const float *scales,
+                        const void *zps, int axis, tosac_error *err)
+{
+    int64_t sn = n;
+    int srank = axis >= 0 ? 1 : 0;
+    int q = quant_add_const(g, base, "_quantized", qdt, rank, shape, qdata, err);
+    int s = q < 0 ? -1 : quant_add_const(g, base, "_scale", TOSAC_DT_F32, srank, &sn, scales, err);
+    int z = s < 0 ? -1 : quant_add_const(g, base, "_zero_point", qdt, srank, &sn, zps, err);
+    int y = z < 0 ? -1 : quant_add_tensor(g, base, "_dequantized", TOSAC_DT_F32, rank, shape, err);
+    if (y < 0)
+        return -1;
+    int ins[3] = {q, s, z};
+    char name[600];
+    snprintf(name, sizeof name, "%s_DequantizeLinear", base);
+    int nd = ir_graph_add_node(g, "DequantizeLinear", NULL, name, ins, 3, &y, 1, err);
+    if (nd < 0 || (axis >= 0 && ir_node_set_int(g, nd, "axis", axis, err)))
+        return -1;
+    return y;
+}
+
+/* Per-channel int8 weight at slot k of node i; scales (malloc'd, *n_ch values) returned. */
+static tosac_code quant_weight(ir_graph *g, int i, int k, const tosac_tensor *w, int axis,
+                               float **scales_out, int *n_ch, tosac_error *err)
+{
+    int64_t outer = 1, n = 1, inner = 1, total = tosac_tensor_numel(w);
+    bool per_tensor = w->rank < 2; /* a rank-1 MatMul B has no output-feature axis */
+    *scales_out = NULL;
+    *n_ch = 0;
+    if (total < 1)
+        return TOSAC_OK; /* an empty weight stays as it is */
+    if (per_tensor)
+        inner = total;
+    for (int d = 0; d < w->rank && !per_tensor; d++) {
+        if (d < axis)
+            outer *= w->shape[d];
+        else if (d == axis)
+            n = w->shape[d];
+        else
+            inner *= w->shape[d];
+    }
+    float *sc = malloc((size_t)n * sizeof *sc);
+    int8_t *q = malloc((size_t)(total ? total : 1)), *zp = calloc((size_t)n, 1);
+    tosac_code rc = TOSAC_OK;
+    if (!sc || !q || !zp) {
+        rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    } else {
+        quant_weight_scales(w->data, outer, n, inner, sc);
+        quant_weight_values(w->data, outer, n, inner, sc, q);
+        char base[512];
+        snprintf(base, sizeof base, "%s", g->tensors[g->nodes[i].inputs[k]].name);
+        int y = add_dq_const(g, base, TOSAC_DT_I8, w->rank, w->shape, q, (int)n, sc, zp,
+                             per_tensor ? -1 : axis, err);
+        rc = y < 0 ? err->code : ir_node_set_input(g, i, k, y, err);
+    }
+    free(q);
+    free(zp);
+    if (rc) {
+        free(sc);
+        return rc;
+    }
+    *scales_out = sc;
+    *n_ch = (int)n;
+    return TOSAC_OK;
+}
+
+static tosac_code quant_bias(ir_graph *g, int i, int k, const tosac_tensor *b, float s_in,
+                             const float *sw, int n_sw, tosac_error *err)
+{
+    int64_t n = tosac_tensor_numel(b);
+    if ((n_sw != 1 && n != n_sw) || b->rank < 1 || (b->rank == 2 && b->shape[0] != 1) ||
+        b->rank > 2)
+        return TOSAC_OK; /* not a per-channel vector: stays float */
+    float *sc = malloc((size_t)n * sizeof *sc);
+    int32_t *q = malloc((size_t)n * sizeof *q), *zp = calloc((size_t)n, sizeof *zp);
+    tosac_code rc = TOSAC_OK;
+    if (!sc || !q || !zp) {
+        rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    } else {
+        quant_bias_values(b->data, n, s_in, sw, n_sw, sc, q);
+        char base[512];
+        snprintf(base, sizeof base, "%s", g->tensors[g->nodes[i].inputs[k]].name);
+        int y = add_dq_const(g, base, TOSAC_DT_I32, b->rank, b->shape, q, (int)n, sc, zp,
+                             b->rank - 1, err);
+        rc = y < 0 ? err->code : ir_node_set_input(g, i, k, y, err);
+    }
+    free(sc);
+    free(q);
+    free(zp);
+    return rc;
+}
+
+/* A constant operand of Add/Sub/Mul/Concat: per tensor like an activation (its own range;
+ * for Concat the shared output range). */
+static tosac_code quant_const_act(ir_graph *g, quant_scheme s, const quant_plan *p, int i, int k,
+                                  const tosac_tensor *v, tosac_error *err)
+{
+    quant_qparams qp;
+    const ir_node *n = &g->nodes[i];
+    int out = n->n_outputs ? n->outputs[0] : -1;
+    if (ir_node_is(n, "Concat") && out >= 0 && out < p->n_tensors && p->role[out] == QROLE_ACT) {
+        qp = p->qp[out];
+    } else {
+        quant_range r;
+        quant_range_init(&r);
+        quant_range_observe(&r, v->data, tosac_tensor_numel(v));
+        quant_act_params(s, &r, &qp);
+    }
+    int64_t total = tosac_tensor_numel(v);
+    size_t esz = tosac_dtype_size(qp.dtype);
+    void *q = malloc((size_t)(total ? total : 1) * esz);
+    if (!q)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    int64_t qmin = qp.dtype == TOSAC_DT_I16 ? INT16_MIN : INT8_MIN;
+    int64_t qmax = qp.dtype == TOSAC_DT_I16 ? INT16_MAX : INT8_MAX;
+    for (int64_t e = 0; e < total; e++) {
+        int64_t x = quant_value(((const float *)v->data)[e], qp.scale, qp.zero_point, qmin, qmax);
+        if (esz == 2)
+            ((int16_t *)q)[e] = (int16_t)x;
+        else
+            ((int8_t *)q)[e] = (int8_t)x;
+    }
+    int16_t zp16 = (int16_t)qp.zero_point;
+    int8_t zp8 = (int8_t)qp.zero_point;
+    char base[512];
+    snprintf(base, sizeof base, "%s", g->tensors[n->inputs[k]].name);
+    int y = add_dq_const(g, base, qp.dtype, v->rank, v->shape, q, 1, &qp.scale,
+                         esz == 2 ? (const void *)&zp16 : (const void *)&zp8, -1, err);
+    free(q);
+    return y < 0 ? err->code : ir_node_set_input(g, i, k, y, err);
+}
+
+static tosac_code quant_node_consts(ir_graph *g, quant_scheme s, const quant_plan *p, int i,
+                                    tosac_error *err)
+{
+    float *sw = NULL;
+    int n_sw = 0;
+    tosac_code rc = TOSAC_OK;
+    int x = g->nodes[i].n_inputs ? g->nodes[i].inputs[0] : -1;
+    bool have_in = x >= 0 && x < p->n_tensors && p->role[x] == QROLE_ACT;
+    for (int k = 0; k < g->nodes[i].n_inputs && !rc; k++) {
+        tosac_tensor v;
+        int axis;
+        if (!quant_const_f32(g, g->nodes[i].inputs[k], &v))
+            continue;
+        if (quant_weight_slot(&g->nodes[i], k, v.rank, &axis)) {
+            free(sw);
+            sw = NULL;
+            rc = quant_weight(g, i, k, &v, axis, &sw, &n_sw, err);
+        } else if (quant_bias_slot(&g->nodes[i], k)) {
+            if (sw && have_in)
+                rc = quant_bias(g, i, k, &v, p->qp[x].scale, sw, n_sw, err);
+        } else if (quant_const_act_slot(&g->nodes[i], k)) {
+            rc = quant_const_act(g, s, p, i, k, &v, err);
+        }
+    }
+    free(sw);
+    return rc;
+}
+
+/* Q -> DQ after activation t. A graph output keeps its name on the DQ output. */
+static tosac_code quant_act(ir_graph *g, int t, const quant_qparams *qp, tosac_error *err)
+{
+    char base[512], fresh[600];
+    snprintf(base, sizeof base, "%s", g->tensors[t].name);
+    bool keep_name = ir_graph_is_output(g, t) && !ir_graph_is_input(g, t);
+    if (keep_name) {
+        char want[600];
+        snprintf(want, sizeof want, "%s_float", base);
+        ir_graph_unique_name(g, want, fresh, sizeof fresh);
+        tosac_code rc = ir_graph_rename_tensor(g, t, fresh, err);
+        if (rc)
+            return rc;
+    }
+    int rank = g->tensors[t].rank;
+    int64_t shape[TOSAC_MAX_RANK];
+    memcpy(shape, g->tensors[t].shape, sizeof shape);
+    float sc = qp->scale;
+    int16_t zp16 = (int16_t)qp->zero_point;
+    int8_t zp8 = (int8_t)qp->zero_point;
+    const void *zp = qp->dtype == TOSAC_DT_I16 ? (const void *)&zp16 : (const void *)&zp8;
+    int s = quant_add_const(g, base, "_scale", TOSAC_DT_F32, 0, NULL, &sc, err);
+    int z = s < 0 ? -1 : quant_add_const(g, base, "_zero_point", qp->dtype, 0, NULL, zp, err);
+    int q = z < 0 ? -1 : quant_add_tensor(g, base, "_quantized", qp->dtype, rank, shape, err);
+    int y = -1;
+    if (q >= 0)
+        y = keep_name ? ir_graph_add_tensor(g, base, TOSAC_DT_F32, rank, shape, err)
+                      : quant_add_tensor(g, base, "_dequantized", TOSAC_DT_F32, rank, shape, err);
+    if (y < 0)
+        return err->code;
+    for (int d = 0; d < rank; d++)
+        if (g->tensors[t].dim_param[d] &&
+            (ir_tensor_set_dim_param(g, q, d, g->tensors[t].dim_param[d], err) ||
+             ir_tensor_set_dim_param(g, y, d, g->tensors[t].dim_param[d], err)))
+            return err->code;
+    ir_graph_replace_uses(g, t, y);
+    int qin[3] = {t, s, z}, dqin[3] = {q, s, z};
+    snprintf(fresh, sizeof fresh, "%s_QuantizeLinear", base);
+    if (ir_graph_add_node(g, "QuantizeLinear", NULL, fresh, qin, 3, &q, 1, err) < 0)
+        return err->code;
+    snprintf(fresh, sizeof fresh, "%s_DequantizeLinear", base);
+    if (ir_graph_add_node(g, "DequantizeLinear", NULL, fresh, dqin, 3, &y, 1, err) < 0)
+        return err->code;
+    return TOSAC_OK;
+}
+
+tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, tosac_error *err)
+{
+    int n_nodes = g->n_nodes;
+    for (int i = 0; i < n_nodes; i++) {
+        if (g->nodes[i].dead || !quant_op_is_quantized(&g->nodes[i]))
+            continue;
+        tosac_code rc = quant_node_consts(g, s, p, i, err);
+        if (rc)
+            return rc;
+    }
+    for (int t = 0; t < p->n_tensors; t++) {
+        if (p->role[t] != QROLE_ACT)
+            continue;
+        tosac_code rc = quant_act(g, t, &p->qp[t], err);
+        if (rc)
+            return rc;
+    }
+    return TOSAC_OK;
+}

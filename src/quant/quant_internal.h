@@ -1,0 +1,125 @@
+/* Pieces of the quantizer shared by the src/quant files (not part of the public API). */
+#ifndef TOSAC_QUANT_INTERNAL_H
+#define TOSAC_QUANT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tosac/quant.h"
+
+/* ---- observers (quant_observer.c) ---- */
+
+/* Running min/max of the finite values seen (NaN and +-inf are ignored: a mask value of
+ * -inf must not blow the range up). */
+typedef struct quant_range {
+    float lo, hi;
+    bool seen;
+} quant_range;
+
+void quant_range_init(quant_range *r);
+void quant_range_observe(quant_range *r, const float *x, int64_t n);
+void quant_range_merge(quant_range *dst, const quant_range *src);
+
+/* ---- quantization parameters (quant_params.c) ---- */
+
+typedef struct quant_qparams {
+    float scale;
+    int64_t zero_point;
+    tosac_dtype dtype; /* I8 or I16 (activations), I8 (weights), I32 (bias) */
+} quant_qparams;
+
+/* Activation parameters for a range under a scheme: A8W8 asymmetric int8 over [min(lo,0),
+ * max(hi,0)], A16W8 symmetric int16 with scale max|x| / 32767. An empty or all-zero range
+ * gets scale 1 (any scale represents zeros exactly; 1 keeps rescale multipliers sane). */
+void quant_act_params(quant_scheme s, const quant_range *r, quant_qparams *out);
+
+/* ONNX QuantizeLinear of one value: saturate(round_half_even(x / scale) + zp) to [qmin, qmax]. */
+int64_t quant_value(float x, float scale, int64_t zp, int64_t qmin, int64_t qmax);
+
+/* Symmetric per-channel int8 weights. w is viewed as [outer, n, inner] with the channel axis
+ * in the middle; scales[c] = max|w[:, c, :]| / 127 (1 for an all-zero channel) and
+ * q = clamp(round(w / scale), -127, 127). */
+void quant_weight_scales(const float *w, int64_t outer, int64_t n, int64_t inner, float *scales);
+void quant_weight_values(const float *w, int64_t outer, int64_t n, int64_t inner,
+                         const float *scales, int8_t *q);
+
+/* int32 bias: scale[c] = s_in * s_w[c] (s_w has n values, or 1 value for all channels),
+ * q[c] = saturate_int32(round(b[c] / scale[c])). */
+void quant_bias_values(const float *b, int64_t n, float s_in, const float *s_w, int n_sw,
+                       float *scales, int32_t *q);
+
+/* ---- calibration (quant_calibrate.c) ---- */
+
+/* What the calibration runs saw of one tensor of the top-level graph. */
+typedef struct quant_seen {
+    quant_range range;
+    bool is_float;       /* produced as float32 on the runs */
+    int rank;            /* -1 when never produced */
+    int64_t shape[TOSAC_MAX_RANK];
+} quant_seen;
+
+/* Runs the float model on every sample and fills seen[0 .. n_tensors) of m->graph. */
+tosac_code quant_calibrate(ir_model *m, const quant_calib *c, quant_seen *seen,
+                           tosac_error *err);
+
+/* ---- graph rewrites ---- */
+
+/* Folds BatchNormalization into the Conv that feeds it alone (quant_fold_bn.c). */
+tosac_code quant_fold_batchnorm(ir_graph *g, tosac_error *err);
+
+/* Raises the ai.onnx opset to at least target, rewriting operators whose signature changed
+ * (quant_opset.c). seen (may be NULL) gives the ranks the calibration runs observed. */
+tosac_code quant_upgrade_opset(ir_model *m, int64_t target, const quant_seen *seen,
+                               tosac_error *err);
+
+/* ---- the plan: which tensors get Q/DQ with which parameters (quant_plan.c) ---- */
+
+typedef enum quant_role {
+    QROLE_NONE = 0,    /* stays as it is */
+    QROLE_ACT,         /* activation: Q -> DQ after it, per tensor */
+    QROLE_FUSED,       /* Conv/Gemm/MatMul/Add output read only by a Relu/Clip: no Q/DQ */
+} quant_role;
+
+typedef struct quant_plan {
+    int n_tensors;
+    quant_role *role;      /* per tensor id */
+    int *group;            /* union-find parent: tensors sharing one range */
+    quant_qparams *qp;     /* per tensor id (valid for QROLE_ACT) */
+} quant_plan;
+
+tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen *seen,
+                            quant_plan *p, tosac_error *err);
+void quant_plan_free(quant_plan *p);
+
+/* Operator classes of the plan (also used by the insertion). */
+bool quant_op_is_quantized(const ir_node *n);
+/* True when input slot k of n is a weight (per-channel int8) when constant; *axis gets the
+ * channel axis for a tensor of the given rank. */
+bool quant_weight_slot(const ir_node *n, int k, int rank, int *axis);
+/* True when input slot k of n is a bias (int32, scale s_in * s_w) when constant. */
+bool quant_bias_slot(const ir_node *n, int k);
+/* True when a constant float at slot k is quantized like an activation (Add/Sub/Mul/Concat). */
+bool quant_const_act_slot(const ir_node *n, int k);
+
+/* Inserts the Q/DQ nodes, quantizes weights and bias (quant_insert.c). */
+tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, tosac_error *err);
+
+/* ---- small graph helpers (quant_graph.c) ---- */
+
+/* Adds a constant with a fresh name derived from base + suffix; returns its id or -1. */
+int quant_add_const(ir_graph *g, const char *base, const char *suffix, tosac_dtype dt, int rank,
+                    const int64_t *shape, const void *data, tosac_error *err);
+/* Adds a data tensor with a fresh name derived from base + suffix; returns its id or -1. */
+int quant_add_tensor(ir_graph *g, const char *base, const char *suffix, tosac_dtype dt,
+                     int rank, const int64_t *shape, tosac_error *err);
+/* Constant float32 data of tensor t (initializer or Constant node), as a view; false if t is
+ * not a float32 constant. */
+bool quant_const_f32(const ir_graph *g, int t, tosac_tensor *out);
+/* Appends an input to a node. */
+tosac_code quant_node_append_input(ir_graph *g, int node, int tensor, tosac_error *err);
+/* Removes an attribute from a node (no-op when absent). */
+void quant_node_drop_attr(ir_graph *g, int node, const char *name);
+/* Kills Constant nodes nobody reads and drops unreferenced tensors. */
+tosac_code quant_cleanup(ir_graph *g, tosac_error *err);
+
+#endif

@@ -1,0 +1,215 @@
+/* The quantization plan: which tensors get a Q/DQ pair, which share one range, and the
+ * parameters each gets. The rules (ExecuTorch's Arm quantizer annotates the same way):
+ *   - graph inputs and outputs, and the float inputs and outputs of quantized operators,
+ *     are activations (Q -> DQ, per tensor);
+ *   - a Conv/Gemm/MatMul/Add output read only by a Relu or Clip is not quantized: the
+ *     activation is fused and its output carries the range (clamping happens in integers);
+ *   - Concat inputs and output share one range; the shape/layout operators (Reshape, Flatten,
+ *     Transpose, Squeeze, Unsqueeze, Slice, Split, Gather), the pools and Resize pass values
+ *     through, so their output shares the input's range (integer lowering needs no rescale);
+ *   - other operators stay float: they read the DQ outputs and their outputs are quantized
+ *     only when a quantized operator or the graph output reads them. */
+#include "quant/quant_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const k_compute[] = {"Conv", "Gemm", "MatMul", "Add", "Sub", "Mul", NULL};
+static const char *const k_shared[] = {"Reshape", "Flatten", "Transpose", "Squeeze", "Unsqueeze",
+                                       "Slice", "Split", "Gather", "MaxPool", "AveragePool",
+                                       "GlobalAveragePool", "Resize", "Concat", NULL};
+static const char *const k_own[] = {"Relu", "Clip", "Sigmoid", "Tanh", "Softmax", "HardSigmoid",
+                                    "HardSwish", "Exp", "Erf", "Gelu", "LeakyRelu",
+                                    "ReduceMean", NULL};
+
+static bool in_list(const ir_node *n, const char *const *list)
+{
+    for (int i = 0; list[i]; i++)
+        if (ir_node_is(n, list[i]))
+            return true;
+    return false;
+}
+
+bool quant_op_is_quantized(const ir_node *n)
+{
+    return in_list(n, k_compute) || in_list(n, k_shared) || in_list(n, k_own);
+}
+
+/* Input slots of n that carry activations (data), the rest being parameters (shapes, axes,
+ * indices, clip bounds, roi/scales): everything for the arithmetic ops and Concat, the first
+ * input otherwise. */
+static bool act_slot(const ir_node *n, int k)
+{
+    if (ir_node_is(n, "Conv"))
+        return k == 0;
+    if (ir_node_is(n, "Gemm") || ir_node_is(n, "MatMul"))
+        return k <= 1;
+    if (ir_node_is(n, "Add") || ir_node_is(n, "Sub") || ir_node_is(n, "Mul") ||
+        ir_node_is(n, "Concat"))
+        return true;
+    return k == 0;
+}
+
+bool quant_weight_slot(const ir_node *n, int k, int rank, int *axis)
+{
+    if (ir_node_is(n, "Conv") && k == 1 && rank >= 1) {
+        *axis = 0;
+        return true;
+    }
+    if (ir_node_is(n, "Gemm") && k == 1 && rank == 2) {
+        *axis = ir_node_attr_int(n, "transB", 0) ? 0 : 1;
+        return true;
+    }
+    if (ir_node_is(n, "MatMul") && k == 1 && rank >= 1) {
+        *axis = rank - 1; /* output features: the last axis of B (rank 1: per tensor) */
+        return true;
+    }
+    return false;
+}
+
+bool quant_bias_slot(const ir_node *n, int k)
+{
+    if (ir_node_is(n, "Conv"))
+        return k == 2;
+    /* Gemm's C is a bias only when it is added unscaled to alpha = 1 products */
+    return ir_node_is(n, "Gemm") && k == 2 && ir_node_attr_float(n, "alpha", 1.0f) == 1.0f &&
+           ir_node_attr_float(n, "beta", 1.0f) == 1.0f;
+}
+
+bool quant_const_act_slot(const ir_node *n, int k)
+{
+    (void)k;
+    return ir_node_is(n, "Add") || ir_node_is(n, "Sub") || ir_node_is(n, "Mul") ||
+           ir_node_is(n, "Concat");
+}
+
+static int find(int *parent, int t)
+{
+    while (parent[t] != t) {
+        parent[t] = parent[parent[t]];
+        t = parent[t];
+    }
+    return t;
+}
+
+static void unite(int *parent, int a, int b)
+{
+    a = find(parent, a);
+    b = find(parent, b);
+    if (a != b)
+        parent[b < a ? a : b] = b < a ? b : a;
+}
+
+static bool is_const(const ir_graph *g, int t)
+{
+    tosac_tensor v;
+    return ir_graph_const_value(g, t, &v);
+}
+
+/* A float activation: produced (or fed) as float32 on the calibration runs, not constant. */
+static bool is_act(const ir_graph *g, const quant_seen *seen, int t)
+{
+    return t >= 0 && seen[t].is_float && !is_const(g, t);
+}
+
+static bool fuses_activation(const ir_node *n)
+{
+    return ir_node_is(n, "Conv") || ir_node_is(n, "Gemm") || ir_node_is(n, "MatMul") ||
+           ir_node_is(n, "Add");
+}
+
+/* Marks outputs of fusable producers read only by a Relu/Clip. */
+static void mark_fused(const ir_graph *g, const quant_seen *seen, quant_role *role)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (n->dead || !fuses_activation(n) || n->n_outputs != 1)
+            continue;
+        int t = n->outputs[0], c;
+        if (!is_act(g, seen, t) || ir_graph_is_output(g, t) ||
+            ir_graph_consumers(g, t, &c, 1) != 1)
+            continue;
+        const ir_node *r = &g->nodes[c];
+        if ((ir_node_is(r, "Relu") || ir_node_is(r, "Clip")) && r->inputs[0] == t)
+            role[t] = QROLE_FUSED;
+    }
+}
+
+static void mark_act(quant_role *role, int t)
+{
+    if (role[t] == QROLE_NONE)
+        role[t] = QROLE_ACT;
+}
+
+static void assign(const ir_graph *g, const quant_seen *seen, quant_plan *p)
+{
+    for (int i = 0; i < g->n_inputs; i++)
+        if (is_act(g, seen, g->inputs[i]))
+            mark_act(p->role, g->inputs[i]);
+    for (int i = 0; i < g->n_outputs; i++)
+        if (is_act(g, seen, g->outputs[i]))
+            mark_act(p->role, g->outputs[i]);
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (n->dead || !quant_op_is_quantized(n))
+            continue;
+        for (int k = 0; k < n->n_inputs; k++)
+            if (act_slot(n, k) && is_act(g, seen, n->inputs[k]))
+                mark_act(p->role, n->inputs[k]);
+        for (int o = 0; o < n->n_outputs; o++)
+            if (is_act(g, seen, n->outputs[o]))
+                mark_act(p->role, n->outputs[o]);
+        if (!in_list(n, k_shared) || n->n_inputs < 1)
+            continue;
+        int x = n->inputs[0];
+        if (p->role[x] != QROLE_ACT)
+            continue;
+        for (int o = 0; o < n->n_outputs; o++)
+            if (n->outputs[o] >= 0 && p->role[n->outputs[o]] == QROLE_ACT)
+                unite(p->group, x, n->outputs[o]);
+        if (ir_node_is(n, "Concat"))
+            for (int k = 1; k < n->n_inputs; k++)
+                if (n->inputs[k] >= 0 && p->role[n->inputs[k]] == QROLE_ACT)
+                    unite(p->group, x, n->inputs[k]);
+    }
+}
+
+tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen *seen,
+                            quant_plan *p, tosac_error *err)
+{
+    int nt = g->n_tensors;
+    memset(p, 0, sizeof *p);
+    p->n_tensors = nt;
+    p->role = calloc((size_t)nt + 1, sizeof *p->role);
+    p->group = malloc(((size_t)nt + 1) * sizeof *p->group);
+    p->qp = calloc((size_t)nt + 1, sizeof *p->qp);
+    quant_range *ranges = calloc((size_t)nt + 1, sizeof *ranges);
+    if (!p->role || !p->group || !p->qp || !ranges) {
+        free(ranges);
+        quant_plan_free(p);
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    }
+    for (int t = 0; t < nt; t++) {
+        p->group[t] = t;
+        quant_range_init(&ranges[t]);
+    }
+    mark_fused(g, seen, p->role);
+    assign(g, seen, p);
+    /* a group's range is the union of its members' ranges */
+    for (int t = 0; t < nt; t++)
+        if (p->role[t] == QROLE_ACT)
+            quant_range_merge(&ranges[find(p->group, t)], &seen[t].range);
+    for (int t = 0; t < nt; t++)
+        if (p->role[t] == QROLE_ACT)
+            quant_act_params(s, &ranges[find(p->group, t)], &p->qp[t]);
+    free(ranges);
+    return TOSAC_OK;
+}
+
+void quant_plan_free(quant_plan *p)
+{
+    free(p->role);
+    free(p->group);
+    free(p->qp);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,212 @@
+/* The CPU executor on graphs built with the IR builder: values, constants, liveness across
+ * several consumers, If/Loop bodies reading outer values, and the errors it reports.
+ * Expected values are worked out by hand in the comments. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "cpu/cpu_exec.h"
+
+static int node(ir_graph *g, const char *op, const int *in, int n_in, const int *out, int n_out)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    int k = ir_graph_add_node(g, op, NULL, op, in, n_in, out, n_out, &err);
+    assert_true(k >= 0);
+    return k;
+}
+
+static tosac_tensor tensor_f32(int rank, const int64_t *shape, const float *v)
+{
+    tosac_tensor t;
+    tosac_error err;
+    assert_int_equal(tosac_tensor_alloc(&t, TOSAC_DT_F32, rank, shape, &err), TOSAC_OK);
+    memcpy(t.data, v, t.nbytes);
+    return t;
+}
+
+static void test_relu_add_and_reuse(void **state)
+{
+    (void)state;
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t s[2] = {2, 3}, s1[1] = {3};
+    float bias[3] = {10, 20, 30};
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 2, s, &err);
+    int b = ir_graph_add_const(g, "b", TOSAC_DT_F32, 1, s1, bias, sizeof bias, &err);
+    int r = ir_graph_add_tensor(g, "r", TOSAC_DT_F32, 2, s, &err);
+    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 2, s, &err);
+    int z = ir_graph_add_tensor(g, "z", TOSAC_DT_F32, 2, s, &err);
+    /* r = relu(x) is read by two nodes: it must stay alive until the second */
+    node(g, "Relu", &x, 1, &r, 1);
+    int in1[2] = {r, b}, in2[2] = {r, r};
+    node(g, "Add", in1, 2, &y, 1);
+    node(g, "Mul", in2, 2, &z, 1);
+    ir_graph_mark_output(g, y, &err);
+    ir_graph_mark_output(g, z, &err);
+    float xv[6] = {-1, 2, -3, 4, -5, 6};
+    tosac_tensor in = tensor_f32(2, s, xv), out[2];
+    assert_int_equal(cpu_run_model(m, &in, 1, out, 2, &err), TOSAC_OK);
+    float wy[6] = {10, 22, 30, 14, 20, 36}, wz[6] = {0, 4, 0, 16, 0, 36};
+    for (int i = 0; i < 6; i++) {
+        assert_true(((float *)out[0].data)[i] == wy[i]);
+        assert_true(((float *)out[1].data)[i] == wz[i]);
+    }
+    assert_int_equal(out[0].rank, 2);
+    assert_int_equal(out[0].shape[1], 3);
+    tosac_tensor_free(&out[0]);
+    tosac_tensor_free(&out[1]);
+    /* an input of the wrong type or shape is refused by name */
+    tosac_tensor bad;
+    assert_int_equal(tosac_tensor_alloc(&bad, TOSAC_DT_I32, 2, s, &err), TOSAC_OK);
+    tosac_error_clear(&err);
+    assert_int_equal(cpu_run_model(m, &bad, 1, out, 2, &err), TOSAC_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "'x' must be f32"));
+    tosac_tensor_free(&bad);
+    int64_t s3[2] = {3, 2};
+    tosac_tensor wrong = tensor_f32(2, s3, xv);
+    tosac_error_clear(&err);
+    assert_int_equal(cpu_run_model(m, &wrong, 1, out, 2, &err), TOSAC_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "must have shape"));
+    tosac_tensor_free(&wrong);
+    tosac_tensor_free(&in);
+    ir_model_free(m);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t s[1] = {3}, si[1] = {1};
+    int64_t idx = 5;
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 1, s, &err);
+    int i = ir_graph_add_const(g, "i", TOSAC_DT_I64, 1, si, &idx, sizeof idx, &err);
+    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 1, si, &err);
+    int in[2] = {x, i};
+    node(g, "Gather", in, 2, &y, 1);
+    ir_graph_mark_output(g, y, &err);
+    float xv[3] = {1, 2, 3};
+    tosac_tensor t = tensor_f32(1, s, xv), out;
+    /* index 5 into 3 elements: a data error naming the node */
+    assert_int_equal(cpu_run_model(m, &t, 1, &out, 1, &err), TOSAC_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "(Gather)"));
+    assert_non_null(strstr(err.msg, "outside [-3, 3)"));
+    /* an operator without implementation is refused when planning */
+    int w = ir_graph_add_tensor(g, "w", TOSAC_DT_F32, 1, s, &err);
+    ir_graph_add_node(g, "NoSuchOp", NULL, "n1", &x, 1, &w, 1, &err);
+    cpu_plan *p;
+    tosac_error_clear(&err);
+    assert_int_equal(cpu_plan_create(g, 13, &p, &err), TOSAC_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "NoSuchOp is not supported"));
+    assert_false(cpu_op_supported("NoSuchOp"));
+    assert_true(cpu_op_supported("Conv"));
+    tosac_tensor_free(&t);
+    ir_model_free(m);
+}
+
+/* If: then = Neg(x), else = Abs(x), both reading the outer x through a capture. */
+static void test_if_reads_outer_scope(void **state)
+{
+    (void)state;
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t s[1] = {2};
+    assert_true(ir_graph_add_input(g, "x", TOSAC_DT_F32, 1, s, &err) >= 0);
+    int cnd = ir_graph_add_input(g, "c", TOSAC_DT_BOOL, 0, NULL, &err);
+    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 1, s, &err);
+    int k = node(g, "If", &cnd, 1, &y, 1);
+    const char *names[2] = {"then_branch", "else_branch"}, *ops[2] = {"Neg", "Abs"};
+    for (int b = 0; b < 2; b++) {
+        ir_graph *sub = ir_graph_new(names[b], g);
+        int cx = ir_graph_resolve_tensor(sub, "x", &err);
+        assert_true(cx >= 0);
+        int o = ir_graph_add_tensor(sub, "o", TOSAC_DT_F32, 1, s, &err);
+        node(sub, ops[b], &cx, 1, &o, 1);
+        ir_graph_mark_output(sub, o, &err);
+        assert_int_equal(ir_node_set_graph(g, k, names[b], sub, &err), TOSAC_OK);
+    }
+    ir_graph_mark_output(g, y, &err);
+    float xv[2] = {-1.5f, 2};
+    tosac_tensor in[2];
+    in[0] = tensor_f32(1, s, xv);
+    assert_int_equal(tosac_tensor_alloc(&in[1], TOSAC_DT_BOOL, 0, NULL, &err), TOSAC_OK);
+    tosac_tensor out;
+    for (int v = 0; v < 2; v++) {
+        *(uint8_t *)in[1].data = (uint8_t)v;
+        assert_int_equal(cpu_run_model(m, in, 2, &out, 1, &err), TOSAC_OK);
+        const float *o = out.data;
+        if (v) /* then: -x */
+            assert_true(o[0] == 1.5f && o[1] == -2);
+        else /* else: |x| */
+            assert_true(o[0] == 1.5f && o[1] == 2);
+        tosac_tensor_free(&out);
+    }
+    tosac_tensor_free(&in[0]);
+    tosac_tensor_free(&in[1]);
+    ir_model_free(m);
+}
+
+/* Loop M=3 times: v' = v + iter, scan output v'. v: 0 -> 0 -> 1 -> 3; scan [0, 1, 3]. */
+static void test_loop_carried_and_scan(void **state)
+{
+    (void)state;
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t three = 3, zero = 0;
+    uint8_t yes = 1;
+    int64_t s3[1] = {3};
+    int tm = ir_graph_add_const(g, "M", TOSAC_DT_I64, 0, NULL, &three, 8, &err);
+    int tc = ir_graph_add_const(g, "cond", TOSAC_DT_BOOL, 0, NULL, &yes, 1, &err);
+    int tv = ir_graph_add_const(g, "v0", TOSAC_DT_I64, 0, NULL, &zero, 8, &err);
+    int vf = ir_graph_add_tensor(g, "v_final", TOSAC_DT_I64, 0, NULL, &err);
+    int sc = ir_graph_add_tensor(g, "scan", TOSAC_DT_I64, 1, s3, &err);
+    int ins[3] = {tm, tc, tv}, outs[2] = {vf, sc};
+    int k = node(g, "Loop", ins, 3, outs, 2);
+    ir_graph *body = ir_graph_new("body", g);
+    int bi = ir_graph_add_input(body, "i", TOSAC_DT_I64, 0, NULL, &err);
+    int bc = ir_graph_add_input(body, "c_in", TOSAC_DT_BOOL, 0, NULL, &err);
+    int bv = ir_graph_add_input(body, "v", TOSAC_DT_I64, 0, NULL, &err);
+    int co = ir_graph_add_tensor(body, "c_out", TOSAC_DT_BOOL, 0, NULL, &err);
+    int vo = ir_graph_add_tensor(body, "v_out", TOSAC_DT_I64, 0, NULL, &err);
+    int so = ir_graph_add_tensor(body, "s_out", TOSAC_DT_I64, 0, NULL, &err);
+    int add_in[2] = {bv, bi};
+    node(body, "Identity", &bc, 1, &co, 1);
+    node(body, "Add", add_in, 2, &vo, 1);
+    node(body, "Identity", &vo, 1, &so, 1);
+    ir_graph_mark_output(body, co, &err);
+    ir_graph_mark_output(body, vo, &err);
+    ir_graph_mark_output(body, so, &err);
+    assert_int_equal(ir_node_set_graph(g, k, "body", body, &err), TOSAC_OK);
+    ir_graph_mark_output(g, vf, &err);
+    ir_graph_mark_output(g, sc, &err);
+    tosac_tensor out[2];
+    assert_int_equal(cpu_run_model(m, NULL, 0, out, 2, &err), TOSAC_OK);
+    assert_int_equal(*(int64_t *)out[0].data, 3);
+    assert_int_equal(out[1].rank, 1);
+    assert_int_equal(out[1].shape[0], 3);
+    const int64_t *sv = out[1].data;
+    assert_true(sv[0] == 0 && sv[1] == 1 && sv[2] == 3);
+    tosac_tensor_free(&out[0]);
+    tosac_tensor_free(&out[1]);
+    ir_model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_relu_add_and_reuse),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_if_reads_outer_scope),
+        cmocka_unit_test(test_loop_carried_and_scan),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,93 @@
+/* .npy I/O of a graph for the run subcommands (see cli_graph_io.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_graph_io.h"
+#include "tosac/npy.h"
+#include "util/fileio.h"
+
+tosac_code cli_parse_run_args(int argc, char **argv, const char *what, cli_run_args *a,
+                              tosac_error *err)
+{
+    memset(a, 0, sizeof *a);
+    a->outdir = ".";
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        bool in = strcmp(s, "--input") == 0 || strcmp(s, "-i") == 0;
+        bool out = strcmp(s, "--output-dir") == 0 || strcmp(s, "-o") == 0;
+        if ((in || out) && i + 1 >= argc)
+            return tosac_fail(err, TOSAC_ERR_INPUT, "%s needs a value", s);
+        if (in) {
+            if (a->n_inputs == CLI_MAX_INPUTS)
+                return tosac_fail(err, TOSAC_ERR_INPUT, "more than %d inputs", CLI_MAX_INPUTS);
+            char *v = argv[++i], *eq = strchr(v, '=');
+            cli_input *ci = &a->inputs[a->n_inputs++];
+            ci->name = eq ? v : NULL;
+            ci->path = eq ? eq + 1 : v;
+            if (eq)
+                *eq = '\0';
+        } else if (out) {
+            a->outdir = argv[++i];
+        } else if (s[0] == '-') {
+            return tosac_fail(err, TOSAC_ERR_INPUT, "unknown option '%s' for running %s", s, what);
+        } else if (!a->file) {
+            a->file = s;
+        } else {
+            return tosac_fail(err, TOSAC_ERR_INPUT, "unexpected argument '%s'", s);
+        }
+    }
+    return a->file ? TOSAC_OK : tosac_fail(err, TOSAC_ERR_INPUT, "no %s given", what);
+}
+
+static int input_slot(const cli_input *in, const ir_graph *g, const tosac_tensor *vals,
+                      tosac_error *err)
+{
+    if (in->name) {
+        for (int i = 0; i < g->n_inputs; i++)
+            if (strcmp(g->tensors[g->inputs[i]].name, in->name) == 0)
+                return i;
+        tosac_fail(err, TOSAC_ERR_INPUT, "there is no input named '%s'", in->name);
+        return -1;
+    }
+    for (int i = 0; i < g->n_inputs; i++)
+        if (!vals[i].data)
+            return i;
+    tosac_fail(err, TOSAC_ERR_INPUT, "more inputs given than there are (%d)", g->n_inputs);
+    return -1;
+}
+
+tosac_code cli_load_inputs(const cli_run_args *a, const ir_graph *g, tosac_tensor *vals,
+                           tosac_error *err)
+{
+    for (int k = 0; k < a->n_inputs; k++) {
+        int slot = input_slot(&a->inputs[k], g, vals, err);
+        if (slot < 0)
+            return err->code;
+        if (vals[slot].data)
+            return tosac_fail(err, TOSAC_ERR_INPUT, "input '%s' is given twice",
+                              g->tensors[g->inputs[slot]].name);
+        tosac_code rc = tosac_npy_read(a->inputs[k].path, &vals[slot], err);
+        if (rc)
+            return rc;
+    }
+    for (int i = 0; i < g->n_inputs; i++)
+        if (!vals[i].data)
+            return tosac_fail(err, TOSAC_ERR_INPUT, "input '%s' is not given (use --input "
+                              "%s=FILE.npy)", g->tensors[g->inputs[i]].name,
+                              g->tensors[g->inputs[i]].name);
+    return TOSAC_OK;
+}
+
+tosac_code cli_write_outputs(const char *dir, const ir_graph *g, const tosac_tensor *outs,
+                             tosac_error *err)
+{
+    tosac_code rc = tosac_mkdirs(dir, err);
+    for (int i = 0; i < g->n_outputs && !rc; i++) {
+        char name[256], path[4096];
+        tosac_sanitize_name(g->tensors[g->outputs[i]].name, name, sizeof name);
+        if ((size_t)snprintf(path, sizeof path, "%s/%s.npy", dir, name) >= sizeof path)
+            return tosac_fail(err, TOSAC_ERR_INPUT, "output path for '%s' is too long", name);
+        rc = tosac_npy_write(path, &outs[i], err);
+    }
+    return rc;
+}

@@ -1,0 +1,27 @@
+/* .npy inputs and outputs of a graph for the `run` subcommands: --input [NAME=]FILE.npy
+ * parsing, binding in graph-input order, and DIR/<output name>.npy writing. */
+#ifndef TOSAC_CLI_GRAPH_IO_H
+#define TOSAC_CLI_GRAPH_IO_H
+
+#include "cli.h"
+#include "tosac/ir.h"
+
+#define CLI_MAX_INPUTS 64
+
+typedef struct cli_run_args {
+    const char *file;
+    const char *outdir;
+    cli_input inputs[CLI_MAX_INPUTS];
+    int n_inputs;
+} cli_run_args;
+
+/* argv[0] is the subcommand; what names the file kind in messages. */
+tosac_code cli_parse_run_args(int argc, char **argv, const char *what, cli_run_args *a,
+                              tosac_error *err);
+/* Named inputs by name, the rest positionally; vals has g->n_inputs zeroed entries. */
+tosac_code cli_load_inputs(const cli_run_args *a, const ir_graph *g, tosac_tensor *vals,
+                           tosac_error *err);
+tosac_code cli_write_outputs(const char *dir, const ir_graph *g, const tosac_tensor *outs,
+                             tosac_error *err);
+
+#endif

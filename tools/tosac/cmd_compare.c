@@ -1,0 +1,125 @@
+/* tosac compare REFERENCE.npy RESULT.npy [--atol X] [--rtol X]
+ * How close a result is to a reference (e.g. a quantized program's output to the float
+ * model's): one figure a line, `name: value`. Exit 0 when compared (the verdict is printed as
+ * `within_tolerance: yes|no`), 2 when the files cannot be compared. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "interp/interp_internal.h"
+#include "tosac/npy.h"
+
+static const char usage[] =
+    "usage: tosac compare REFERENCE.npy RESULT.npy [--atol X] [--rtol X]\n"
+    "Prints max_abs_diff, max_rel_diff (relative to max |reference|), mean_abs_diff,\n"
+    "argmax_agree (over the last axis), and within_tolerance: every element satisfies\n"
+    "|result - reference| <= atol + rtol * |reference| (defaults: atol 1e-3, rtol 1e-3).\n";
+
+static int parse_tol(const char *opt, const char *v, double *out)
+{
+    char *end;
+    double d = strtod(v, &end);
+    if (*v == '\0' || *end != '\0' || !(d >= 0) || isinf(d))
+        return cli_error(TOSAC_ERR_INPUT, "%s takes a non-negative number, not '%s'", opt, v);
+    *out = d;
+    return 0;
+}
+
+static double value_at(const tosac_tensor *t, int64_t i)
+{
+    if (tosac_dtype_is_float(t->dtype))
+        return t->dtype == TOSAC_DT_F64 ? ((const double *)t->data)[i] : interp_get_float(t, i);
+    return (double)interp_get_int(t, i);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    const char *files[2] = {NULL, NULL};
+    int nfiles = 0;
+    double atol = 1e-3, rtol = 1e-3;
+    for (int i = 1; i < argc; i++) {
+        int is_atol = strcmp(argv[i], "--atol") == 0, is_rtol = strcmp(argv[i], "--rtol") == 0;
+        if (is_atol || is_rtol) {
+            if (i + 1 >= argc)
+                return cli_error(TOSAC_ERR_INPUT, "%s needs a value", argv[i]);
+            int rc = parse_tol(argv[i], argv[i + 1], is_atol ? &atol : &rtol);
+            if (rc)
+                return rc;
+            i++;
+        } else if (argv[i][0] == '-') {
+            return cli_error(TOSAC_ERR_INPUT, "unknown option '%s' for compare", argv[i]);
+        } else if (nfiles < 2) {
+            files[nfiles++] = argv[i];
+        } else {
+            return cli_error(TOSAC_ERR_INPUT, "unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (nfiles != 2)
+        return cli_error(TOSAC_ERR_INPUT, "compare needs two .npy files (try 'tosac compare --help')");
+    tosac_error err;
+    tosac_error_clear(&err);
+    tosac_tensor ref, res;
+    memset(&res, 0, sizeof res);
+    if (tosac_npy_read(files[0], &ref, &err))
+        return cli_report(&err);
+    if (tosac_npy_read(files[1], &res, &err)) {
+        tosac_tensor_free(&ref);
+        return cli_report(&err);
+    }
+    int status = 0;
+    char s1[160], s2[160];
+    tosac_shape_str(ref.rank, ref.shape, s1, sizeof s1);
+    tosac_shape_str(res.rank, res.shape, s2, sizeof s2);
+    int same_shape = ref.rank == res.rank && strcmp(s1, s2) == 0;
+    if (!same_shape) {
+        status = cli_error(TOSAC_ERR_INPUT, "shapes differ: %s has %s, %s has %s", files[0], s1,
+                           files[1], s2);
+    } else {
+        int64_t n = tosac_tensor_numel(&ref);
+        double max_abs = 0, max_ref = 0, sum_abs = 0;
+        int64_t bad = 0;
+        for (int64_t i = 0; i < n; i++) {
+            double a = value_at(&ref, i), b = value_at(&res, i), d = fabs(a - b);
+            if (isnan(a) != isnan(b))
+                d = INFINITY;
+            else if (isnan(a))
+                d = 0;
+            if (d > max_abs)
+                max_abs = d;
+            if (fabs(a) > max_ref && !isnan(a))
+                max_ref = fabs(a);
+            sum_abs += d;
+            if (!(d <= atol + rtol * fabs(a)))
+                bad++;
+        }
+        /* argmax over the last axis: what a classifier's answer is */
+        int64_t inner = ref.rank ? ref.shape[ref.rank - 1] : 1, rows = inner ? n / inner : 0;
+        int64_t agree = 0;
+        for (int64_t r = 0; r < rows; r++) {
+            int64_t ia = 0, ib = 0;
+            for (int64_t k = 1; k < inner; k++) {
+                if (value_at(&ref, r * inner + k) > value_at(&ref, r * inner + ia))
+                    ia = k;
+                if (value_at(&res, r * inner + k) > value_at(&res, r * inner + ib))
+                    ib = k;
+            }
+            agree += ia == ib;
+        }
+        printf("shape: %s\nelements: %lld\n", s1, (long long)n);
+        printf("max_abs_diff: %.6g\nmax_rel_diff: %.6g\nmean_abs_diff: %.6g\n", max_abs,
+               max_ref > 0 ? max_abs / max_ref : max_abs, n ? sum_abs / (double)n : 0.0);
+        printf("argmax_agree: %lld/%lld\n", (long long)agree, (long long)rows);
+        printf("outside_tolerance: %lld\n", (long long)bad);
+        printf("within_tolerance: %s (atol %g + rtol %g * |reference|)\n", bad ? "no" : "yes",
+               atol, rtol);
+    }
+    tosac_tensor_free(&ref);
+    tosac_tensor_free(&res);
+    return status;
+}
