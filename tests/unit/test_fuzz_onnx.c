@@ -291,8 +291,8 @@ static void fuzz_model(const char *path, int iters, slot *slots)
     if (tosac_read_file(path, &data, &len, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(try_import(data, len), 1);
-    pbf *root;
-    int n_root;
+    pbf *root = NULL;
+    int n_root = 0;
     assert_true(parse_msg(data, len, 0, &root, &n_root));
     buf same = {0};
     encode(&same, root, n_root);
