@@ -26,6 +26,15 @@ static int norm_axis(int64_t axis, int rank)
     return (int)(axis < 0 ? axis + rank : axis);
 }
 
+/* Output 0 carries input 0's known values unchanged (Identity, Reshape, Squeeze, ...). */
+static void pass_vals(shape_ctx *c, int node)
+{
+    int64_t v[SHAPE_MAX_VALUES];
+    int n;
+    if (sh_ints(c, node, 0, v, &n, SHAPE_MAX_VALUES))
+        sh_set_vals(c, node, 0, v, n);
+}
+
 /* Output k keeps a declared static shape when the values it depends on are unknown. */
 static tosac_code declared_or_fail(shape_ctx *c, int node, int k, const char *why)
 {
@@ -47,12 +56,9 @@ static tosac_code r_same(shape_ctx *c, int node)
 
 static tosac_code r_identity(shape_ctx *c, int node)
 {
-    int64_t v[SHAPE_MAX_VALUES];
-    int n;
     if (r_same(c, node))
         return c->err->code;
-    if (sh_ints(c, node, 0, v, &n, SHAPE_MAX_VALUES))
-        sh_set_vals(c, node, 0, v, n);
+    pass_vals(c, node);
     return TOSAC_OK;
 }
 
@@ -187,10 +193,8 @@ static tosac_code r_cast(shape_ctx *c, int node)
     }
     if (sh_set(c, node, 0, to, x->rank, x->shape))
         return c->err->code;
-    int64_t v[SHAPE_MAX_VALUES];
-    int n;
-    if (tosac_dtype_is_int(to) && sh_ints(c, node, 0, v, &n, SHAPE_MAX_VALUES))
-        sh_set_vals(c, node, 0, v, n);
+    if (tosac_dtype_is_int(to))
+        pass_vals(c, node);
     return TOSAC_OK;
 }
 
@@ -459,10 +463,7 @@ static tosac_code r_reshape(shape_ctx *c, int node)
                           (long long)total);
     if (sh_set(c, node, 0, x->dtype, n, s))
         return c->err->code;
-    int64_t v[SHAPE_MAX_VALUES];
-    int nv;
-    if (sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES))
-        sh_set_vals(c, node, 0, v, nv);
+    pass_vals(c, node);
     return TOSAC_OK;
 }
 
@@ -540,10 +541,7 @@ static tosac_code r_squeeze(shape_ctx *c, int node, bool unsqueeze)
     }
     if (sh_set(c, node, 0, x->dtype, r, out))
         return c->err->code;
-    int64_t v[SHAPE_MAX_VALUES];
-    int nv;
-    if (sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES))
-        sh_set_vals(c, node, 0, v, nv);
+    pass_vals(c, node);
     return TOSAC_OK;
 }
 
