@@ -282,14 +282,9 @@ static int try_import(const uint8_t *b, size_t len)
     return 1;
 }
 
-static void fuzz_model(const char *path, int iters, slot *slots)
+/* Mutates the model bytes `data` (freed here) iters times. */
+static void fuzz_bytes(const char *label, void *data, size_t len, int iters, slot *slots)
 {
-    void *data;
-    size_t len;
-    tosac_error err;
-    tosac_error_clear(&err);
-    if (tosac_read_file(path, &data, &len, &err))
-        fail_msg("%s", err.msg);
     assert_int_equal(try_import(data, len), 1);
     pbf *root = NULL;
     int n_root = 0;
@@ -315,9 +310,62 @@ static void fuzz_model(const char *path, int iters, slot *slots)
         free(o.d);
         free_fields(wrapper.kids, wrapper.n_kids);
     }
-    fprintf(stderr, "%s: %d of %d mutations imported\n", path, accepted, iters);
+    fprintf(stderr, "%s: %d of %d mutations imported\n", label, accepted, iters);
     free_fields(root, n_root);
     free(data);
+}
+
+static void fuzz_model(const char *path, int iters, slot *slots)
+{
+    void *data;
+    size_t len;
+    tosac_error err;
+    tosac_error_clear(&err);
+    if (tosac_read_file(path, &data, &len, &err))
+        fail_msg("%s", err.msg);
+    fuzz_bytes(path, data, len, iters, slots);
+}
+
+/* Built with the IR and exported: cond = Constant(true) feeding an If whose branches read an
+ * outer tensor (the import folds it), and a node carrying every attribute kind. */
+static void *built_model(size_t *len)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    ir_graph_add_input(g, "x", TOSAC_DT_F32, 4, (int64_t[]){1, 1, 3, 3}, &err);
+    int c = ir_graph_add_tensor(g, "c", TOSAC_DT_UNKNOWN, -1, NULL, &err);
+    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 4, (int64_t[]){1, 1, 3, 3}, &err);
+    int z = ir_graph_add_tensor(g, "z", TOSAC_DT_F32, -1, NULL, &err);
+    int k = ir_graph_add_node(g, "Constant", NULL, "k", NULL, 0, &c, 1, &err);
+    tosac_tensor t;
+    assert_int_equal(tosac_tensor_alloc(&t, TOSAC_DT_BOOL, 0, NULL, &err), TOSAC_OK);
+    ((uint8_t *)t.data)[0] = 1;
+    ir_node_set_tensor(g, k, "value", &t, &err);
+    tosac_tensor_free(&t);
+    int n = ir_graph_add_node(g, "If", NULL, "if0", &c, 1, &y, 1, &err);
+    for (int branch = 0; branch < 2; branch++) {
+        ir_graph *b = ir_graph_new(branch ? "else" : "then", NULL);
+        ir_node_set_graph(g, n, branch ? "else_branch" : "then_branch", b, &err);
+        int cap = ir_graph_resolve_tensor(b, "x", &err);
+        int r = ir_graph_add_tensor(b, "r", TOSAC_DT_F32, -1, NULL, &err);
+        ir_graph_add_node(b, branch ? "Neg" : "Relu", NULL, "", &cap, 1, &r, 1, &err);
+        ir_graph_mark_output(b, r, &err);
+    }
+    n = ir_graph_add_node(g, "MaxPool", NULL, "pool", &y, 1, &z, 1, &err);
+    ir_node_set_float(g, n, "f", 1.5f, &err);
+    ir_node_set_int(g, n, "i", -7, &err);
+    ir_node_set_string(g, n, "auto_pad", "NOTSET", &err);
+    ir_node_set_floats(g, n, "fs", (float[]){1, 2}, 2, &err);
+    ir_node_set_ints(g, n, "kernel_shape", (int64_t[]){2, 2}, 2, &err);
+    ir_node_set_strings(g, n, "ss", (const char *[]){"a", ""}, 2, &err);
+    ir_graph_mark_output(g, z, &err);
+    assert_int_equal(err.code, TOSAC_OK);
+    void *buf;
+    assert_int_equal(onnx_export_bytes(m, &buf, len, &err), TOSAC_OK);
+    ir_model_free(m);
+    return buf;
 }
 
 static void test_mutated_models(void **state)
@@ -357,6 +405,10 @@ static void test_mutated_models(void **state)
     }
     tu_seed(seed - 1);
     fuzz_model(tu_shared("models/synth_qdq_s8_op13_conv/model.onnx"), iters / 3, slots);
+    size_t len;
+    void *built = built_model(&len);
+    tu_seed(seed - 2);
+    fuzz_bytes("constant If and every attribute kind", built, len, iters, slots);
     free(slots);
 }
 
