@@ -23,9 +23,13 @@
 #include "tosac/ir.h"
 #include "tosac/tensor.h"
 
-/* ai.onnx opset versions the importer accepts. */
+/* ai.onnx opset versions the importer accepts. Models importing an older opset (down to
+ * ONNX_MIN_LEGACY_OPSET) are accepted only when every operator they use means what it means
+ * at opset 9, so consumers may treat them as opset-9 models; the one exception is Scan-8
+ * (batch axis and sequence_lens), which a consumer must check the opset for. */
 #define ONNX_MIN_OPSET 9
 #define ONNX_MAX_OPSET 21
+#define ONNX_MIN_LEGACY_OPSET 1
 
 /* base_dir: directory external data paths are relative to; NULL rejects external data. */
 tosac_code onnx_import_bytes(const void *buf, size_t len, const char *base_dir, ir_model **out,

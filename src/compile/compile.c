@@ -190,8 +190,8 @@ static void report_node(tosac_json_writer *w, const char *name, const char *op, 
     } else {
         tosac_json_key(w, "reason");
         tosac_json_write_string(w, reason ? reason
-                                          : "folded into the quantization parameters of its "
-                                            "tensors");
+                                          : "removed by the passes (folded into constants or "
+                                            "quantization parameters, or decomposed)");
     }
     tosac_json_end_object(w);
 }

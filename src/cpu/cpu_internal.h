@@ -50,10 +50,15 @@ extern const cpu_op_entry cpu_ops_shape[];       /* cpu_ops_shape.c: Reshape, Sh
 extern const cpu_op_entry cpu_ops_layout[];      /* cpu_ops_layout.c: Transpose, Concat, Slice... */
 extern const cpu_op_entry cpu_ops_gather[];      /* cpu_ops_gather.c: Gather*, Scatter*, OneHot */
 extern const cpu_op_entry cpu_ops_quant[];       /* cpu_ops_quant.c */
-extern const cpu_op_entry cpu_ops_control[];     /* cpu_ops_control.c: If, Loop, Scan */
+extern const cpu_op_entry cpu_ops_control[];     /* cpu_ops_control.c: If, Loop */
+extern const cpu_op_entry cpu_ops_scan[];        /* cpu_ops_scan.c: Scan (8 and 9+) */
 extern const cpu_op_entry cpu_ops_resize[];      /* cpu_ops_resize.c */
 extern const cpu_op_entry cpu_ops_rnn[];         /* cpu_ops_rnn.c */
 extern const cpu_op_entry cpu_ops_loss[];        /* cpu_ops_loss.c */
+extern const cpu_op_entry cpu_ops_linalg[];      /* cpu_ops_linalg.c: Det, Einsum */
+extern const cpu_op_entry cpu_ops_detect[];      /* cpu_ops_detect.c: NonMaxSuppression, RoiAlign */
+extern const cpu_op_entry cpu_ops_text[];        /* cpu_ops_text.c: TfIdfVectorizer */
+extern const cpu_op_entry cpu_ops_signal[];      /* cpu_ops_signal.c: windows, DFT, STFT, mel */
 
 const cpu_op_entry *cpu_find_op(const char *op_type);
 
@@ -70,6 +75,8 @@ tosac_code cpu_fail(cpu_ctx *c, tosac_code code, const char *fmt, ...)
 const tosac_tensor *cpu_opt(const cpu_ctx *c, int i);
 /* Input i, failing if absent. */
 tosac_code cpu_req(cpu_ctx *c, int i, const tosac_tensor **t);
+/* Input i, failing unless present and f32 or f64. */
+tosac_code cpu_req_float(cpu_ctx *c, int i, const tosac_tensor **t);
 /* Allocates output i (zeroed); a no-op output slot (-1) still gets a tensor. */
 tosac_code cpu_out(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
                    tosac_tensor **t);
@@ -100,6 +107,8 @@ void cpu_split_axis(const tosac_tensor *t, int axis, int64_t *outer, int64_t *n,
  * the caller. Captures resolve through c->env. */
 tosac_code cpu_run_sub(cpu_ctx *c, cpu_plan *p, const tosac_tensor *inputs, int n_inputs,
                        tosac_tensor *outputs, int n_outputs);
+/* The subplan built for the graph held in attribute name; NULL if there is none. */
+cpu_plan *cpu_subplan(const cpu_ctx *c, const char *name);
 int cpu_plan_n_inputs(const cpu_plan *p);
 int cpu_plan_n_outputs(const cpu_plan *p);
 

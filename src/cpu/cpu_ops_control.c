@@ -1,4 +1,4 @@
-/* Control flow: If and Loop run their bodies through nested plans; a body reads outer
+/* Control flow: If and Loop (Scan: cpu_ops_scan.c) run their bodies through nested plans; a body reads outer
  * values through captures (resolved by the executor's environment chain). */
 #include "cpu/cpu_internal.h"
 
@@ -6,18 +6,6 @@
 #include <string.h>
 
 #include "kernels/kern.h"
-
-/* The subplan built for the graph held in attribute name. */
-static cpu_plan *subplan(cpu_ctx *c, const char *name)
-{
-    const ir_attr *a = ir_node_attr(c->node, name);
-    if (!a || a->kind != IR_ATTR_GRAPH)
-        return NULL;
-    for (int k = 0; k < c->n_sub; k++)
-        if (ir_node_subgraph(c->node, k) == a->g)
-            return c->subplans[k];
-    return NULL;
-}
 
 static tosac_code op_if(cpu_ctx *c)
 {
@@ -28,7 +16,7 @@ static tosac_code op_if(cpu_ctx *c)
         rc = cpu_scalar_i64(c, cond, &v);
     if (rc)
         return rc;
-    cpu_plan *p = subplan(c, v ? "then_branch" : "else_branch");
+    cpu_plan *p = cpu_subplan(c, v ? "then_branch" : "else_branch");
     CPU_CHECK(c, p, "the %s branch is missing", v ? "then" : "else");
     CPU_CHECK(c, cpu_plan_n_inputs(p) == 0, "a branch must not take inputs");
     CPU_CHECK(c, cpu_plan_n_outputs(p) == c->n_out, "the branch has %d outputs, the node %d",
@@ -40,7 +28,7 @@ static tosac_code op_if(cpu_ctx *c)
  * iteration are stacked along a new first axis. */
 static tosac_code op_loop(cpu_ctx *c)
 {
-    cpu_plan *p = subplan(c, "body");
+    cpu_plan *p = cpu_subplan(c, "body");
     CPU_CHECK(c, p, "the body is missing");
     int n_carried = c->n_in - 2;
     CPU_CHECK(c, n_carried >= 0, "Loop needs M and cond inputs (possibly empty)");

@@ -1,11 +1,12 @@
 /* Indexing operators: Gather, GatherElements, GatherND, ScatterElements (and the old
- * Scatter), ScatterND, OneHot, NonZero, Compress. */
+ * Scatter), ScatterND, OneHot, NonZero, Compress, Unique. */
 #include "cpu/cpu_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/layout.h"
+#include "kernels/unique.h"
 
 /* Indices of any integer type as a malloc'd int64 array. */
 static tosac_code indices_of(cpu_ctx *c, const tosac_tensor *t, int64_t **out)
@@ -304,7 +305,49 @@ static tosac_code op_compress(cpu_ctx *c)
     return TOSAC_OK;
 }
 
+/* Unique(X) -> Y, indices, inverse_indices, counts; without axis X is flattened. */
+static tosac_code op_unique(cpu_ctx *c)
+{
+    const tosac_tensor *x;
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (rc)
+        return rc;
+    CPU_CHECK(c, x->dtype != TOSAC_DT_UNKNOWN && tosac_dtype_size(x->dtype) > 0, "unsupported input type");
+    int has_axis = cpu_has_attr(c, "axis"), axis = 0;
+    int64_t outer = 1, n = tosac_tensor_numel(x), inner = 1;
+    if (has_axis) {
+        if ((rc = cpu_axis(c, cpu_attr_i(c, "axis", 0), x->rank, &axis)))
+            return rc;
+        CPU_CHECK(c, x->rank >= 1, "axis needs an input of rank >= 1");
+        cpu_split_axis(x, axis, &outer, &n, &inner);
+    }
+    int64_t *buf = malloc((size_t)(7 * n + 1) * sizeof(int64_t));
+    if (!buf)
+        return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
+    int64_t *first = buf, *inverse = buf + n, *counts = buf + 2 * n;
+    int64_t u = kern_unique(x->dtype, outer, n, inner, cpu_attr_i(c, "sorted", 1) != 0, x->data,
+                            first, inverse, counts, buf + 3 * n);
+    int64_t ys[TOSAC_MAX_RANK] = {u};
+    int yr = 1;
+    if (has_axis) {
+        yr = x->rank;
+        memcpy(ys, x->shape, sizeof(int64_t) * (size_t)x->rank);
+        ys[axis] = u;
+    }
+    tosac_tensor *y, *o;
+    if (!(rc = cpu_out(c, 0, x->dtype, yr, ys, &y)))
+        kern_gather(tosac_dtype_size(x->dtype), outer, n, inner, first, u, x->data, y->data);
+    const int64_t *vals[3] = {first, inverse, counts};
+    int64_t lens[3] = {u, n, u};
+    for (int i = 1; i < 4 && i < c->n_out && !rc; i++)
+        if (c->node->outputs[i] >= 0 && !(rc = cpu_out(c, i, TOSAC_DT_I64, 1, &lens[i - 1], &o)))
+            memcpy(o->data, vals[i - 1], (size_t)lens[i - 1] * sizeof(int64_t));
+    free(buf);
+    return rc;
+}
+
 const cpu_op_entry cpu_ops_gather[] = {
+    {"Unique", op_unique, 0},
     {"Gather", op_gather, 0},
     {"GatherElements", op_gather_elements, 0},
     {"ScatterElements", op_scatter_elements, 0},

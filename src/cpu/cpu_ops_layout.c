@@ -2,6 +2,7 @@
  * SpaceToDepth, Trilu. Most are one strided copy (kern_strided_copy). */
 #include "cpu/cpu_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/layout.h"
@@ -439,7 +440,41 @@ static tosac_code op_trilu(cpu_ctx *c)
     return TOSAC_OK;
 }
 
+static tosac_code op_reverse_sequence(cpu_ctx *c)
+{
+    const tosac_tensor *x, *lens;
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (!rc)
+        rc = cpu_req(c, 1, &lens);
+    if (rc)
+        return rc;
+    int64_t ba = cpu_attr_i(c, "batch_axis", 1), ta = cpu_attr_i(c, "time_axis", 0);
+    CPU_CHECK(c, x->rank >= 2, "input must have rank >= 2");
+    CPU_CHECK(c, (ba == 0 && ta == 1) || (ba == 1 && ta == 0),
+              "batch_axis and time_axis must be 0 and 1");
+    CPU_CHECK(c, (lens->dtype == TOSAC_DT_I64 || lens->dtype == TOSAC_DT_I32) && lens->rank == 1 &&
+                     lens->shape[0] == x->shape[ba],
+              "sequence_lens must hold one integer per batch entry");
+    int64_t batch = x->shape[ba];
+    int64_t *lv = malloc((size_t)(batch > 0 ? batch : 1) * sizeof *lv);
+    if (!lv)
+        return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
+    for (int64_t b = 0; b < batch; b++)
+        lv[b] = kern_get_i64(lens->dtype, lens->data, b);
+    tosac_tensor *y;
+    int64_t o, n, inner;
+    cpu_split_axis(x, 1, &o, &n, &inner);
+    if (!(rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y)) &&
+        kern_reverse_sequence(tosac_dtype_size(x->dtype), x->shape[0], x->shape[1], inner, (int)ba,
+                              lv, x->data, y->data))
+        rc = cpu_fail(c, TOSAC_ERR_INPUT, "a sequence length exceeds the %lld time steps",
+                      (long long)x->shape[ta]);
+    free(lv);
+    return rc;
+}
+
 const cpu_op_entry cpu_ops_layout[] = {
+    {"ReverseSequence", op_reverse_sequence, 0},
     {"Transpose", op_transpose, 0},
     {"Concat", op_concat, 0},
     {"Split", op_split, 0},

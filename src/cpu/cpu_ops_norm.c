@@ -1,5 +1,5 @@
-/* Softmax, LogSoftmax, Hardmax and the normalisations (BatchNormalization for inference,
- * InstanceNormalization, LayerNormalization, LRN). */
+/* Softmax, LogSoftmax, Hardmax and the normalisations (BatchNormalization, also in training
+ * mode, InstanceNormalization, LayerNormalization, LRN, MeanVarianceNormalization). */
 #include "cpu/cpu_internal.h"
 
 #include <math.h>
@@ -66,18 +66,81 @@ static tosac_code op_batchnorm(cpu_ctx *c)
         return rc;
     if ((rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_UNKNOWN)))
         return rc;
-    CPU_CHECK(c, !cpu_attr_i(c, "training_mode", 0), "training_mode is not supported");
     CPU_CHECK(c, x->rank >= 2, "input must have rank >= 2");
     int64_t outer, ch, spatial;
     cpu_split_axis(x, 1, &outer, &ch, &spatial);
     if ((rc = channel_params(c, 1, 4, ch)))
         return rc;
+    int training = cpu_attr_i(c, "training_mode", 0) != 0;
+    /* before opset 14 the extra outputs were training statistics of another definition */
+    for (int i = 1; i < c->n_out && !training; i++)
+        if (c->node->outputs[i] >= 0)
+            return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "output %d (training statistics) is only "
+                            "supported with training_mode (opset 14+)", i);
+    float eps = cpu_attr_f(c, "epsilon", 1e-5f);
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y)))
         return rc;
-    kern_batchnorm_f32(outer, ch, spatial, x->data, c->in[1]->data, c->in[2]->data,
-                       c->in[3]->data, c->in[4]->data, cpu_attr_f(c, "epsilon", 1e-5f), y->data);
-    return TOSAC_OK;
+    if (!training) {
+        kern_batchnorm_f32(outer, ch, spatial, x->data, c->in[1]->data, c->in[2]->data,
+                           c->in[3]->data, c->in[4]->data, eps, y->data);
+        return TOSAC_OK;
+    }
+    /* training: normalise with the batch statistics; the running statistics blend the given
+     * ones with the batch's by momentum */
+    float *stats = malloc((size_t)(ch > 0 ? ch : 1) * 2 * sizeof(float));
+    if (!stats)
+        return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
+    kern_channel_stats_f32(outer, ch, spatial, x->data, stats, stats + ch);
+    kern_batchnorm_f32(outer, ch, spatial, x->data, c->in[1]->data, c->in[2]->data, stats,
+                       stats + ch, eps, y->data);
+    float mom = cpu_attr_f(c, "momentum", 0.9f);
+    for (int i = 1; i < 3 && i < c->n_out && !rc; i++) {
+        tosac_tensor *r;
+        if ((rc = cpu_out(c, i, TOSAC_DT_F32, 1, &ch, &r)))
+            break;
+        const float *given = c->in[2 + i]->data, *batch = stats + (i - 1) * ch;
+        for (int64_t k = 0; k < ch; k++)
+            ((float *)r->data)[k] = given[k] * mom + batch[k] * (1 - mom);
+    }
+    free(stats);
+    return rc;
+}
+
+static tosac_code op_mvn(cpu_ctx *c)
+{
+    const tosac_tensor *x;
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (!rc)
+        rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_UNKNOWN);
+    if (rc)
+        return rc;
+    static const int64_t dflt[3] = {0, 2, 3};
+    int n_axes;
+    const int64_t *axes = cpu_attr_ints(c, "axes", &n_axes);
+    if (!cpu_has_attr(c, "axes")) {
+        axes = dflt;
+        n_axes = 3;
+    }
+    uint8_t reduce[TOSAC_MAX_RANK] = {0};
+    for (int k = 0; k < n_axes; k++) {
+        int a;
+        if ((rc = cpu_axis(c, axes[k], x->rank, &a)))
+            return rc;
+        reduce[a] = 1;
+    }
+    int64_t n_keep = 1;
+    for (int k = 0; k < x->rank; k++)
+        if (!reduce[k])
+            n_keep *= x->shape[k];
+    double *scratch = malloc((size_t)(n_keep > 0 ? n_keep : 1) * 2 * sizeof(double));
+    tosac_tensor *y;
+    if (!scratch)
+        return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
+    if (!(rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y)))
+        kern_mvn_f32(x->rank, x->shape, reduce, x->data, y->data, scratch);
+    free(scratch);
+    return rc;
 }
 
 static tosac_code op_instancenorm(cpu_ctx *c)
@@ -223,5 +286,6 @@ const cpu_op_entry cpu_ops_norm[] = {
     {"InstanceNormalization", op_instancenorm, F},
     {"LayerNormalization", op_layernorm, F},
     {"LRN", op_lrn, F},
+    {"MeanVarianceNormalization", op_mvn, F},
     {NULL, NULL, 0},
 };

@@ -1,7 +1,8 @@
-/* MaxPool, AveragePool, LpPool and their global forms. */
+/* MaxPool, AveragePool, LpPool and their global forms; MaxUnpool. */
 #include "cpu/cpu_internal.h"
 
 #include "cpu/cpu_geometry.h"
+#include "kernels/layout.h"
 #include "kernels/pool.h"
 
 static tosac_code pool(cpu_ctx *c, kern_pool_kind kind, int global)
@@ -67,7 +68,72 @@ static tosac_code op_gmaxpool(cpu_ctx *c) { return pool(c, KERN_POOL_MAX, 1); }
 static tosac_code op_gavgpool(cpu_ctx *c) { return pool(c, KERN_POOL_AVG, 1); }
 static tosac_code op_glppool(cpu_ctx *c) { return pool(c, KERN_POOL_LP, 1); }
 
+/* MaxUnpool(X, I[, output_shape]): X's values placed at MaxPool's flat indices in a zero
+ * output whose spatial size defaults to (in - 1) * stride + kernel - pads. */
+static tosac_code op_maxunpool(cpu_ctx *c)
+{
+    const tosac_tensor *x, *idx, *os = cpu_opt(c, 2);
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (!rc)
+        rc = cpu_req(c, 1, &idx);
+    if (rc)
+        return rc;
+    CPU_CHECK(c, x->rank >= 3 && x->rank <= 2 + CPU_MAX_SP, "input must be [N, C, 1 to 3 spatial dims]");
+    CPU_CHECK(c, idx->dtype == TOSAC_DT_I64 && idx->rank == x->rank &&
+                     tosac_tensor_numel(idx) == tosac_tensor_numel(x),
+              "indices must be int64 of the input's shape");
+    int nsp = x->rank - 2, nk, ns, np;
+    const int64_t *k = cpu_attr_ints(c, "kernel_shape", &nk);
+    const int64_t *st = cpu_attr_ints(c, "strides", &ns), *pads = cpu_attr_ints(c, "pads", &np);
+    CPU_CHECK(c, k && nk == nsp, "kernel_shape must give %d sizes", nsp);
+    CPU_CHECK(c, (!st || ns == nsp) && (!pads || np == 2 * nsp), "strides/pads do not match the rank");
+    int64_t ys[TOSAC_MAX_RANK] = {x->shape[0], x->shape[1]};
+    for (int i = 0; i < nsp; i++) {
+        int64_t s = st ? st[i] : 1;
+        int64_t pb = pads ? pads[i] : 0, pe = pads ? pads[nsp + i] : 0;
+        CPU_CHECK(c, k[i] >= 1 && s >= 1 && k[i] <= INT32_MAX && s <= INT32_MAX && pb >= 0 &&
+                         pe >= 0 && pb <= INT32_MAX && pe <= INT32_MAX,
+                  "kernel, strides and pads must be positive and below 2^31");
+        ys[2 + i] = (x->shape[2 + i] - 1) * s + k[i] - (pads ? pads[i] + pads[nsp + i] : 0);
+        CPU_CHECK(c, ys[2 + i] >= 0, "the pads exceed the output size");
+    }
+    tosac_tensor *y, def = {0};
+    const size_t es = tosac_dtype_size(x->dtype);
+    if (!os) {
+        if ((rc = cpu_out(c, 0, x->dtype, x->rank, ys, &y)))
+            return rc;
+        CPU_CHECK(c, kern_max_unpool(es, tosac_tensor_numel(x), x->data, idx->data,
+                                     tosac_tensor_numel(y), y->data) == 0,
+                  "an index is outside the output");
+        return TOSAC_OK;
+    }
+    /* the indices address the default-sized output; a larger output_shape pads it with zeros
+     * at the end of each spatial dim (as ONNX's reference and onnxruntime do) */
+    int64_t want[TOSAC_MAX_RANK], before[TOSAC_MAX_RANK] = {0}, after[TOSAC_MAX_RANK];
+    int n;
+    if ((rc = cpu_ints(c, os, want, TOSAC_MAX_RANK, &n)))
+        return rc;
+    CPU_CHECK(c, n == x->rank && want[0] == x->shape[0] && want[1] == x->shape[1],
+              "output_shape must be [N, C, spatial...] of the input's N and C");
+    for (int i = 0; i < x->rank; i++) {
+        after[i] = want[i] - ys[i];
+        CPU_CHECK(c, after[i] >= 0, "output_shape is smaller than the unpooled size");
+    }
+    if ((rc = tosac_tensor_alloc(&def, x->dtype, x->rank, ys, c->err)))
+        return rc;
+    if (kern_max_unpool(es, tosac_tensor_numel(x), x->data, idx->data, tosac_tensor_numel(&def),
+                        def.data))
+        rc = cpu_fail(c, TOSAC_ERR_INPUT, "an index is outside the output");
+    if (!rc && !(rc = cpu_out(c, 0, x->dtype, x->rank, want, &y))) {
+        uint8_t zero[16] = {0};
+        kern_pad(es, x->rank, ys, before, after, KERN_PAD_CONSTANT, zero, def.data, y->data);
+    }
+    tosac_tensor_free(&def);
+    return rc;
+}
+
 const cpu_op_entry cpu_ops_pool[] = {
+    {"MaxUnpool", op_maxunpool, 0},
     {"MaxPool", op_maxpool, CPU_F16_VIA_F32},
     {"AveragePool", op_avgpool, CPU_F16_VIA_F32},
     {"LpPool", op_lppool, CPU_F16_VIA_F32},

@@ -1,10 +1,11 @@
 /* Resize (opset 10+) and Upsample (opset 9): attribute parsing and output sizes; the
- * interpolation is kern_resize. */
+ * interpolation is kern_resize. GridSample (kern_grid_sample). */
 #include "cpu/cpu_internal.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "kernels/grid_sample.h"
 #include "kernels/resize.h"
 
 static int pick(const char *s, const char *const *names, int n)
@@ -137,7 +138,40 @@ static tosac_code resize(cpu_ctx *c, int upsample)
 static tosac_code op_resize(cpu_ctx *c) { return resize(c, 0); }
 static tosac_code op_upsample(cpu_ctx *c) { return resize(c, 1); }
 
+/* GridSample over 2 spatial dims; opset 20 renamed the modes linear and cubic. */
+static tosac_code op_grid_sample(cpu_ctx *c)
+{
+    const tosac_tensor *x, *grid;
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (!rc)
+        rc = cpu_req(c, 1, &grid);
+    if (rc)
+        return rc;
+    CPU_CHECK(c, x->dtype == TOSAC_DT_F32 && grid->dtype == TOSAC_DT_F32, "X and grid must be float");
+    if (x->rank != 4)
+        return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "only 2 spatial dims (rank 4) are supported");
+    CPU_CHECK(c, grid->rank == 4 && grid->shape[0] == x->shape[0] && grid->shape[3] == 2,
+              "grid must be [N, H_out, W_out, 2]");
+    static const char *const modes[] = {"bilinear", "nearest", "bicubic", "linear", "cubic"};
+    static const char *const pads[] = {"zeros", "border", "reflection"};
+    int m = pick(cpu_attr_s(c, "mode", c->opset >= 20 ? "linear" : "bilinear"), modes, 5);
+    int pad = pick(cpu_attr_s(c, "padding_mode", "zeros"), pads, 3);
+    CPU_CHECK(c, m >= 0 && pad >= 0, "unknown mode or padding_mode");
+    CPU_CHECK(c, x->shape[2] >= 1 && x->shape[3] >= 1, "the image is empty");
+    kern_grid_sample_params p = {x->shape[0], x->shape[1], x->shape[2], x->shape[3],
+                                 grid->shape[1], grid->shape[2],
+                                 m == 1 ? KERN_GS_NEAREST : m == 0 || m == 3 ? KERN_GS_LINEAR : KERN_GS_CUBIC,
+                                 (kern_gs_pad)pad, cpu_attr_i(c, "align_corners", 0) != 0};
+    int64_t ys[4] = {p.n, p.c, p.out_h, p.out_w};
+    tosac_tensor *y;
+    if ((rc = cpu_out(c, 0, TOSAC_DT_F32, 4, ys, &y)))
+        return rc;
+    kern_grid_sample(&p, x->data, grid->data, y->data);
+    return TOSAC_OK;
+}
+
 const cpu_op_entry cpu_ops_resize[] = {
+    {"GridSample", op_grid_sample, CPU_F16_VIA_F32},
     {"Resize", op_resize, CPU_F16_VIA_F32},
     {"Upsample", op_upsample, CPU_F16_VIA_F32},
     {NULL, NULL, 0},

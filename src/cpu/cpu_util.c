@@ -32,6 +32,15 @@ tosac_code cpu_req(cpu_ctx *c, int i, const tosac_tensor **t)
     return TOSAC_OK;
 }
 
+tosac_code cpu_req_float(cpu_ctx *c, int i, const tosac_tensor **t)
+{
+    tosac_code rc = cpu_req(c, i, t);
+    if (!rc && (*t)->dtype != TOSAC_DT_F32 && (*t)->dtype != TOSAC_DT_F64)
+        rc = cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "input %d of type %s is not supported", i,
+                      tosac_dtype_name((*t)->dtype));
+    return rc;
+}
+
 tosac_code cpu_out(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
                    tosac_tensor **t)
 {
@@ -154,4 +163,15 @@ void cpu_split_axis(const tosac_tensor *t, int axis, int64_t *outer, int64_t *n,
     for (int k = axis + 1; k < t->rank; k++)
         *inner *= t->shape[k];
     *n = t->rank > 0 ? t->shape[axis] : 1;
+}
+
+cpu_plan *cpu_subplan(const cpu_ctx *c, const char *name)
+{
+    const ir_attr *a = ir_node_attr(c->node, name);
+    if (!a || a->kind != IR_ATTR_GRAPH)
+        return NULL;
+    for (int k = 0; k < c->n_sub; k++)
+        if (ir_node_subgraph(c->node, k) == a->g)
+            return c->subplans[k];
+    return NULL;
 }

@@ -264,3 +264,21 @@ void kern_trilu(size_t elem, int64_t batch, int64_t rows, int64_t cols, int64_t 
                     memset(Y + at, 0, elem);
             }
 }
+
+int kern_reverse_sequence(size_t elem, int64_t d0, int64_t d1, int64_t inner, int batch_axis,
+                          const int64_t *lens, const void *x, void *y)
+{
+    const int64_t batch = batch_axis == 0 ? d0 : d1, steps = batch_axis == 0 ? d1 : d0;
+    for (int64_t b = 0; b < batch; b++)
+        if (lens[b] < 0 || lens[b] > steps)
+            return -1;
+    const size_t row = elem * (size_t)inner;
+    for (int64_t b = 0; b < batch; b++)
+        for (int64_t t = 0; t < steps; t++) {
+            int64_t src_t = t < lens[b] ? lens[b] - 1 - t : t;
+            int64_t dst = batch_axis == 0 ? b * d1 + t : t * d1 + b;
+            int64_t src = batch_axis == 0 ? b * d1 + src_t : src_t * d1 + b;
+            memcpy((char *)y + (size_t)dst * row, (const char *)x + (size_t)src * row, row);
+        }
+    return 0;
+}

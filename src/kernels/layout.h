@@ -43,4 +43,10 @@ void kern_where(size_t elem, const kern_bcast *b, const uint8_t *cond, const voi
 void kern_trilu(size_t elem, int64_t batch, int64_t rows, int64_t cols, int64_t k, int upper,
                 const void *x, void *y);
 
+/* ReverseSequence over x viewed as [d0, d1, inner] where the batch axis is 0 or 1 and the
+ * time axis the other one: the first lens[b] time steps of batch b are reversed, the rest
+ * copied. Returns -1 (nothing written) if a length is outside [0, time steps]. */
+int kern_reverse_sequence(size_t elem, int64_t d0, int64_t d1, int64_t inner, int batch_axis,
+                          const int64_t *lens, const void *x, void *y);
+
 #endif

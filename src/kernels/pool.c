@@ -3,6 +3,7 @@
 #include "kernels/pool.h"
 
 #include <math.h>
+#include <string.h>
 
 typedef struct win3 {
     int64_t in[3], out[3], k[3], s[3], d[3], pb[3], pe[3];
@@ -115,4 +116,16 @@ void kern_maxpool_int(const kern_pool_params *p, tosac_dtype dt, const void *x, 
                     }
             kern_set_i64(dt, y, nc * out_sz + o, best);
         }
+}
+
+int kern_max_unpool(size_t elem, int64_t n_x, const void *x, const int64_t *idx, int64_t n_y,
+                    void *y)
+{
+    for (int64_t i = 0; i < n_x; i++)
+        if (idx[i] < 0 || idx[i] >= n_y)
+            return -1;
+    memset(y, 0, elem * (size_t)n_y);
+    for (int64_t i = 0; i < n_x; i++)
+        memcpy((char *)y + (size_t)idx[i] * elem, (const char *)x + (size_t)i * elem, elem);
+    return 0;
 }

@@ -28,4 +28,9 @@ void kern_pool_f64(const kern_pool_params *p, const double *x, double *y, int64_
 /* MaxPool over 8-bit integers (ONNX allows int8/uint8). */
 void kern_maxpool_int(const kern_pool_params *p, tosac_dtype dt, const void *x, void *y);
 
+/* MaxUnpool: y (n_y elements, zeroed here) gets x[i] at flat index idx[i] (as MaxPool's
+ * Indices output gives them). Returns -1 on an index outside [0, n_y). */
+int kern_max_unpool(size_t elem, int64_t n_x, const void *x, const int64_t *idx, int64_t n_y,
+                    void *y);
+
 #endif

@@ -108,3 +108,67 @@ void kern_lrn_f32(int64_t n, int64_t c, int64_t spatial, int64_t size, float alp
                 y[at] = (float)(x[at] / pow(bias + alpha / (double)size * sq, beta));
             }
 }
+
+/* Index of element i's statistics: its coordinates with the reduced dims dropped. */
+static int64_t reduced_index(int rank, const int64_t *shape, const uint8_t *reduce, int64_t i)
+{
+    int64_t r = 0, mul = 1;
+    for (int k = rank - 1; k >= 0; k--) {
+        int64_t coord = i % shape[k];
+        i /= shape[k];
+        if (!reduce[k]) {
+            r += coord * mul;
+            mul *= shape[k];
+        }
+    }
+    return r;
+}
+
+void kern_mvn_f32(int rank, const int64_t *shape, const uint8_t *reduce, const float *x, float *y,
+                  double *scratch)
+{
+    int64_t n = 1, n_keep = 1;
+    for (int k = 0; k < rank; k++) {
+        n *= shape[k];
+        if (!reduce[k])
+            n_keep *= shape[k];
+    }
+    const double count = n_keep ? (double)(n / n_keep) : 1.0;
+    double *sum = scratch, *sq = scratch + n_keep;
+    for (int64_t j = 0; j < 2 * n_keep; j++)
+        scratch[j] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = reduced_index(rank, shape, reduce, i);
+        sum[r] += x[i];
+        sq[r] += (double)x[i] * x[i];
+    }
+    for (int64_t j = 0; j < n_keep; j++) {
+        double mean = sum[j] / count, var = sq[j] / count - mean * mean;
+        sum[j] = mean;
+        sq[j] = sqrt(var > 0 ? var : 0) + 1e-9;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = reduced_index(rank, shape, reduce, i);
+        y[i] = (float)((x[i] - sum[r]) / sq[r]);
+    }
+}
+
+void kern_channel_stats_f32(int64_t n, int64_t c, int64_t spatial, const float *x, float *mean,
+                            float *var)
+{
+    const double count = (double)(n * spatial);
+    for (int64_t ch = 0; ch < c; ch++) {
+        double s = 0, v = 0;
+        for (int64_t b = 0; b < n; b++)
+            for (int64_t i = 0; i < spatial; i++)
+                s += x[(b * c + ch) * spatial + i];
+        double m = count > 0 ? s / count : 0;
+        for (int64_t b = 0; b < n; b++)
+            for (int64_t i = 0; i < spatial; i++) {
+                double d = x[(b * c + ch) * spatial + i] - m;
+                v += d * d;
+            }
+        mean[ch] = (float)m;
+        var[ch] = (float)(count > 0 ? v / count : 0);
+    }
+}

@@ -27,4 +27,15 @@ void kern_rownorm_f32(int64_t rows, int64_t cols, const float *x, const float *s
 void kern_lrn_f32(int64_t n, int64_t c, int64_t spatial, int64_t size, float alpha, float beta,
                   float bias, const float *x, float *y);
 
+/* MeanVarianceNormalization: (x - mean) / (sqrt(E[x^2] - mean^2) + 1e-9) with the statistics
+ * taken over the dims where reduce[k] is set (the ONNX function's definition). scratch holds
+ * 2 * (element count of the reduced shape) doubles. */
+void kern_mvn_f32(int rank, const int64_t *shape, const uint8_t *reduce, const float *x, float *y,
+                  double *scratch);
+
+/* Per-channel population mean and variance of x [n, c, spatial] (BatchNormalization
+ * training mode). */
+void kern_channel_stats_f32(int64_t n, int64_t c, int64_t spatial, const float *x, float *mean,
+                            float *var);
+
 #endif

@@ -162,5 +162,18 @@ tosac_code lower_cleanup(tosa_block *b, tosac_error *err);
 /* ---- family tables (one per lower_<family>.c; add yours to lower_registry.c) ---- */
 extern const lower_rule lower_rules_elementwise[];
 extern const lower_rule lower_rules_conv[];
+extern const lower_rule lower_rules_activation[];
+extern const lower_rule lower_rules_softmax[];
+extern const lower_rule lower_rules_quant[];
+extern const lower_rule lower_rules_norm[];
+extern const lower_rule lower_rules_reduce[];
+extern const lower_rule lower_rules_compare[];
+extern const lower_rule lower_rules_minmax[];
+extern const lower_rule lower_rules_unary[];
+extern const lower_rule lower_rules_gather[];
+extern const lower_rule lower_rules_pad[];
+extern const lower_rule lower_rules_resize[];
+extern const lower_rule lower_rules_cast[];
+extern const lower_rule lower_rules_tile[];
 
 #endif

@@ -18,6 +18,7 @@ typedef struct conv_geom {
     int32_t stride[2], dil[2];
     bool depthwise;
     int64_t mult;            /* depthwise channel multiplier */
+    int64_t crop[2];         /* trailing input rows / columns no window reads (sliced off) */
 } conv_geom;
 
 static tosac_code unsupported(lower_ctx *c, const char *what)
@@ -25,8 +26,8 @@ static tosac_code unsupported(lower_ctx *c, const char *what)
     return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "Conv: %s", what);
 }
 
-/* ONNX pads/auto_pad -> TOSA pads, trimmed so the output size divides exactly (TOSA requires
- * (in - 1 + pads - (k - 1) * d) % stride == 0; ONNX floors). */
+/* ONNX pads/auto_pad -> TOSA pads, trimmed (and the input cropped) so the output size
+ * divides exactly (TOSA requires (in - 1 + pads - (k - 1) * d) % stride == 0; ONNX floors). */
 static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x, const ir_tensor *w,
                            const ir_tensor *y, conv_geom *g)
 {
@@ -76,9 +77,11 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x, c
         if (span < 0 || g->stride[d] < 1 || g->dil[d] < 1)
             return unsupported(c, "kernel larger than the padded input");
         int64_t rem = span % g->stride[d];
-        if (rem > pe[d])
-            return unsupported(c, "strided window that needs an input slice");
-        pe[d] -= rem; /* the trimmed rows were never read: same result */
+        /* The last `rem` rows of the padded input are past every window: trim them from the
+         * end padding first, then slice the rest off the input itself (a 1x1 stride-2 conv on
+         * an even size, as in ResNet's downsample path). */
+        g->crop[d] = rem > pe[d] ? rem - pe[d] : 0;
+        pe[d] = rem > pe[d] ? 0 : pe[d] - rem;
         if ((span - rem) / g->stride[d] + 1 != out[d])
             return unsupported(c, "output size does not match the attributes");
     }
@@ -106,7 +109,12 @@ static int weights(lower_ctx *c, const conv_geom *g, const tosac_tensor *wv, siz
                         d = ((y * g->kw + x) * g->c + o / g->mult) * g->mult + o % g->mult;
                     else /* [OC,KH,KW,IC] */
                         d = ((o * g->kh + y) * g->kw + x) * ci + i;
-                    memcpy(dst + d * (int64_t)es, src + s * (int64_t)es, es);
+                    if (es == 1) /* typed copies: a memcpy call per element was the hot spot */
+                        dst[d] = src[s];
+                    else if (es == 4)
+                        ((uint32_t *)(void *)dst)[d] = ((const uint32_t *)(const void *)src)[s];
+                    else
+                        memcpy(dst + d * (int64_t)es, src + s * (int64_t)es, es);
                 }
     int64_t shape[4];
     if (g->depthwise) {
@@ -196,6 +204,17 @@ static tosac_code lower_conv(lower_ctx *c, const ir_node *n)
         return unsupported(c, "per-channel weight zero points differ");
 
     int x = lower_transpose(c, lower_in(c, n, 0), lower_nchw_to_nhwc, -1);
+    if (x >= 0 && (g.crop[0] || g.crop[1])) {
+        int64_t start[4] = {0, 0, 0, 0}, size[4] = {g.n, g.h - g.crop[0], g.w - g.crop[1], g.c};
+        int st = lower_const_shape(c, "slice_start", 4, start);
+        int sz = lower_const_shape(c, "slice_size", 4, size);
+        int cropped = lower_tmp(c, "conv_in", X->dtype, 4, size);
+        int sin[3] = {x, st, sz};
+        if (st < 0 || sz < 0 || cropped < 0 ||
+            lower_emit(c, TOSA_OP_SLICE, NULL, sin, 3, &cropped, 1))
+            return c->err->code;
+        x = cropped;
+    }
     int w = weights(c, &g, &wv, tosac_dtype_size(wv.dtype));
     int b = bias(c, n, &g, acc);
     int izp = lower_scalar(c, "input_zp", X->dtype, quant ? lower_qzp(X) : 0);

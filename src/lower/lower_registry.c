@@ -7,6 +7,19 @@
 static const lower_rule *const families[] = {
     lower_rules_elementwise,
     lower_rules_conv,
+    lower_rules_activation,
+    lower_rules_softmax,
+    lower_rules_quant,
+    lower_rules_norm,
+    lower_rules_reduce,
+    lower_rules_compare,
+    lower_rules_minmax,
+    lower_rules_unary,
+    lower_rules_gather,
+    lower_rules_pad,
+    lower_rules_resize,
+    lower_rules_cast,
+    lower_rules_tile,
 };
 
 lower_fn lower_find_rule(const char *domain, const char *op_type)

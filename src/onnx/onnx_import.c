@@ -439,7 +439,7 @@ static tosac_code import_opsets(const Onnx__ModelProto *mp, ir_model *m, tosac_e
     int64_t v = ir_model_opset(m, "");
     if (v == 0)
         return tosac_fail(err, TOSAC_ERR_INPUT, "the model imports no ai.onnx opset");
-    if (v < ONNX_MIN_OPSET || v > ONNX_MAX_OPSET)
+    if (v < ONNX_MIN_LEGACY_OPSET || v > ONNX_MAX_OPSET)
         return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
                           "ai.onnx opset %lld is not supported (supported: %d..%d)", (long long)v,
                           ONNX_MIN_OPSET, ONNX_MAX_OPSET);
@@ -490,6 +490,8 @@ tosac_code onnx_import_bytes(const void *buf, size_t len, const char *base_dir, 
     if (!rc)
         rc = import_graph(&im, mp->graph, m->graph);
     onnx__model_proto__free_unpacked(mp, NULL);
+    if (!rc)
+        rc = onnx_check_legacy_ops(m, err);
     if (!rc)
         rc = ir_model_verify(m, err);
     if (!rc)

@@ -26,6 +26,9 @@ Onnx__TensorProto *onnx_tensor_to_proto(const char *name, tosac_dtype dt, int ra
                                         const int64_t *shape, const void *data, size_t nbytes,
                                         tosac_error *err);
 
+/* Opsets below ONNX_MIN_OPSET: fails unless every ai.onnx operator (subgraphs included)
+ * means at the model's opset what it means at opset 9 (onnx_legacy.c lists which do). */
+tosac_code onnx_check_legacy_ops(const ir_model *m, tosac_error *err);
 /* Replaces each If with a constant condition by the nodes of the branch it takes. */
 tosac_code onnx_fold_constant_if(ir_graph *g, tosac_error *err);
 

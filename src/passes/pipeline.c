@@ -5,9 +5,26 @@ static const struct {
     const char *name;
     pass_fn fn;
 } pipeline[] = {
+    /* Exporter noise (Constant nodes, Cast(ConstantOfShape) zero points, identity Casts
+     * between Q and DQ) becomes plain constants, so the Q/DQ patterns are visible. */
+    {"fold_constants", pass_fold_constants},
+    /* TOSA 1.0 has no uint8 tensors: uint8 quantized values become int8 with zp - 128
+     * (exact), so delegates and the boundary Q/DQ see int8. */
+    {"u8_to_i8", pass_u8_to_i8},
+    /* TOSA has no batch normalization: folded into the Conv/ConvTranspose/Gemm before it
+     * (float weights, or the int8 weights' per-channel scales in QDQ graphs). */
+    {"fold_bn", pass_fold_bn},
+    /* TOSA has no float division: multiply by the reciprocal (a constant one computed once;
+     * in QDQ graphs requantized so the Mul still folds). */
+    {"decompose_div", pass_decompose_div},
+    /* TOSA ADD takes two operands: variadic Sum/Mean become chains of Add. */
+    {"decompose_sum", pass_decompose_sum},
     /* Q/DQ pairs become quantization parameters on integer tensors, so that every later
      * stage sees "Conv(x_q i8, w_q i8, b i32) -> y_q i8" instead of float islands. */
     {"fold_qdq", pass_fold_qdq},
+    /* Without EXT-INT64 a delegate holds int32 only: int64 values whose range provably fits
+     * become int32 (last: it trial-lowers nodes exactly as the partitioner will). */
+    {"narrow_int64", pass_narrow_int64},
 };
 
 tosac_code passes_run(ir_graph *g, const pass_ctx *c, tosac_error *err)

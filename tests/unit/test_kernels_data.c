@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "kernels/layout.h"
+#include "kernels/pool.h"
 #include "kernels/quant.h"
 #include "kernels/reduce.h"
 #include "kernels/resize.h"
@@ -119,9 +120,35 @@ static void test_resize(void **state)
     assert_true(y[0] == 1 && y[1] == 1.25f && y[2] == 1.75f && y[3] == 2);
 }
 
+static void test_reverse_sequence_and_unpool(void **state)
+{
+    (void)state;
+    /* batch-major [2,3], lengths 2 and 3: [1,2,3] -> [2,1,3], [4,5,6] -> [6,5,4] */
+    int32_t x[6] = {1, 2, 3, 4, 5, 6}, y[6];
+    int64_t lens[2] = {2, 3};
+    assert_int_equal(kern_reverse_sequence(4, 2, 3, 1, 0, lens, x, y), 0);
+    int32_t want0[6] = {2, 1, 3, 6, 5, 4};
+    assert_memory_equal(y, want0, sizeof want0);
+    /* time-major [3,2]: the same sequences stored column-wise */
+    int32_t xt[6] = {1, 4, 2, 5, 3, 6};
+    assert_int_equal(kern_reverse_sequence(4, 3, 2, 1, 1, lens, xt, y), 0);
+    int32_t want1[6] = {2, 6, 1, 5, 3, 4};
+    assert_memory_equal(y, want1, sizeof want1);
+    int64_t bad[2] = {2, 4};
+    assert_int_equal(kern_reverse_sequence(4, 2, 3, 1, 0, bad, x, y), -1);
+    /* MaxUnpool: 5 goes to index 3, 6 to index 0, the rest is zero */
+    float v[2] = {5, 6}, u[4] = {9, 9, 9, 9};
+    int64_t idx[2] = {3, 0};
+    assert_int_equal(kern_max_unpool(4, 2, v, idx, 4, u), 0);
+    assert_true(u[0] == 6 && u[1] == 0 && u[2] == 0 && u[3] == 5);
+    idx[0] = 4;
+    assert_int_equal(kern_max_unpool(4, 2, v, idx, 4, u), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reverse_sequence_and_unpool),
         cmocka_unit_test(test_strided_copy_and_pad),
         cmocka_unit_test(test_reductions),
         cmocka_unit_test(test_quantize),

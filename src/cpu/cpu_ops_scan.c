@@ -1,0 +1,274 @@
+/* Scan: the body runs once per slice of the scan inputs, carrying state values from one
+ * iteration to the next; each scan output stacks the per-iteration results along an axis.
+ * Scan-9+ takes the axes and directions as attributes. Scan-8 (opsets 8) has a leading batch
+ * axis on every input and output and a first input sequence_lens: it runs as one Scan-9 loop
+ * per batch entry (sequence lengths other than the full length are refused). */
+#include "cpu/cpu_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kern.h"
+
+typedef struct scan_cfg {
+    cpu_plan *body;
+    int n_state, n_in, n_out;              /* state values, scan inputs, scan outputs */
+    int in_axis[CPU_MAX_IO], in_rev[CPU_MAX_IO];
+    int out_axis[CPU_MAX_IO], out_rev[CPU_MAX_IO];
+} scan_cfg;
+
+/* t viewed as [outer, t->shape[axis], inner]. */
+static void axis_view(const tosac_tensor *t, int axis, int64_t *outer, int64_t *inner)
+{
+    int64_t n;
+    cpu_split_axis(t, axis, outer, &n, inner);
+}
+
+/* dst (shape of t without axis, allocated by the caller) = t[..., pos, ...]. */
+static void take_slice(const tosac_tensor *t, int axis, int64_t pos, tosac_tensor *dst)
+{
+    int64_t outer, inner, n = t->shape[axis];
+    axis_view(t, axis, &outer, &inner);
+    size_t row = tosac_dtype_size(t->dtype) * (size_t)inner;
+    for (int64_t o = 0; o < outer; o++)
+        memcpy((char *)dst->data + (size_t)o * row, (const char *)t->data + (size_t)(o * n + pos) * row, row);
+}
+
+/* dst[..., pos, ...] = src (src has dst's shape without axis). */
+static void put_slice(tosac_tensor *dst, int axis, int64_t pos, const tosac_tensor *src)
+{
+    int64_t outer, inner, n = dst->shape[axis];
+    axis_view(dst, axis, &outer, &inner);
+    size_t row = tosac_dtype_size(dst->dtype) * (size_t)inner;
+    for (int64_t o = 0; o < outer; o++)
+        memcpy((char *)dst->data + (size_t)(o * n + pos) * row, (const char *)src->data + (size_t)o * row, row);
+}
+
+/* A tensor of t's type and shape with dim axis removed (drop = 1) or of size n inserted. */
+static tosac_code alloc_around(cpu_ctx *c, const tosac_tensor *t, int axis, int drop, int64_t n,
+                               tosac_tensor *out)
+{
+    int64_t s[TOSAC_MAX_RANK];
+    int r = 0;
+    for (int k = 0; k <= t->rank; k++) {
+        if (k == axis && !drop)
+            s[r++] = n;
+        if (k < t->rank && !(k == axis && drop))
+            s[r++] = t->shape[k];
+    }
+    if (r > TOSAC_MAX_RANK)
+        return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "scan output rank is beyond %d", TOSAC_MAX_RANK);
+    return tosac_tensor_alloc(out, t->dtype, r, s, c->err);
+}
+
+static int same_shape(const tosac_tensor *a, const tosac_tensor *b)
+{
+    return a->dtype == b->dtype && a->rank == b->rank &&
+           memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->rank) == 0;
+}
+
+/* One Scan-9 loop: outs[0..n_state) get the final states, outs[n_state..) the stacked scan
+ * outputs (all owned by the caller; freed on failure). */
+static tosac_code scan_loop(cpu_ctx *c, const scan_cfg *cfg, const tosac_tensor *const *state,
+                            const tosac_tensor *const *in, tosac_tensor *outs)
+{
+    const int nb_in = cfg->n_state + cfg->n_in, nb_out = cfg->n_state + cfg->n_out;
+    int64_t len = -1;
+    for (int j = 0; j < cfg->n_in; j++) {
+        CPU_CHECK(c, cfg->in_axis[j] >= 0 && cfg->in_axis[j] < in[j]->rank,
+                  "scan input %d: axis %d is out of range", j, cfg->in_axis[j]);
+        int64_t l = in[j]->shape[cfg->in_axis[j]];
+        CPU_CHECK(c, len < 0 || l == len, "scan inputs have different lengths");
+        len = l;
+    }
+    CPU_CHECK(c, len > 0, "a scan without iterations is not supported");
+    tosac_tensor *bin = calloc((size_t)nb_in, sizeof *bin), *bout = calloc((size_t)nb_out, sizeof *bout);
+    tosac_code rc = bin && bout ? TOSAC_OK : cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
+    memset(outs, 0, sizeof *outs * (size_t)nb_out);
+    for (int i = 0; i < cfg->n_state && !rc; i++)
+        if (!(rc = tosac_tensor_alloc(&bin[i], state[i]->dtype, state[i]->rank, state[i]->shape, c->err)))
+            memcpy(bin[i].data, state[i]->data, state[i]->nbytes);
+    for (int j = 0; j < cfg->n_in && !rc; j++)
+        rc = alloc_around(c, in[j], cfg->in_axis[j], 1, 0, &bin[cfg->n_state + j]);
+    for (int64_t t = 0; t < len && !rc; t++) {
+        for (int j = 0; j < cfg->n_in; j++)
+            take_slice(in[j], cfg->in_axis[j], cfg->in_rev[j] ? len - 1 - t : t, &bin[cfg->n_state + j]);
+        if ((rc = cpu_run_sub(c, cfg->body, bin, nb_in, bout, nb_out)))
+            break;
+        for (int i = 0; i < cfg->n_state; i++) {
+            if (!same_shape(&bout[i], &bin[i])) {
+                rc = cpu_fail(c, TOSAC_ERR_INPUT, "state %d changes type or shape", i);
+                break;
+            }
+            tosac_tensor_free(&bin[i]);
+            bin[i] = bout[i];
+            memset(&bout[i], 0, sizeof bout[i]);
+        }
+        for (int k = 0; k < cfg->n_out && !rc; k++) {
+            const tosac_tensor *v = &bout[cfg->n_state + k];
+            tosac_tensor *o = &outs[cfg->n_state + k];
+            int ax = cfg->out_axis[k];
+            if (t == 0) {
+                if (ax < 0 || ax > v->rank)
+                    rc = cpu_fail(c, TOSAC_ERR_INPUT, "scan output %d: axis %d is out of range", k, ax);
+                else
+                    rc = alloc_around(c, v, ax, 0, len, o);
+            } else {
+                tosac_tensor like = *o;
+                like.rank = v->rank;
+                memmove(like.shape + ax, like.shape + ax + 1, sizeof(int64_t) * (size_t)(v->rank - ax));
+                if (!same_shape(v, &like))
+                    rc = cpu_fail(c, TOSAC_ERR_INPUT, "scan output %d changes shape between iterations", k);
+            }
+            if (!rc)
+                put_slice(o, ax, cfg->out_rev[k] ? len - 1 - t : t, v);
+        }
+        for (int k = 0; k < nb_out; k++)
+            tosac_tensor_free(&bout[k]);
+    }
+    for (int i = 0; i < cfg->n_state && !rc; i++) {
+        outs[i] = bin[i];
+        memset(&bin[i], 0, sizeof bin[i]);
+    }
+    for (int i = 0; bin && i < nb_in; i++)
+        tosac_tensor_free(&bin[i]);
+    for (int i = 0; bout && i < nb_out; i++)
+        tosac_tensor_free(&bout[i]);
+    free(bin);
+    free(bout);
+    if (rc)
+        for (int i = 0; i < nb_out; i++)
+            tosac_tensor_free(&outs[i]);
+    return rc;
+}
+
+/* Reads an INTS attribute of n entries (absent: dflt each) into v; axes are normalised
+ * against rank[i] when rank is given. */
+static tosac_code int_list(cpu_ctx *c, const char *name, int n, int dflt, const int *rank, int *v)
+{
+    int cnt;
+    const int64_t *a = cpu_attr_ints(c, name, &cnt);
+    CPU_CHECK(c, !a || cnt == n, "%s must have %d entries", name, n);
+    for (int i = 0; i < n; i++) {
+        int64_t x = a ? a[i] : dflt;
+        if (rank && x < 0)
+            x += rank[i];
+        CPU_CHECK(c, x >= -1 && x <= TOSAC_MAX_RANK, "%s entry %d is out of range", name, i);
+        v[i] = (int)x;
+    }
+    return TOSAC_OK;
+}
+
+static tosac_code scan_config(cpu_ctx *c, int first_input, scan_cfg *cfg)
+{
+    cfg->body = cpu_subplan(c, "body");
+    CPU_CHECK(c, cfg->body, "the body is missing");
+    int64_t m = cpu_attr_i(c, "num_scan_inputs", -1);
+    int n_inputs = c->n_in - first_input;
+    CPU_CHECK(c, m >= 1 && m <= n_inputs, "num_scan_inputs must be in 1..%d", n_inputs);
+    cfg->n_in = (int)m;
+    cfg->n_state = n_inputs - cfg->n_in;
+    cfg->n_out = c->n_out - cfg->n_state;
+    CPU_CHECK(c, cfg->n_out >= 0 && cpu_plan_n_inputs(cfg->body) == n_inputs &&
+                     cpu_plan_n_outputs(cfg->body) == c->n_out,
+              "body signature does not match the node");
+    for (int i = first_input; i < c->n_in; i++)
+        CPU_CHECK(c, c->in[i], "input %d is required", i);
+    return TOSAC_OK;
+}
+
+static tosac_code scan9(cpu_ctx *c)
+{
+    scan_cfg cfg;
+    tosac_code rc = scan_config(c, 0, &cfg);
+    if (rc)
+        return rc;
+    int in_rank[CPU_MAX_IO], out_rank[CPU_MAX_IO];
+    for (int j = 0; j < cfg.n_in; j++)
+        in_rank[j] = c->in[cfg.n_state + j]->rank;
+    /* an output's rank is the body output's + 1: known only from the declared graph types */
+    for (int k = 0; k < cfg.n_out; k++) {
+        int id = c->node->outputs[cfg.n_state + k];
+        out_rank[k] = id >= 0 ? c->g->tensors[id].rank : -1;
+    }
+    if ((rc = int_list(c, "scan_input_axes", cfg.n_in, 0, in_rank, cfg.in_axis)) ||
+        (rc = int_list(c, "scan_input_directions", cfg.n_in, 0, NULL, cfg.in_rev)) ||
+        (rc = int_list(c, "scan_output_directions", cfg.n_out, 0, NULL, cfg.out_rev)))
+        return rc;
+    int cnt;
+    const int64_t *oa = cpu_attr_ints(c, "scan_output_axes", &cnt);
+    CPU_CHECK(c, !oa || cnt == cfg.n_out, "scan_output_axes must have %d entries", cfg.n_out);
+    for (int k = 0; k < cfg.n_out; k++) {
+        int64_t a = oa ? oa[k] : 0;
+        CPU_CHECK(c, a >= 0 || out_rank[k] > 0, "a negative scan_output_axes entry needs the "
+                  "output's declared rank");
+        cfg.out_axis[k] = (int)(a < 0 ? a + out_rank[k] : a);
+    }
+    return scan_loop(c, &cfg, c->in, c->in + cfg.n_state, c->out);
+}
+
+/* Scan-8: every input and output has a batch axis 0; sequences are scanned along axis 1. */
+static tosac_code scan8(cpu_ctx *c)
+{
+    scan_cfg cfg;
+    tosac_code rc = scan_config(c, 1, &cfg);
+    if (rc)
+        return rc;
+    if ((rc = int_list(c, "directions", cfg.n_in, 0, NULL, cfg.in_rev)))
+        return rc;
+    for (int j = 0; j < cfg.n_in; j++)
+        cfg.in_axis[j] = 0;
+    for (int k = 0; k < cfg.n_out; k++)
+        cfg.out_axis[k] = cfg.out_rev[k] = 0;
+    const tosac_tensor *const *all = c->in + 1;
+    int n_all = cfg.n_state + cfg.n_in;
+    int64_t batch = -1;
+    for (int i = 0; i < n_all; i++) {
+        CPU_CHECK(c, all[i]->rank >= 1 + (i >= cfg.n_state), "input %d has no batch axis", i + 1);
+        CPU_CHECK(c, batch < 0 || all[i]->shape[0] == batch, "inputs disagree on the batch size");
+        batch = all[i]->shape[0];
+    }
+    if (c->in[0]) {
+        const tosac_tensor *sl = c->in[0];
+        int64_t full = all[cfg.n_state]->shape[1];
+        CPU_CHECK(c, tosac_dtype_is_int(sl->dtype) && tosac_tensor_numel(sl) == batch,
+                  "sequence_lens must hold one integer per batch entry");
+        for (int64_t b = 0; b < batch; b++)
+            if (kern_get_i64(sl->dtype, sl->data, b) != full)
+                return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "sequence_lens shorter than the "
+                                "sequence (%lld) are not supported", (long long)full);
+    }
+    tosac_tensor per[CPU_MAX_IO], res[CPU_MAX_IO];
+    const tosac_tensor *pp[CPU_MAX_IO];
+    memset(per, 0, sizeof per);
+    for (int i = 0; i < n_all && !rc; i++) {
+        rc = alloc_around(c, all[i], 0, 1, 0, &per[i]);
+        pp[i] = &per[i];
+    }
+    for (int64_t b = 0; b < batch && !rc; b++) {
+        for (int i = 0; i < n_all; i++)
+            take_slice(all[i], 0, b, &per[i]);
+        if ((rc = scan_loop(c, &cfg, pp, pp + cfg.n_state, res)))
+            break;
+        for (int k = 0; k < c->n_out && !rc; k++) {
+            if (b == 0)
+                rc = alloc_around(c, &res[k], 0, 0, batch, &c->out[k]);
+            else if (res[k].nbytes * (size_t)batch != c->out[k].nbytes)
+                rc = cpu_fail(c, TOSAC_ERR_INPUT, "output %d changes shape between batch entries", k);
+            if (!rc)
+                put_slice(&c->out[k], 0, b, &res[k]);
+        }
+        for (int k = 0; k < c->n_out; k++)
+            tosac_tensor_free(&res[k]);
+    }
+    for (int i = 0; i < n_all; i++)
+        tosac_tensor_free(&per[i]);
+    return rc;
+}
+
+static tosac_code op_scan(cpu_ctx *c) { return c->opset < 9 ? scan8(c) : scan9(c); }
+
+const cpu_op_entry cpu_ops_scan[] = {
+    {"Scan", op_scan, 0},
+    {NULL, NULL, 0},
+};

@@ -1,0 +1,359 @@
+/* int64 narrowed to int32 where a delegate would hold it and no value can leave int32.
+ *
+ * Only with TOSA-1.1+INT+int64 (tosa_spec_keeps_int64) can a delegate hold int64; otherwise
+ * every int64 value a delegate reads or writes must be int32 there. A value may be narrowed
+ * only when its range is known to fit, never on hope:
+ *   - constants by their values; ArgMax/ArgMin results, TopK indices, Shape/Size by the
+ *     shapes; Cast to int64 from a narrower integer type by that type;
+ *   - through Add/Sub/Mul/Neg/Abs/Min/Max/Where/Concat/Gather/layout ops/ReduceSum/CumSum
+ *     by interval arithmetic on those ranges;
+ *   - a runtime int64 graph input has no known range: it and what is computed from it stay
+ *     int64, so their nodes stay on the CPU.
+ * A constant outside int32 read as a value by a node that has a lowering rule and could
+ * otherwise be narrowed is a compile error naming it (the issue's rule: never silently wrong,
+ * never silently slow).
+ *
+ * The rewrite: narrowed tensors become int32 (constants converted, Casts to int64 cast to
+ * int32); a narrowed graph output is written through a Cast back to int64. Then every node
+ * touching a narrowed tensor is trial-lowered exactly as the partitioner will: a node that
+ * will stay on the CPU gets its int64 back (Cast to int64 before, Cast to int32 after), so the
+ * CPU executor keeps running plain ONNX. Runs last: the trial must see the final graph. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower/lower.h"
+#include "passes/pass_util.h"
+#include "passes/passes.h"
+
+#define ONNX_INT32 6
+#define ONNX_INT64 7
+
+typedef struct range {
+    bool known;
+    double lo, hi;
+} range;
+
+static bool fits32(range r) { return r.known && r.lo >= -2147483648.0 && r.hi <= 2147483647.0; }
+
+/* Input slots that are compile-time parameters (shapes, axes, counts), not values. */
+static bool control_slot(const ir_node *n, int slot)
+{
+    static const struct { const char *op; int first; } ops[] = {
+        {"Reshape", 1}, {"Expand", 1}, {"Tile", 1}, {"Slice", 1}, {"Unsqueeze", 1},
+        {"Squeeze", 1}, {"TopK", 1}, {"Resize", 1}, {"Split", 1}, {"CumSum", 1},
+        {"OneHot", 1}, {"Upsample", 1}, {"ConstantOfShape", 0}, {"ReduceSum", 1},
+        {"ReduceMax", 1}, {"ReduceMin", 1}, {"ReduceMean", 1}, {"ReduceProd", 1},
+        {"ReduceL1", 1}, {"ReduceL2", 1}, {"ReduceSumSquare", 1}, {"ReduceLogSumExp", 1}};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (ir_node_is(n, ops[i].op))
+            return slot >= ops[i].first;
+    if (ir_node_is(n, "Pad"))
+        return slot == 1 || slot == 3;
+    return false;
+}
+
+static double max_dim(const ir_tensor *t)
+{
+    double m = 1;
+    for (int d = 0; d < t->rank; d++)
+        m = fmax(m, (double)t->shape[d]);
+    return m;
+}
+
+static range of_const(const ir_graph *g, int t)
+{
+    range r = {false, 0, 0};
+    tosac_tensor v;
+    if (!ir_graph_const_value(g, t, &v) || !tosac_dtype_is_int(v.dtype))
+        return r;
+    int64_t n = tosac_tensor_numel(&v);
+    r.known = true;
+    r.lo = n ? INFINITY : 0;
+    r.hi = n ? -INFINITY : 0;
+    for (int64_t i = 0; i < n; i++) {
+        double x = (double)pass_int_at(&v, i);
+        r.lo = fmin(r.lo, x);
+        r.hi = fmax(r.hi, x);
+    }
+    return r;
+}
+
+static range span(double a, double b, double c, double d)
+{
+    range r = {true, fmin(fmin(a, b), fmin(c, d)), fmax(fmax(a, b), fmax(c, d))};
+    return r;
+}
+
+/* The range of output 0 (or 1 for TopK) of node n from its inputs' ranges. */
+static range infer(const ir_graph *g, const ir_node *n, int out_slot, const range *rg)
+{
+    range none = {false, 0, 0};
+    const ir_tensor *x = n->n_inputs && n->inputs[0] >= 0 ? &g->tensors[n->inputs[0]] : NULL;
+    range a = n->n_inputs > 0 && n->inputs[0] >= 0 ? rg[n->inputs[0]] : none;
+    range b = n->n_inputs > 1 && n->inputs[1] >= 0 ? rg[n->inputs[1]] : none;
+    if ((ir_node_is(n, "ArgMax") || ir_node_is(n, "ArgMin")) && x) {
+        range r = {true, 0, max_dim(x) - 1};
+        return r;
+    }
+    if (ir_node_is(n, "TopK") && out_slot == 1 && x) {
+        range r = {true, 0, max_dim(x) - 1};
+        return r;
+    }
+    if (ir_node_is(n, "Cast") && x && tosac_dtype_is_int(x->dtype) && tosac_dtype_bits(x->dtype) <= 32) {
+        range r = {true, tosac_dtype_is_signed(x->dtype) ? -ldexp(1, tosac_dtype_bits(x->dtype) - 1) : 0,
+                   ldexp(1, tosac_dtype_bits(x->dtype) - (tosac_dtype_is_signed(x->dtype) ? 1 : 0)) - 1};
+        return r;
+    }
+    if (ir_node_is(n, "Cast") && x && x->dtype == TOSAC_DT_BOOL) {
+        range r = {true, 0, 1};
+        return r;
+    }
+    static const char *const same[] = {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze",
+                                       "Transpose", "Slice", "Expand", "Tile", "ReduceMax",
+                                       "ReduceMin", "Split", "Gather", "GatherElements",
+                                       "GatherND", "Dropout"};
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+        if (ir_node_is(n, same[i]))
+            return a;
+    if (ir_node_is(n, "Where")) {
+        range c = n->n_inputs == 3 && n->inputs[2] >= 0 ? rg[n->inputs[2]] : none;
+        return b.known && c.known ? span(b.lo, b.hi, c.lo, c.hi) : none;
+    }
+    if (!a.known)
+        return none;
+    if (ir_node_is(n, "Neg"))
+        return span(-a.lo, -a.hi, -a.lo, -a.hi);
+    if (ir_node_is(n, "Abs")) {
+        range r = {true, a.lo <= 0 && a.hi >= 0 ? 0 : fmin(fabs(a.lo), fabs(a.hi)),
+                   fmax(fabs(a.lo), fabs(a.hi))};
+        return r;
+    }
+    if (ir_node_is(n, "ReduceSum") || ir_node_is(n, "CumSum")) {
+        double k = x ? (double)tosac_shape_numel(x->rank, x->shape) : INFINITY;
+        return span(a.lo * k, a.hi * k, a.lo, a.hi);
+    }
+    if ((ir_node_is(n, "Concat") || ir_node_is(n, "Max") || ir_node_is(n, "Min"))) {
+        range r = a;
+        for (int i = 1; i < n->n_inputs; i++) {
+            range c = n->inputs[i] >= 0 ? rg[n->inputs[i]] : none;
+            if (!c.known)
+                return none;
+            r.lo = fmin(r.lo, c.lo);
+            r.hi = fmax(r.hi, c.hi);
+        }
+        return r;
+    }
+    if (!b.known)
+        return none;
+    if (ir_node_is(n, "Add"))
+        return span(a.lo + b.lo, a.hi + b.hi, a.lo + b.lo, a.hi + b.hi);
+    if (ir_node_is(n, "Sub"))
+        return span(a.lo - b.hi, a.hi - b.lo, a.lo - b.hi, a.hi - b.lo);
+    if (ir_node_is(n, "Mul"))
+        return span(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi);
+    return none;
+}
+
+static bool is_i64(const ir_graph *g, int t) { return t >= 0 && g->tensors[t].dtype == TOSAC_DT_I64; }
+
+/* Which int64 tensors may be narrowed: known range in int32, not a graph input, read only as
+ * values. */
+static tosac_code plan(const ir_graph *g, unsigned char *narrow, tosac_error *err)
+{
+    range *rg = calloc((size_t)g->n_tensors + 1, sizeof *rg);
+    unsigned char *keep = calloc((size_t)g->n_tensors + 1, 1);
+    if (!rg || !keep) {
+        free(rg);
+        free(keep);
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    }
+    for (int t = 0; t < g->n_tensors; t++)
+        if (is_i64(g, t) && g->tensors[t].data)
+            rg[t] = of_const(g, t);
+    for (int i = 0; i < g->n_nodes; i++) { /* topological order (toposorted by the caller) */
+        const ir_node *n = &g->nodes[i];
+        for (int o = 0; !n->dead && o < n->n_outputs; o++)
+            if (is_i64(g, n->outputs[o]))
+                rg[n->outputs[o]] = infer(g, n, o, rg);
+    }
+    for (int t = 0; t < g->n_tensors; t++)
+        narrow[t] = is_i64(g, t) && fits32(rg[t]) && !ir_graph_is_input(g, t) &&
+                    g->tensors[t].outer_id < 0;
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        for (int k = 0; !n->dead && k < n->n_inputs; k++)
+            if (n->inputs[k] >= 0 && (control_slot(n, k) || ir_node_subgraph(n, 0)))
+                narrow[n->inputs[k]] = 0;
+        for (int o = 0; !n->dead && ir_node_subgraph(n, 0) && o < n->n_outputs; o++)
+            if (n->outputs[o] >= 0)
+                narrow[n->outputs[o]] = 0;
+    }
+    /* a constant is narrowed for a reader that can compute in int32: all its int64 values
+     * narrowed too (otherwise it would only be cast back) */
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        bool all = !n->dead;
+        for (int k = 0; all && k < n->n_inputs; k++)
+            all = !is_i64(g, n->inputs[k]) || control_slot(n, k) || narrow[n->inputs[k]];
+        for (int o = 0; all && o < n->n_outputs; o++)
+            all = !is_i64(g, n->outputs[o]) || narrow[n->outputs[o]];
+        for (int k = 0; !n->dead && k < n->n_inputs; k++)
+            if (is_i64(g, n->inputs[k]) && g->tensors[n->inputs[k]].data && !control_slot(n, k))
+                keep[n->inputs[k]] |= all;
+    }
+    for (int t = 0; t < g->n_tensors; t++)
+        if (g->tensors[t].data && !keep[t])
+            narrow[t] = 0;
+    free(keep);
+    free(rg);
+    return TOSAC_OK;
+}
+
+/* An int64 constant outside int32 that is the only thing keeping a node with a lowering rule
+ * in int64: the compile error the issue asks for. */
+static tosac_code check_constants(const ir_graph *g, const unsigned char *narrow, tosac_error *err)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (n->dead || !lower_find_rule(n->domain, n->op_type))
+            continue;
+        int bad = -1;
+        bool others_ok = true;
+        for (int k = 0; k < n->n_inputs; k++) {
+            int t = n->inputs[k];
+            if (!is_i64(g, t) || control_slot(n, k) || narrow[t])
+                continue;
+            if (g->tensors[t].data && !fits32(of_const(g, t)))
+                bad = t;
+            else
+                others_ok = false;
+        }
+        if (bad < 0 || !others_ok)
+            continue;
+        range r = of_const(g, bad);
+        char desc[160];
+        return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
+                          "int64 constant '%s' (values %.0f..%.0f, read by %s) does not fit "
+                          "int32 and the spec has no int64 (TOSA-1.1+INT+int64 keeps it)",
+                          g->tensors[bad].name, r.lo, r.hi, ir_node_desc(g, i, desc, sizeof desc));
+    }
+    return TOSAC_OK;
+}
+
+static tosac_code add_cast(ir_graph *g, int from, int to, int onnx_to, tosac_error *err)
+{
+    int k = ir_graph_add_node(g, "Cast", NULL, "", &from, 1, &to, 1, err);
+    return k < 0 ? err->code : ir_node_set_int(g, k, "to", onnx_to, err);
+}
+
+static tosac_code apply(ir_graph *g, const unsigned char *narrow, int n_tensors, tosac_error *err)
+{
+    for (int t = 0; t < n_tensors; t++) {
+        if (!narrow[t])
+            continue;
+        ir_tensor *it = &g->tensors[t];
+        if (it->data) {
+            int64_t n = (int64_t)(it->nbytes / sizeof(int64_t));
+            int32_t *v = malloc((size_t)(n ? n : 1) * sizeof *v);
+            if (!v)
+                return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+            for (int64_t i = 0; i < n; i++)
+                v[i] = (int32_t)((const int64_t *)it->data)[i];
+            it->dtype = TOSAC_DT_I32;
+            tosac_code rc = ir_tensor_set_data(g, t, v, (size_t)n * sizeof *v, err);
+            free(v);
+            if (rc)
+                return rc;
+            continue;
+        }
+        it->dtype = TOSAC_DT_I32;
+        int p = ir_graph_producer(g, t);
+        if (p >= 0 && ir_node_is(&g->nodes[p], "Cast") &&
+            ir_node_set_int(g, p, "to", ONNX_INT32, err))
+            return err->code;
+        if (ir_graph_is_output(g, t)) {
+            /* the user still gets int64: the producer writes an int32 twin */
+            int t32 = pass_add_like(g, t, "_i32", TOSAC_DT_I32, err);
+            if (t32 < 0)
+                return err->code;
+            ir_graph_replace_uses(g, t, t32);
+            for (int i = 0; i < g->n_outputs; i++)
+                if (g->outputs[i] == t32)
+                    g->outputs[i] = t;
+            for (int o = 0; p >= 0 && o < g->nodes[p].n_outputs; o++)
+                if (g->nodes[p].outputs[o] == t)
+                    g->nodes[p].outputs[o] = t32;
+            g->tensors[t].dtype = TOSAC_DT_I64;
+            if (add_cast(g, t32, t, ONNX_INT64, err))
+                return err->code;
+        }
+    }
+    return TOSAC_OK;
+}
+
+/* A node staying on the CPU reads and writes int64 again. */
+static tosac_code rewiden(ir_graph *g, int ni, const unsigned char *narrow, int n_tensors,
+                          tosac_error *err)
+{
+    for (int k = 0; k < g->nodes[ni].n_inputs; k++) {
+        int t = g->nodes[ni].inputs[k];
+        if (t < 0 || t >= n_tensors || !narrow[t])
+            continue;
+        int w = pass_add_like(g, t, "_i64", TOSAC_DT_I64, err);
+        if (w < 0 || add_cast(g, t, w, ONNX_INT64, err) || ir_node_set_input(g, ni, k, w, err))
+            return err->code;
+    }
+    for (int o = 0; o < g->nodes[ni].n_outputs; o++) {
+        int t = g->nodes[ni].outputs[o];
+        if (t < 0 || t >= n_tensors || !narrow[t] || g->tensors[t].dtype != TOSAC_DT_I32)
+            continue;
+        int w = pass_add_like(g, t, "_i64", TOSAC_DT_I64, err);
+        if (w < 0)
+            return err->code;
+        g->nodes[ni].outputs[o] = w;
+        if (add_cast(g, w, t, ONNX_INT32, err))
+            return err->code;
+    }
+    return TOSAC_OK;
+}
+
+static bool touches(const ir_node *n, const unsigned char *narrow, int n_tensors)
+{
+    for (int k = 0; k < n->n_inputs; k++)
+        if (n->inputs[k] >= 0 && n->inputs[k] < n_tensors && narrow[n->inputs[k]])
+            return true;
+    for (int o = 0; o < n->n_outputs; o++)
+        if (n->outputs[o] >= 0 && n->outputs[o] < n_tensors && narrow[n->outputs[o]])
+            return true;
+    return false;
+}
+
+tosac_code pass_narrow_int64(ir_graph *g, const pass_ctx *c, tosac_error *err)
+{
+    if (tosa_spec_keeps_int64(c->spec))
+        return TOSAC_OK; /* the validator decides what a delegate may hold */
+    tosac_code rc = ir_graph_toposort(g, err);
+    if (rc)
+        return rc;
+    int n_tensors = g->n_tensors, n_nodes = g->n_nodes;
+    unsigned char *narrow = calloc((size_t)n_tensors + 1, 1);
+    if (!narrow)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    rc = plan(g, narrow, err);
+    if (!rc)
+        rc = check_constants(g, narrow, err);
+    if (!rc)
+        rc = apply(g, narrow, n_tensors, err);
+    for (int i = 0; !rc && i < n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (n->dead || ir_node_is(n, "Cast") || !touches(n, narrow, n_tensors))
+            continue;
+        char why[256];
+        if (!lower_trial_node(c->spec, g, i, why, sizeof why))
+            rc = rewiden(g, i, narrow, n_tensors, err);
+    }
+    free(narrow);
+    return rc ? rc : ir_graph_toposort(g, err);
+}

@@ -1,0 +1,220 @@
+/* Lowering Resize / Upsample to RESIZE: scale/offset/border per coordinate mode and nearest
+ * mode, NCHW<->NHWC transposes, int8 bilinear (i32 result, zero point ADD, one RESCALE),
+ * rejections, and interpreter runs against the ONNX backend-test outputs. */
+#include "lower_testutil.h"
+
+static const int64_t in_s[4] = {1, 1, 2, 2}, out_s[4] = {1, 1, 4, 4};
+static const float in_v[4] = {1, 2, 3, 4};
+
+static void set_str(ir_graph *g, int node, const char *name, const char *v)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    assert_int_equal(ir_node_set_string(g, node, name, v, &err), TOSAC_OK);
+}
+
+/* Resize(X, roi omitted, scales omitted, sizes) [1,1,2,2] -> [1,1,4,4]. */
+static ir_graph *resize_to_4x4(tosac_dtype dt, const char *mode, const char *coord, int *node)
+{
+    ir_graph *g = ir_graph_new("g", NULL);
+    const int64_t four = 4;
+    int x = lt_input(g, "x", dt, 4, in_s);
+    int sz = lt_const(g, "sizes", TOSAC_DT_I64, 1, &four, out_s);
+    int y = lt_tensor(g, "y", dt, 4, out_s);
+    int ins[4] = {x, -1, -1, sz};
+    *node = lt_node(g, "Resize", ins, 4, &y, 1);
+    set_str(g, *node, "mode", mode);
+    if (coord)
+        set_str(g, *node, "coordinate_transformation_mode", coord);
+    return g;
+}
+
+static const int64_t *shape_operand(const tosa_graph *tg, const tosa_operator *o, int i)
+{
+    return tosa_graph_main_block(tg)->tensors[o->inputs[i]].data;
+}
+
+/* Upsample (opset 9) nearest x2: asymmetric + floor. */
+static void test_upsample_nearest(void **state)
+{
+    (void)state;
+    ir_graph *g = ir_graph_new("g", NULL);
+    const int64_t four = 4;
+    const float sc[4] = {1, 1, 2, 2};
+    int x = lt_input(g, "x", TOSAC_DT_F32, 4, in_s);
+    int s = lt_const(g, "scales", TOSAC_DT_F32, 1, &four, sc);
+    int y = lt_tensor(g, "y", TOSAC_DT_F32, 4, out_s);
+    int ins[2] = {x, s};
+    lt_node(g, "Upsample", ins, 2, &y, 1);
+    tosa_graph *tg = lt_lower_ok("TOSA-1.0+FP", g);
+    assert_string_equal(lt_ops(tg), "TRANSPOSE RESIZE TRANSPOSE");
+    const tosa_operator *o = lt_find_op(tg, TOSA_OP_RESIZE, 0);
+    assert_int_equal(o->attr.mode, TOSA_RESIZE_NEAREST);
+    /* scale 2/1 doubled for floor: N=4, D=2; offset -N/2*2 = -2; border 3*2 - 1*4 - 2 = 0 */
+    const int64_t *scale = shape_operand(tg, o, 1), *off = shape_operand(tg, o, 2),
+                  *border = shape_operand(tg, o, 3);
+    assert_int_equal(scale[0], 4);
+    assert_int_equal(scale[1], 2);
+    assert_int_equal(off[0], -2);
+    assert_int_equal(border[0], 0);
+    tosac_tensor in = lt_host(TOSAC_DT_F32, 4, in_s, in_v), out;
+    lt_run(tg, &in, 1, &out);
+    const float want[16] = {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4};
+    lt_expect_f32(&out, want, 16, 0, 0);
+    tosac_tensor_free(&out);
+    tosa_graph_free(tg);
+    ir_graph_free(g);
+}
+
+/* Linear half_pixel x2 (ONNX test_resize_upsample_scales_linear) and align_corners
+ * (test_resize_upsample_scales_linear_align_corners). */
+static void test_linear_float(void **state)
+{
+    (void)state;
+    static const float half_pixel[16] = {1, 1.25f, 1.75f, 2, 1.5f, 1.75f, 2.25f, 2.5f,
+                                         2.5f, 2.75f, 3.25f, 3.5f, 3, 3.25f, 3.75f, 4};
+    static const float corners[16] = {1, 1.33333333f, 1.66666667f, 2,
+                                      1.66666667f, 2, 2.33333333f, 2.66666667f,
+                                      2.33333333f, 2.66666667f, 3, 3.33333333f,
+                                      3, 3.33333333f, 3.66666667f, 4};
+    for (int k = 0; k < 2; k++) {
+        int node;
+        ir_graph *g = resize_to_4x4(TOSAC_DT_F32, "linear", k ? "align_corners" : NULL, &node);
+        tosa_graph *tg = lt_lower_ok("TOSA-1.0+FP", g);
+        const tosa_operator *o = lt_find_op(tg, TOSA_OP_RESIZE, 0);
+        assert_int_equal(o->attr.mode, TOSA_RESIZE_BILINEAR);
+        const int64_t *scale = shape_operand(tg, o, 1), *off = shape_operand(tg, o, 2);
+        /* half_pixel: N = 2*2, D = 2*1, offset d - n = -1; align_corners: 3/1, offset 0 */
+        assert_int_equal(scale[0], k ? 3 : 4);
+        assert_int_equal(scale[1], k ? 1 : 2);
+        assert_int_equal(off[0], k ? 0 : -1);
+        tosac_tensor in = lt_host(TOSAC_DT_F32, 4, in_s, in_v), out;
+        lt_run(tg, &in, 1, &out);
+        lt_expect_f32(&out, k ? corners : half_pixel, 16, 1e-6, 1e-6);
+        tosac_tensor_free(&out);
+        tosa_graph_free(tg);
+        ir_graph_free(g);
+    }
+}
+
+/* Default Resize nearest (half_pixel, round_prefer_floor), scales 0.6: ONNX
+ * test_resize_downsample_scales_nearest, [[1,2,3,4],[5,6,7,8]] -> [[1,3]]. */
+static void test_nearest_downsample(void **state)
+{
+    (void)state;
+    ir_graph *g = ir_graph_new("g", NULL);
+    const int64_t xs[4] = {1, 1, 2, 4}, ys[4] = {1, 1, 1, 2}, four = 4;
+    const float sc[4] = {1, 1, 0.6f, 0.6f};
+    int x = lt_input(g, "x", TOSAC_DT_F32, 4, xs);
+    int s = lt_const(g, "scales", TOSAC_DT_F32, 1, &four, sc);
+    int y = lt_tensor(g, "y", TOSAC_DT_F32, 4, ys);
+    int ins[3] = {x, -1, s};
+    lt_node(g, "Resize", ins, 3, &y, 1);
+    tosa_graph *tg = lt_lower_ok("TOSA-1.0+FP", g);
+    const float xv[8] = {1, 2, 3, 4, 5, 6, 7, 8}, want[2] = {1, 3};
+    tosac_tensor in = lt_host(TOSAC_DT_F32, 4, xs, xv), out;
+    lt_run(tg, &in, 1, &out);
+    lt_expect_f32(&out, want, 2, 0, 0);
+    tosac_tensor_free(&out);
+    tosa_graph_free(tg);
+    ir_graph_free(g);
+}
+
+/* int8 linear half_pixel x2 at (0.5, zp -2): real input [1,2,3,4] is q [0,2,4,6]. RESIZE
+ * gives i32 at 16x (N_y = N_x = 4), ADD 16*2 removes the zero point, RESCALE by 1/16 and adds
+ * zp -2: q = round_half_up(2 * real) - 2 for the float outputs above. */
+static void test_int8_bilinear(void **state)
+{
+    (void)state;
+    int node;
+    ir_graph *g = resize_to_4x4(TOSAC_DT_I8, "linear", NULL, &node);
+    lt_quant(g, g->inputs[0], 0.5f, -2);
+    lt_quant(g, g->outputs[0], 0.5f, -2);
+    tosa_graph *tg = lt_lower_ok("TOSA-1.0+INT", g);
+    assert_string_equal(lt_ops(tg), "TRANSPOSE RESIZE ADD RESCALE TRANSPOSE");
+    assert_int_equal(lt_out_dtype(tg, lt_find_op(tg, TOSA_OP_RESIZE, 0)), TOSAC_DT_I32);
+    const int8_t xq[4] = {0, 2, 4, 6};
+    const int8_t want[16] = {0, 1, 2, 2, 1, 2, 3, 3, 3, 4, 5, 5, 4, 5, 6, 6};
+    tosac_tensor in = lt_host(TOSAC_DT_I8, 4, in_s, xq), out;
+    lt_run(tg, &in, 1, &out);
+    lt_expect_bytes(&out, TOSAC_DT_I8, want, 16);
+    static const float ref[16] = {1, 1.25f, 1.75f, 2, 1.5f, 1.75f, 2.25f, 2.5f,
+                                  2.5f, 2.75f, 3.25f, 3.5f, 3, 3.25f, 3.75f, 4};
+    lt_expect_dequant(&out, 0.5f, -2, ref, 16);
+    tosac_tensor_free(&out);
+    tosa_graph_free(tg);
+    ir_graph_free(g);
+
+    /* nearest keeps the integers: no RESCALE */
+    g = resize_to_4x4(TOSAC_DT_I8, "nearest", "asymmetric", &node);
+    lt_quant(g, g->inputs[0], 0.5f, -2);
+    lt_quant(g, g->outputs[0], 0.5f, -2);
+    tg = lt_lower_ok("TOSA-1.0+INT", g);
+    assert_string_equal(lt_ops(tg), "TRANSPOSE RESIZE TRANSPOSE");
+    assert_int_equal(lt_out_dtype(tg, lt_find_op(tg, TOSA_OP_RESIZE, 0)), TOSAC_DT_I8);
+    tosa_graph_free(tg);
+    ir_graph_free(g);
+}
+
+/* int16 linear x2 at (0.5, zp 0): RESIZE gives i48 (EXT-INT16), the RESCALE from i48 uses
+ * 16-bit multipliers; q = round_half_up(2 * real) for the float outputs above. */
+static void test_int16_bilinear(void **state)
+{
+    (void)state;
+    int node;
+    ir_graph *g = resize_to_4x4(TOSAC_DT_I16, "linear", NULL, &node);
+    lt_quant(g, g->inputs[0], 0.5f, 0);
+    lt_quant(g, g->outputs[0], 0.5f, 0);
+    tosa_graph *tg = lt_lower_ok("TOSA-1.0+INT+int16", g);
+    assert_string_equal(lt_ops(tg), "TRANSPOSE RESIZE RESCALE TRANSPOSE");
+    assert_int_equal(lt_out_dtype(tg, lt_find_op(tg, TOSA_OP_RESIZE, 0)), TOSAC_DT_I48);
+    assert_false(lt_find_op(tg, TOSA_OP_RESCALE, 0)->attr.scale32);
+    const int16_t xq[4] = {2, 4, 6, 8};
+    const int16_t want[16] = {2, 3, 4, 4, 3, 4, 5, 5, 5, 6, 7, 7, 6, 7, 8, 8};
+    tosac_tensor in = lt_host(TOSAC_DT_I16, 4, in_s, xq), out;
+    lt_run(tg, &in, 1, &out);
+    lt_expect_bytes(&out, TOSAC_DT_I16, want, 16);
+    tosac_tensor_free(&out);
+    assert_string_equal(lt_trial("TOSA-1.0+INT", g, 0),
+                        "RESIZE: in_t=i16 out_t=i48 needs EXT-INT16");
+    tosa_graph_free(tg);
+    ir_graph_free(g);
+}
+
+static void test_rejections(void **state)
+{
+    (void)state;
+    int node;
+    ir_graph *g = resize_to_4x4(TOSAC_DT_F32, "cubic", NULL, &node);
+    assert_string_equal(lt_trial("TOSA-1.0+FP", g, 0), "Resize: mode 'cubic'");
+    ir_graph_free(g);
+    g = resize_to_4x4(TOSAC_DT_F32, "linear", "tf_crop_and_resize", &node);
+    assert_string_equal(lt_trial("TOSA-1.0+FP", g, 0),
+                        "Resize: coordinate_transformation_mode 'tf_crop_and_resize'");
+    ir_graph_free(g);
+
+    g = ir_graph_new("g", NULL);
+    const int64_t four = 4, ys[4] = {1, 1, 2, 2};
+    const float sc[4] = {1, 1, 1.2345678f, 1};
+    int x = lt_input(g, "x", TOSAC_DT_F32, 4, in_s);
+    int s = lt_const(g, "scales", TOSAC_DT_F32, 1, &four, sc);
+    int y = lt_tensor(g, "y", TOSAC_DT_F32, 4, ys);
+    int ins[3] = {x, -1, s};
+    lt_node(g, "Resize", ins, 3, &y, 1);
+    assert_string_equal(lt_trial("TOSA-1.0+FP", g, 0),
+                        "Resize: scale 1.23457 is not a ratio of small integers");
+    ir_graph_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_upsample_nearest),
+        cmocka_unit_test(test_linear_float),
+        cmocka_unit_test(test_nearest_downsample),
+        cmocka_unit_test(test_int8_bilinear),
+        cmocka_unit_test(test_int16_bilinear),
+        cmocka_unit_test(test_rejections),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

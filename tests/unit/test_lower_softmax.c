@@ -1,0 +1,217 @@
+/* Softmax / LogSoftmax lowering: float decomposition, the quantized int8 (two exp tables)
+ * and int16 (one interpolated exp table) forms with the INTDIV normalisation, the opset axis
+ * ambiguity, and the zoo's QDQ sigmoid / tanh / softmax models against onnxruntime. */
+#include "lower_act_testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tosac/compile.h"
+#include "tosac/npy.h"
+#include "tosac/onnx.h"
+#include "tosac/program.h"
+
+#define N 96
+static const lat_op base = {"Softmax", 3, {2, 3, 16}, 0, {{0}}, NULL, 0};
+
+static void axis_attr(ir_graph *g, int k, int64_t axis)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    assert_int_equal(ir_node_set_int(g, k, "axis", axis, &err), TOSAC_OK);
+}
+static void axis_last(ir_graph *g, int k) { axis_attr(g, k, -1); }
+static void axis_1(ir_graph *g, int k) { axis_attr(g, k, 1); }
+
+/* int8 inputs on the grid of 0.05 (so only the operator is measured) */
+static void inputs(float *x)
+{
+    for (int i = 0; i < N; i++)
+        x[i] = 0.05f * (float)((i * 37) % 200 - 100);
+}
+
+static void test_float(void **s)
+{
+    (void)s;
+    float x[N];
+    inputs(x);
+    lat_quant fp = {TOSAC_DT_F32, 0, 0, 0, 0};
+    lat_op op = base;
+    op.attrs = axis_last;
+    lat_result r;
+    lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
+    assert_int_equal(r.delegated, 1);
+    assert_string_equal(r.ops, "REDUCE_MAX SUB EXP REDUCE_SUM RECIPROCAL MUL");
+    assert_int_equal(tosa_graph_main_block(r.tg)->ops[0].attr.axis, 2);
+    lat_result_free(&r);
+    op.op_type = "LogSoftmax";
+    op.attrs = axis_1; /* along the middle axis: unambiguous when the dims after it are 1 */
+    op.shape[1] = 48;
+    op.shape[2] = 1;
+    lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
+    assert_string_equal(r.ops, "REDUCE_MAX SUB EXP REDUCE_SUM LOG SUB");
+    assert_int_equal(tosa_graph_main_block(r.tg)->ops[0].attr.axis, 1);
+    lat_result_free(&r);
+}
+
+static void test_quantized_int8(void **s)
+{
+    (void)s;
+    float x[N];
+    inputs(x);
+    lat_quant a8 = {TOSAC_DT_I8, 0.05f, 1.0f / 256.0f, 0, -128};
+    lat_op op = base;
+    op.attrs = axis_last;
+    lat_result r;
+    lat_run(&op, &a8, "TOSA-1.0+INT", x, 1, &r);
+    assert_int_equal(r.delegated, 1);
+    assert_string_equal(r.ops, "CAST REDUCE_MAX SUB RESCALE TABLE TABLE RESCALE RESCALE ADD "
+                               "REDUCE_SUM MUL INTDIV RESCALE");
+    assert_int_equal(lat_out_dtype(&r, TOSA_OP_CAST, 0), TOSAC_DT_I32);
+    assert_int_equal(lat_out_dtype(&r, TOSA_OP_TABLE, 0), TOSAC_DT_I8);
+    assert_int_equal(lat_out_dtype(&r, TOSA_OP_REDUCE_SUM, 0), TOSAC_DT_I32);
+    assert_int_equal(lat_out_dtype(&r, TOSA_OP_RESCALE, 3), TOSAC_DT_I8);
+    lat_result_free(&r);
+    /* quantized LogSoftmax is refused: on the CPU */
+    op.op_type = "LogSoftmax";
+    a8.sy = 0.1f;
+    a8.zy = 127;
+    lat_run(&op, &a8, "TOSA-1.0+INT", x, 1, &r);
+    assert_int_equal(r.delegated, 0);
+    lat_result_free(&r);
+}
+
+static void test_quantized_int16(void **s)
+{
+    (void)s;
+    float x[N];
+    inputs(x);
+    lat_quant a16 = {TOSAC_DT_I16, 0.05f / 256.0f, 1.0f / 32767.0f, 0, 0};
+    lat_op op = base;
+    op.attrs = axis_1;
+    op.shape[1] = 48;
+    op.shape[2] = 1;
+    lat_result r;
+    lat_run(&op, &a16, "TOSA-1.0+INT+int16", x, 1, &r);
+    assert_int_equal(r.delegated, 1);
+    assert_string_equal(r.ops, "CAST REDUCE_MAX SUB ADD RESCALE TABLE RESCALE REDUCE_SUM MUL "
+                               "INTDIV RESCALE");
+    assert_int_equal(lat_out_dtype(&r, TOSA_OP_RESCALE, 0), TOSAC_DT_I16);
+    assert_int_equal(lat_out_dtype(&r, TOSA_OP_TABLE, 0), TOSAC_DT_I32);
+    assert_int_equal(lat_out_dtype(&r, TOSA_OP_RESCALE, 2), TOSAC_DT_I16);
+    lat_result_free(&r);
+    /* int16 tables need the int16 extension */
+    lat_run(&op, &a16, "TOSA-1.0+INT", x, 1, &r);
+    assert_int_equal(r.delegated, 0);
+    lat_result_free(&r);
+}
+
+/* No axis attribute on a [2,3,16] input: opset 13 reads axis -1, older opsets coerce to 2-D
+ * at axis 1 (48 values). The lowering does not know the opset, so it leaves the node on the
+ * CPU rather than guess; on a rank-2 input both readings agree and it lowers. */
+static void test_axis_ambiguity(void **s)
+{
+    (void)s;
+    float x[N];
+    inputs(x);
+    lat_quant fp = {TOSAC_DT_F32, 0, 0, 0, 0};
+    lat_op op = base;
+    lat_result r;
+    lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
+    assert_int_equal(r.delegated, 0);
+    lat_result_free(&r);
+    op.opset = 11;
+    lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
+    assert_int_equal(r.delegated, 0);
+    lat_result_free(&r);
+    op.attrs = axis_1; /* explicit, but still read differently by the two opsets */
+    lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
+    assert_int_equal(r.delegated, 0);
+    lat_result_free(&r);
+    op.attrs = NULL;
+    op.rank = 2;
+    op.shape[0] = 6;
+    op.shape[1] = 16;
+    lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
+    assert_int_equal(r.delegated, 1);
+    lat_result_free(&r);
+}
+
+/* A zoo QDQ model under spec: one delegate holding `op`, and every sample within one output
+ * step (+1e-3, rtol 1e-3) of onnxruntime; tol_steps > 1 only with a reason. */
+static void zoo(const char *name, const char *spec, tosa_op op, float y_scale, double tol_steps)
+{
+    char path[512];
+    snprintf(path, sizeof path, "models/%s/model.onnx", name);
+    tosac_error err;
+    tosac_error_clear(&err);
+    ir_model *m = NULL;
+    assert_int_equal(onnx_import_file(tu_shared(path), &m, &err), TOSAC_OK);
+    tosac_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.spec = spec;
+    tosac_program *p = NULL;
+    char *report = NULL;
+    if (tosac_compile_model(m, &o, &p, &report, &err))
+        fail_msg("%s: %s", name, err.msg);
+    assert_non_null(strstr(report, "\"placement\": \"delegate\""));
+    free(report);
+    assert_int_equal(p->n_delegates, 1);
+    const tosa_block *b = tosa_graph_main_block(p->delegates[0]);
+    int found = 0;
+    for (int i = 0; i < b->n_ops; i++)
+        found += b->ops[i].op == op;
+    assert_true(found >= 1);
+    for (int sample = 0; sample < 4; sample++) {
+        tosac_tensor x, y, e;
+        snprintf(path, sizeof path, "models/%s/inputs/%02d/x.npy", name, sample);
+        assert_int_equal(tosac_npy_read(tu_shared(path), &x, &err), TOSAC_OK);
+        snprintf(path, sizeof path, "models/%s/expected/%02d/y.npy", name, sample);
+        assert_int_equal(tosac_npy_read(tu_shared(path), &e, &err), TOSAC_OK);
+        if (tosac_program_run(p, &x, 1, &y, 1, &err))
+            fail_msg("%s: %s", name, err.msg);
+        assert_int_equal(tosac_tensor_numel(&y), tosac_tensor_numel(&e));
+        const float *g = y.data, *w = e.data;
+        for (int64_t i = 0; i < tosac_tensor_numel(&y); i++)
+            if (!(fabs((double)g[i] - w[i]) <= 1e-3 + tol_steps * y_scale + 1e-3 * fabs(w[i])))
+                fail_msg("%s sample %d element %lld: %.9g vs onnxruntime %.9g", name, sample,
+                         (long long)i, g[i], w[i]);
+        tosac_tensor_free(&x);
+        tosac_tensor_free(&y);
+        tosac_tensor_free(&e);
+    }
+    tosac_program_free(p);
+}
+
+/* y scales from each model's meta.json (quantization.tensor_qparams.y.scale) */
+static void test_zoo_int8(void **s)
+{
+    (void)s;
+    zoo("synth_qdq_s8_op13_sigmoid", "TOSA-1.0+INT", TOSA_OP_TABLE, 0.003921458963304758f, 1);
+    zoo("synth_qdq_s8_op13_tanh", "TOSA-1.0+INT", TOSA_OP_TABLE, 0.007843137718737125f, 1);
+    zoo("synth_qdq_s8_op13_softmax", "TOSA-1.0+INT", TOSA_OP_INTDIV, 0.001589772291481495f, 1);
+}
+
+static void test_zoo_int16(void **s)
+{
+    (void)s;
+    const char *sp = "TOSA-1.0+INT+int16";
+    zoo("synth_qdq_s16_op21_sigmoid", sp, TOSA_OP_TABLE, 3.051765452255495e-05f, 1);
+    zoo("synth_qdq_s16_op21_tanh", sp, TOSA_OP_TABLE, 3.051851308555342e-05f, 1);
+    zoo("synth_qdq_s16_op21_softmax", sp, TOSA_OP_INTDIV, 1.237195738212904e-05f, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_float),
+        cmocka_unit_test(test_quantized_int8),
+        cmocka_unit_test(test_quantized_int16),
+        cmocka_unit_test(test_axis_ambiguity),
+        cmocka_unit_test(test_zoo_int8),
+        cmocka_unit_test(test_zoo_int16),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

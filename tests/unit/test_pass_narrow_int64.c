@@ -1,0 +1,193 @@
+/* pass_narrow_int64: int64 becomes int32 only where the range provably fits, never with
+ * +int64; values beyond int32 (2^40) show that nothing is narrowed unseen. The zoo's int64
+ * graph compiles under TOSA-1.0+INT and TOSA-1.1+INT+int64 and the program's outputs equal
+ * onnxruntime's exactly. */
+#include "passes_testutil.h"
+
+#include "tosac/compile.h"
+#include "tosac/npy.h"
+#include "tosac/onnx.h"
+#include "tosac/program.h"
+
+static const int64_t s2x4[2] = {2, 4}, s2[1] = {2};
+static const float scores[8] = {0.5f, 3.0f, -1.0f, 2.0f, 9.0f, 1.0f, 0.0f, 4.0f};
+
+/* ArgMax(x) + c -> out (int64 graph output) */
+static ir_graph *argmax_add(int64_t cval)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    ir_graph *g = ir_graph_new("g", NULL);
+    int x = pt_input(g, "x", TOSAC_DT_F32, 2, s2x4);
+    int idx = pt_tensor(g, "idx", TOSAC_DT_I64, 1, s2);
+    int k = pt_node(g, "ArgMax", &x, 1, &idx, 1);
+    assert_int_equal(ir_node_set_int(g, k, "axis", 1, &err), TOSAC_OK);
+    assert_int_equal(ir_node_set_int(g, k, "keepdims", 0, &err), TOSAC_OK);
+    int64_t cv[2] = {cval, cval};
+    int in[2] = {idx, pt_const(g, "c", TOSAC_DT_I64, 1, s2, cv)};
+    int out = pt_tensor(g, "out", TOSAC_DT_I64, 1, s2);
+    pt_node(g, "Add", in, 2, &out, 1);
+    pt_output(g, out);
+    return g;
+}
+
+static void run_x(ir_graph *g, int64_t *out)
+{
+    tosac_tensor in = pt_host(TOSAC_DT_F32, 2, s2x4, scores), o;
+    pt_cpu(g, &in, 1, &o, 1);
+    assert_int_equal(o.dtype, TOSAC_DT_I64);
+    memcpy(out, o.data, 2 * sizeof(int64_t));
+    tosac_tensor_free(&o);
+}
+
+static void test_argmax_plus_constant_narrowed(void **state)
+{
+    (void)state;
+    ir_graph *g = argmax_add(1000);
+    int64_t before[2], after[2];
+    run_x(g, before);
+    assert_int_equal(before[0], 1001); /* argmax of row 0 is 1, of row 1 is 0 */
+    assert_int_equal(before[1], 1000);
+    pt_run(g, pass_narrow_int64, "TOSA-1.0+INT");
+    int c = ir_graph_find_tensor(g, "c");
+    assert_int_equal(g->tensors[c].dtype, TOSAC_DT_I32);
+    assert_int_equal(((int32_t *)g->tensors[c].data)[1], 1000);
+    /* the graph output stays int64, written by a Cast from the int32 Add */
+    assert_int_equal(g->tensors[g->outputs[0]].dtype, TOSAC_DT_I64);
+    int add = pt_find(g, "Add");
+    assert_int_equal(g->tensors[g->nodes[add].outputs[0]].dtype, TOSAC_DT_I32);
+    assert_int_equal(g->tensors[g->nodes[add].inputs[0]].dtype, TOSAC_DT_I32);
+    run_x(g, after);
+    assert_memory_equal(before, after, sizeof before);
+    ir_graph_free(g);
+}
+
+static void test_constant_beyond_int32_is_an_error(void **state)
+{
+    (void)state;
+    ir_graph *g = argmax_add((int64_t)1 << 40);
+    tosac_error err;
+    tosac_error_clear(&err);
+    tosa_spec sp = bt_spec("TOSA-1.0+INT");
+    pass_ctx c = {&sp, 13};
+    assert_int_equal(pass_narrow_int64(g, &c, &err), TOSAC_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "int64 constant 'c'"));
+    assert_non_null(strstr(err.msg, "1099511627776"));
+    assert_non_null(strstr(err.msg, "int32"));
+    ir_graph_free(g);
+}
+
+static void test_keeps_int64_with_extension(void **state)
+{
+    (void)state;
+    ir_graph *g = argmax_add((int64_t)1 << 40);
+    pt_run(g, pass_narrow_int64, "TOSA-1.1+INT+int64");
+    assert_int_equal(g->tensors[ir_graph_find_tensor(g, "c")].dtype, TOSAC_DT_I64);
+    assert_int_equal(pt_count(g, "Cast"), 0);
+    int64_t out[2];
+    run_x(g, out);
+    assert_int_equal(out[0], ((int64_t)1 << 40) + 1);
+    ir_graph_free(g);
+}
+
+/* A runtime int64 input has no known range: it and its Add stay int64. */
+static void test_runtime_input_stays_int64(void **state)
+{
+    (void)state;
+    ir_graph *g = ir_graph_new("g", NULL);
+    int b = pt_input(g, "base", TOSAC_DT_I64, 1, s2);
+    int64_t cv[2] = {5, -5};
+    int in[2] = {b, pt_const(g, "c", TOSAC_DT_I64, 1, s2, cv)};
+    int out = pt_tensor(g, "out", TOSAC_DT_I64, 1, s2);
+    pt_node(g, "Add", in, 2, &out, 1);
+    pt_output(g, out);
+    pt_run(g, pass_narrow_int64, "TOSA-1.0+INT");
+    assert_int_equal(g->tensors[ir_graph_find_tensor(g, "c")].dtype, TOSAC_DT_I64);
+    assert_int_equal(g->tensors[out].dtype, TOSAC_DT_I64);
+    const int64_t bv[2] = {(int64_t)1 << 40, -((int64_t)1 << 40)};
+    tosac_tensor t = pt_host(TOSAC_DT_I64, 1, s2, bv), o;
+    pt_cpu(g, &t, 1, &o, 1);
+    assert_int_equal(((int64_t *)o.data)[0], ((int64_t)1 << 40) + 5);
+    assert_int_equal(((int64_t *)o.data)[1], -((int64_t)1 << 40) - 5);
+    tosac_tensor_free(&o);
+    ir_graph_free(g);
+}
+
+/* The zoo graph (values 2^31..2^62): compiled, run, exact; int64 tensors in the delegates
+ * only under +int64. */
+static void zoo(const char *spec, bool want_i64)
+{
+    static const char *const outs[] = {"argmax", "topk_idx", "arange", "picked", "cumsum",
+                                       "base_x2p20", "div7", "rowsum", "where", "shape_big",
+                                       "base_gap"};
+    tosac_error err;
+    tosac_error_clear(&err);
+    ir_model *m = NULL;
+    assert_int_equal(onnx_import_file(tu_shared("models/synth_int64_ops_op13/model.onnx"), &m,
+                                      &err), TOSAC_OK);
+    tosac_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.spec = spec;
+    tosac_program *p = NULL;
+    tosac_code rc = tosac_compile_model(m, &o, &p, NULL, &err);
+    if (rc)
+        fprintf(stderr, "%s\n", err.msg);
+    assert_int_equal(rc, TOSAC_OK);
+    assert_true(p->n_delegates >= 1);
+    int i64 = 0;
+    for (int k = 0; k < p->n_delegates; k++) {
+        const tosa_block *b = tosa_graph_main_block(p->delegates[k]);
+        for (int t = 0; t < b->n_tensors; t++)
+            i64 += b->tensors[t].dtype == TOSAC_DT_I64;
+    }
+    assert_int_equal(i64 > 0, want_i64);
+    tosac_tensor in[3], res[11];
+    const char *names[3] = {"scores", "base", "offsets"};
+    char rel[256];
+    for (int i = 0; i < 3; i++) {
+        snprintf(rel, sizeof rel, "models/synth_int64_ops_op13/inputs/03/%s.npy", names[i]);
+        assert_int_equal(tosac_npy_read(tu_shared(rel), &in[i], &err), TOSAC_OK);
+    }
+    rc = tosac_program_run(p, in, 3, res, 11, &err);
+    if (rc)
+        fprintf(stderr, "%s\n", err.msg);
+    assert_int_equal(rc, TOSAC_OK);
+    for (int i = 0; i < 11; i++) {
+        tosac_tensor e;
+        snprintf(rel, sizeof rel, "models/synth_int64_ops_op13/expected/03/%s.npy", outs[i]);
+        assert_int_equal(tosac_npy_read(tu_shared(rel), &e, &err), TOSAC_OK);
+        assert_int_equal(res[i].dtype, TOSAC_DT_I64);
+        assert_int_equal(res[i].nbytes, e.nbytes);
+        assert_memory_equal(res[i].data, e.data, e.nbytes);
+        tosac_tensor_free(&e);
+        tosac_tensor_free(&res[i]);
+    }
+    for (int i = 0; i < 3; i++)
+        tosac_tensor_free(&in[i]);
+    tosac_program_free(p);
+}
+
+static void test_zoo_int32_spec(void **state)
+{
+    (void)state;
+    zoo("TOSA-1.0+INT", false);
+}
+
+static void test_zoo_int64_spec(void **state)
+{
+    (void)state;
+    zoo("TOSA-1.1+INT+int64", true);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_argmax_plus_constant_narrowed),
+        cmocka_unit_test(test_constant_beyond_int32_is_an_error),
+        cmocka_unit_test(test_keeps_int64_with_extension),
+        cmocka_unit_test(test_runtime_input_stays_int64),
+        cmocka_unit_test(test_zoo_int32_spec),
+        cmocka_unit_test(test_zoo_int64_spec),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
