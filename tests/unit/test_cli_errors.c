@@ -1,13 +1,18 @@
 /* The CLI as a careless or hostile user drives it: no arguments, unknown commands, empty
  * strings, directories where files are expected, option values missing, unusable output
  * directories, control characters in user text. Every case: exit 2, exactly one stderr line
- * naming the problem, nothing on stdout, no output written. */
+ * naming the problem, nothing on stdout, no output written. And standard output that cannot
+ * be written: exit 1. */
 #include "testutil.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define TRANSPOSE "conformance/transpose/transpose_15x6_f32_perm0_fs/"
 
@@ -168,6 +173,59 @@ static void test_help_texts(void **state)
     free(out);
 }
 
+/* Runs the CLI with stdout on a pipe nobody reads (SIGPIPE ignored, so writes fail with
+ * EPIPE); returns the exit status, stderr's first bytes in errbuf. */
+static int run_with_broken_stdout(const char *const *args, char *errbuf, size_t n)
+{
+    int out[2], errp[2];
+    assert_int_equal(pipe(out), 0);
+    assert_int_equal(pipe(errp), 0);
+    close(out[0]);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGPIPE, SIG_IGN);
+        dup2(out[1], 1);
+        dup2(errp[1], 2);
+        close(errp[0]);
+        const char *argv[16] = {TOSAC_CLI_PATH};
+        for (int i = 0; args[i] && i < 14; i++)
+            argv[i + 1] = args[i];
+        execv(TOSAC_CLI_PATH, (char *const *)argv);
+        _exit(127);
+    }
+    close(out[1]);
+    close(errp[1]);
+    size_t have = 0;
+    ssize_t got;
+    while (have + 1 < n && (got = read(errp[0], errbuf + have, n - 1 - have)) > 0)
+        have += (size_t)got;
+    errbuf[have] = '\0';
+    close(errp[0]);
+    int st;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Output that cannot be written is an error (exit 1), not a silent success. */
+static void test_unwritable_stdout(void **state)
+{
+    (void)state;
+    char errbuf[512];
+    char *graph = strdup(tu_shared(TRANSPOSE "test.tosa"));
+    const char *const cases[][4] = {{"spec", "TOSA-1.0+INT", NULL}, {"--version", NULL},
+                                    {"inspect", graph, NULL}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(run_with_broken_stdout(cases[i], errbuf, sizeof errbuf), 1);
+        if (!strstr(errbuf, "tosac: error: cannot write to standard output: Broken pipe"))
+            fail_msg("%s: %s", cases[i][0], errbuf);
+    }
+    /* an error already reported keeps its own status and message */
+    const char *const bad[] = {"spec", "TOSA-1.0+XX", NULL};
+    assert_int_equal(run_with_broken_stdout(bad, errbuf, sizeof errbuf), 2);
+    assert_non_null(strstr(errbuf, "unknown token 'XX'"));
+    free(graph);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -178,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_unusable_output_dir),
         cmocka_unit_test(test_odd_output_dir_names),
         cmocka_unit_test(test_help_texts),
+        cmocka_unit_test(test_unwritable_stdout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,23 +11,25 @@
  * characters are escaped so the error stays one line and cannot move the cursor. */
 int cli_error(tosac_code code, const char *fmt, ...)
 {
-    char msg[1024];
+    char msg[1024], line[4200];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputs("tosac: error: ", stderr);
+    size_t n = (size_t)snprintf(line, sizeof line, "tosac: error: ");
     for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
         if (*p == '\n')
-            fputs("\\n", stderr);
+            n += (size_t)snprintf(line + n, sizeof line - n, "\\n");
         else if (*p == '\t')
-            fputs("\\t", stderr);
+            n += (size_t)snprintf(line + n, sizeof line - n, "\\t");
         else if (*p < 0x20 || *p == 0x7f)
-            fprintf(stderr, "\\x%02x", *p);
+            n += (size_t)snprintf(line + n, sizeof line - n, "\\x%02x", *p);
         else
-            fputc(*p, stderr);
+            line[n++] = (char)*p;
     }
-    fputc('\n', stderr);
+    line[n++] = '\n';
+    /* one write: the line is not interleaved with other output */
+    fwrite(line, 1, n, stderr);
     return tosac_exit_status(code);
 }
 

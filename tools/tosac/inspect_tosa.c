@@ -229,5 +229,5 @@ int inspect_tosa(int argc, char **argv)
     if (json)
         fputs("]}\n", f);
     tosa_graph_free(g);
-    return fflush(f) == 0 ? 0 : cli_error(TOSAC_ERR_INTERNAL, "inspect: cannot write output");
+    return 0; /* main checks that stdout was written */
 }
