@@ -315,14 +315,11 @@ static tosac_code r_pool(shape_ctx *c, int node)
     if (!k || nk != x->rank - 2)
         return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': kernel_shape missing or of the wrong length",
                           NODE->name);
+    /* MaxPool's optional Indices output has the pooled shape; output 0 may be omitted, so
+     * the shape is computed for each output rather than read back from output 0 */
     if (spatial(c, node, x, k, x->shape[1], x->dtype, 0))
         return c->err->code;
-    const ir_node *n = NODE;
-    if (n->n_outputs > 1 && n->outputs[1] >= 0) {
-        const ir_tensor *y = &c->g->tensors[n->outputs[0]];
-        return sh_set(c, node, 1, TOSAC_DT_I64, y->rank, y->shape);
-    }
-    return TOSAC_OK;
+    return spatial(c, node, x, k, x->shape[1], TOSAC_DT_I64, 1);
 }
 
 static tosac_code r_global_pool(shape_ctx *c, int node)
