@@ -4,7 +4,8 @@
  *
  * File layout (little endian): "TOSACPRG", u32 version (1), u32 delegate count, u64 length +
  * ONNX bytes of the CPU graph, then per delegate u64 length + .tosa bytes and u64 length +
- * metadata JSON. */
+ * metadata JSON, then optionally u64 length + the compile report JSON (older files end before
+ * it). */
 #ifndef TOSAC_PROGRAM_H
 #define TOSAC_PROGRAM_H
 
@@ -26,6 +27,8 @@ typedef struct tosac_program {
     tosa_graph **delegates;     /* parsed .tosa graphs */
     char **meta;                /* per delegate: I/O metadata JSON text */
     tosac_program_exec *run_;    /* private: execution plan, built on first run */
+    char *report;               /* the compile report JSON (partition: every node's placement
+                                 * and reasons), or NULL (programs written without one) */
 } tosac_program;
 
 /* Serializes p (the .tosa graphs written with the deterministic writer). */

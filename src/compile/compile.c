@@ -280,6 +280,7 @@ tosac_code tosac_compile_model(ir_model *m, const tosac_compile_options *o, tosa
     p->n_delegates = s.n_dg;
     p->delegates = s.dg;
     p->meta = s.meta;
+    p->report = strdup(rep); /* kept in the program for `tosac inspect` (NULL if no memory) */
     s.m = NULL;
     s.dg = NULL;
     s.meta = NULL;

@@ -19,9 +19,15 @@ static const struct {
     {"decompose_div", pass_decompose_div},
     /* TOSA ADD takes two operands: variadic Sum/Mean become chains of Add. */
     {"decompose_sum", pass_decompose_sum},
+    /* A float scalar multiplier left between a DQ and a Q (e.g. "/ 6" after decompose_div)
+     * becomes an exactly quantized constant, so its Mul folds instead of hopping to the CPU. */
+    {"quantize_scalar_mul", pass_quantize_scalar_mul},
     /* Q/DQ pairs become quantization parameters on integer tensors, so that every later
      * stage sees "Conv(x_q i8, w_q i8, b i32) -> y_q i8" instead of float islands. */
     {"fold_qdq", pass_fold_qdq},
+    /* What is left of DQ -> Q pairs is a change of quantization: a quantized Identity that
+     * lowers to one RESCALE, instead of a float hop through the CPU. */
+    {"fold_requant", pass_fold_requant},
     /* Without EXT-INT64 a delegate holds int32 only: int64 values whose range provably fits
      * become int32 (last: it trial-lowers nodes exactly as the partitioner will). */
     {"narrow_int64", pass_narrow_int64},

@@ -24,6 +24,7 @@ void tosac_program_free(tosac_program *p)
     }
     free(p->delegates);
     free(p->meta);
+    free(p->report);
     free(p);
 }
 
@@ -94,6 +95,8 @@ tosac_code tosac_program_to_bytes(const tosac_program *p, void **buf, size_t *le
         }
         free(t);
     }
+    if (!rc && p->report)
+        put_blob(&w, p->report, strlen(p->report));
     if (!rc && w.oom)
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing a program");
     if (rc) {
@@ -202,6 +205,16 @@ tosac_code tosac_program_from_bytes(const void *buf, size_t len, tosac_program *
         }
         memcpy(p->meta[i], d, dl);
         p->meta[i][dl] = '\0';
+    }
+    if (!rc && r.at != len) { /* the optional report */
+        if (!get_blob(&r, &d, &dl))
+            rc = tosac_fail(err, TOSAC_ERR_INPUT, "program: truncated report");
+        else if (!(p->report = malloc(dl + 1)))
+            rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory reading a program");
+        else {
+            memcpy(p->report, d, dl);
+            p->report[dl] = '\0';
+        }
     }
     if (!rc && r.at != len)
         rc = tosac_fail(err, TOSAC_ERR_INPUT, "program: %zu trailing bytes", len - r.at);

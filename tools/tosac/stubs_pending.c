@@ -10,4 +10,3 @@
         return cli_error(TOSAC_ERR_UNSUPPORTED, "%s is not implemented yet", what);            \
     }
 
-PENDING(inspect_program, "inspecting programs")

@@ -1,0 +1,246 @@
+/* Pooling: MaxPool, AveragePool, GlobalMaxPool, GlobalAveragePool -> TRANSPOSE, MAX_POOL2D /
+ * AVG_POOL2D, TRANSPOSE.
+ *
+ * TOSA needs exact window arithmetic, (IH + pads - K) % stride == 0, and pads smaller than the
+ * kernel. The padding is derived from the output's static shape (which ONNX fixed from pads,
+ * auto_pad and ceil_mode): the end padding grows for ceil_mode, and input rows no window
+ * reads are sliced off. AVG_POOL2D divides by the number of input (non-pad) cells, which is
+ * ONNX's count_include_pad=0; count_include_pad=1 pads explicitly with the zero value (PAD)
+ * and pools without padding. Quantized pooling keeps the input's scale: AVG_POOL2D takes the
+ * zero points, MAX_POOL2D compares raw values; a RESCALE follows when the output's
+ * quantization differs. A quantized global average whose output scale differs from its input's
+ * sums in int32 instead (REDUCE_SUM) and rescales once by sx / (H*W*sy): AVG_POOL2D would round
+ * the mean to the input's (often much coarser) scale first. */
+#include <string.h>
+
+#include "lower/lower.h"
+
+typedef struct pool_geom {
+    int64_t k[2], s[2], pb[2], pe[2];
+    int64_t keep[2];     /* input rows/cols windows read (a SLICE when < the input's) */
+} pool_geom;
+
+static tosac_code unsupported(lower_ctx *c, const ir_node *n, const char *what)
+{
+    return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "%s: %s", n->op_type, what);
+}
+
+static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x,
+                           const ir_tensor *y, bool global, pool_geom *g)
+{
+    int64_t in[2] = {x->shape[2], x->shape[3]}, out[2] = {y->shape[2], y->shape[3]};
+    memset(g, 0, sizeof *g);
+    for (int d = 0; d < 2; d++) {
+        g->k[d] = global ? in[d] : 0;
+        g->s[d] = 1;
+    }
+    if (!global) {
+        int cnt;
+        const int64_t *ks = ir_node_attr_ints(n, "kernel_shape", &cnt);
+        if (!ks || cnt != 2)
+            return unsupported(c, n, "kernel_shape is not 2-D");
+        g->k[0] = ks[0];
+        g->k[1] = ks[1];
+        const int64_t *st = ir_node_attr_ints(n, "strides", &cnt);
+        if (st && cnt == 2) {
+            g->s[0] = st[0];
+            g->s[1] = st[1];
+        }
+        const int64_t *dl = ir_node_attr_ints(n, "dilations", &cnt);
+        for (int i = 0; dl && i < cnt; i++)
+            if (dl[i] != 1)
+                return unsupported(c, n, "dilations other than 1");
+        const char *ap = ir_node_attr_string(n, "auto_pad", "NOTSET");
+        const int64_t *pads = ir_node_attr_ints(n, "pads", &cnt);
+        if (strcmp(ap, "NOTSET") == 0 && pads && cnt == 4) {
+            g->pb[0] = pads[0]; g->pb[1] = pads[1];
+            g->pe[0] = pads[2]; g->pe[1] = pads[3];
+        } else if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
+            for (int d = 0; d < 2; d++) {
+                int64_t total = (out[d] - 1) * g->s[d] + g->k[d] - in[d];
+                total = total < 0 ? 0 : total;
+                g->pb[d] = ap[5] == 'U' ? total / 2 : total - total / 2;
+                g->pe[d] = total - g->pb[d];
+            }
+        } else if (strcmp(ap, "NOTSET") != 0 && strcmp(ap, "VALID") != 0) {
+            return unsupported(c, n, "unknown auto_pad");
+        }
+    }
+    for (int d = 0; d < 2; d++) {
+        if (g->k[d] < 1 || g->s[d] < 1 || out[d] < 1)
+            return unsupported(c, n, "empty kernel, stride or output");
+        /* the input extent the output's windows span, padding included */
+        int64_t span = (out[d] - 1) * g->s[d] + g->k[d];
+        int64_t end = span - g->pb[d] - in[d]; /* end padding needed; < 0: rows unread */
+        g->keep[d] = end < 0 ? in[d] + end : in[d];
+        g->pe[d] = end < 0 ? 0 : end;
+        if (g->pb[d] >= g->k[d] || g->pe[d] >= g->k[d])
+            return unsupported(c, n, "padding as large as the kernel");
+    }
+    return TOSAC_OK;
+}
+
+static bool same_quant(const ir_tensor *a, const ir_tensor *b)
+{
+    return a->quant->n == 1 && b->quant->n == 1 && a->dtype == b->dtype &&
+           a->quant->scale[0] == b->quant->scale[0] &&
+           a->quant->zero_point[0] == b->quant->zero_point[0];
+}
+
+/* x (NHWC) trimmed to the rows and columns the windows read. */
+static int trim(lower_ctx *c, int x, const pool_geom *g)
+{
+    const int64_t *s = lower_shape(c, x);
+    if (g->keep[0] == s[1] && g->keep[1] == s[2])
+        return x;
+    int64_t start[4] = {0, 0, 0, 0}, size[4] = {s[0], g->keep[0], g->keep[1], s[3]};
+    int st = lower_const_shape(c, "start", 4, start);
+    int sz = lower_const_shape(c, "size", 4, size);
+    int o = lower_tmp(c, "trim", lower_dtype(c, x), 4, size);
+    int ins[3] = {x, st, sz};
+    return st < 0 || sz < 0 || o < 0 || lower_emit(c, TOSA_OP_SLICE, NULL, ins, 3, &o, 1) ? -1 : o;
+}
+
+/* count_include_pad=1: the padding becomes real zero-valued cells (PAD). */
+static int pad_explicit(lower_ctx *c, int x, pool_geom *g, int64_t zero)
+{
+    const int64_t *s = lower_shape(c, x);
+    int64_t p[8] = {0, 0, g->pb[0], g->pe[0], g->pb[1], g->pe[1], 0, 0};
+    int64_t shape[4] = {s[0], s[1] + g->pb[0] + g->pe[0], s[2] + g->pb[1] + g->pe[1], s[3]};
+    int pads = lower_const_shape(c, "padding", 8, p);
+    int pv = lower_scalar(c, "pad_const", lower_dtype(c, x), zero);
+    int o = lower_tmp(c, "padded", lower_dtype(c, x), 4, shape);
+    int ins[3] = {x, pads, pv};
+    if (pads < 0 || pv < 0 || o < 0 || lower_emit(c, TOSA_OP_PAD, NULL, ins, 3, &o, 1))
+        return -1;
+    memset(g->pb, 0, sizeof g->pb);
+    memset(g->pe, 0, sizeof g->pe);
+    return o;
+}
+
+/* Quantized global average: RESCALE to i32 (zero point removed), REDUCE_SUM over H and W in
+ * NCHW, one RESCALE to the output. */
+static tosac_code global_avg_sum(lower_ctx *c, const ir_node *n, const ir_tensor *x,
+                                 const ir_tensor *y)
+{
+    int64_t count = x->shape[2] * x->shape[3];
+    if (count > (x->dtype == TOSAC_DT_I8 ? (1 << 23) : (1 << 15)))
+        return unsupported(c, n, "too many values to sum in int32");
+    double one = 1.0;
+    lower_rescale_args ri = {TOSAC_DT_I32, &one, 1, lower_qzp(x), 0, -1, "widened"};
+    int t = lower_rescale(c, lower_in(c, n, 0), &ri);
+    for (int axis = 2; axis < 4 && t >= 0; axis++) {
+        int64_t shape[4];
+        memcpy(shape, lower_shape(c, t), sizeof shape);
+        shape[axis] = 1;
+        int o = lower_tmp(c, "sum", TOSAC_DT_I32, 4, shape);
+        tosa_attr a;
+        memset(&a, 0, sizeof a);
+        a.axis = axis;
+        t = o < 0 || lower_emit(c, TOSA_OP_REDUCE_SUM, &a, &t, 1, &o, 1) ? -1 : o;
+    }
+    double s = lower_qscale(x) / ((double)count * lower_qscale(y));
+    int out = t < 0 ? -1 : lower_out(c, n, 0);
+    lower_rescale_args ro = {y->dtype, &s, 1, 0, lower_qzp(y), out, NULL};
+    return out < 0 || lower_rescale(c, t, &ro) < 0 ? c->err->code : TOSAC_OK;
+}
+
+static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool global)
+{
+    const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
+    if (!x || !y || x->rank != 4 || y->rank != 4)
+        return unsupported(c, n, "only 2-D pooling (NCHW) is lowered");
+    if (n->n_outputs > 1 && n->outputs[1] >= 0)
+        return unsupported(c, n, "the Indices output");
+    bool quant = lower_is_quantized(x);
+    if (quant != lower_is_quantized(y))
+        return unsupported(c, n, "input and output are not both quantized");
+    if (quant && (x->dtype != TOSAC_DT_I8 && x->dtype != TOSAC_DT_I16))
+        return unsupported(c, n, "quantized type is not int8/int16");
+    if (quant && (x->quant->n != 1 || y->quant->n != 1))
+        return unsupported(c, n, "quantized per axis");
+    if (avg && global && quant && !same_quant(x, y))
+        return global_avg_sum(c, n, x, y);
+    pool_geom g;
+    tosac_code rc = geometry(c, n, x, y, global, &g);
+    if (rc)
+        return rc;
+    int64_t zp = quant ? lower_qzp(x) : 0;
+    bool include_pad = avg && !global && ir_node_attr_int(n, "count_include_pad", 0) != 0;
+    if (include_pad && !global) {
+        int cnt;
+        const int64_t *pads = ir_node_attr_ints(n, "pads", &cnt);
+        /* ceil_mode overhang beyond the declared pads is not counted by ONNX either */
+        for (int d = 0; pads && cnt == 4 && d < 2; d++)
+            if (g.pe[d] > pads[d + 2])
+                return unsupported(c, n, "count_include_pad with ceil_mode overhang");
+    }
+    int t = lower_transpose(c, lower_in(c, n, 0), lower_nchw_to_nhwc, -1);
+    if (t >= 0)
+        t = trim(c, t, &g);
+    if (t >= 0 && include_pad && (g.pb[0] || g.pb[1] || g.pe[0] || g.pe[1]))
+        t = pad_explicit(c, t, &g, zp);
+    if (t < 0)
+        return c->err->code;
+    tosa_attr a;
+    memset(&a, 0, sizeof a);
+    a.kernel[0] = (int32_t)g.k[0];
+    a.kernel[1] = (int32_t)g.k[1];
+    a.n_kernel = 2;
+    a.stride[0] = (int32_t)g.s[0];
+    a.stride[1] = (int32_t)g.s[1];
+    a.n_stride = 2;
+    a.pad[0] = (int32_t)g.pb[0]; a.pad[1] = (int32_t)g.pe[0];
+    a.pad[2] = (int32_t)g.pb[1]; a.pad[3] = (int32_t)g.pe[1];
+    a.n_pad = 4;
+    int64_t nhwc[4] = {y->shape[0], y->shape[2], y->shape[3], y->shape[1]};
+    int pooled = lower_tmp(c, "pool", x->dtype, 4, nhwc);
+    if (pooled < 0)
+        return c->err->code;
+    if (avg) {
+        a.acc_type = x->dtype == TOSAC_DT_F32 || !tosac_dtype_is_int(x->dtype) ? x->dtype
+                                                                             : TOSAC_DT_I32;
+        int izp = lower_scalar(c, "input_zp", x->dtype, zp);
+        int ozp = lower_scalar(c, "output_zp", x->dtype, zp);
+        int ins[3] = {t, izp, ozp};
+        if (izp < 0 || ozp < 0 || lower_emit(c, TOSA_OP_AVG_POOL2D, &a, ins, 3, &pooled, 1))
+            return c->err->code;
+    } else {
+        a.nan_mode = TOSA_NAN_PROPAGATE; /* ONNX max propagates NaN */
+        if (lower_emit(c, TOSA_OP_MAX_POOL2D, &a, &t, 1, &pooled, 1))
+            return c->err->code;
+    }
+    if (quant && !same_quant(x, y)) {
+        double s = lower_qscale(x) / lower_qscale(y);
+        lower_rescale_args ra = {y->dtype, &s, 1, zp, lower_qzp(y), -1, "pool_q"};
+        pooled = lower_rescale(c, pooled, &ra);
+    }
+    int out = pooled < 0 ? -1 : lower_out(c, n, 0);
+    return out < 0 || lower_transpose(c, pooled, lower_nhwc_to_nchw, out) < 0 ? c->err->code
+                                                                              : TOSAC_OK;
+}
+
+static tosac_code lower_maxpool(lower_ctx *c, const ir_node *n)
+{
+    return lower_pool(c, n, false, false);
+}
+static tosac_code lower_avgpool(lower_ctx *c, const ir_node *n)
+{
+    return lower_pool(c, n, true, false);
+}
+static tosac_code lower_gmaxpool(lower_ctx *c, const ir_node *n)
+{
+    return lower_pool(c, n, false, true);
+}
+static tosac_code lower_gavgpool(lower_ctx *c, const ir_node *n)
+{
+    return lower_pool(c, n, true, true);
+}
+
+const lower_rule lower_rules_pool[] = {
+    {IR_DOMAIN_ONNX, "MaxPool", lower_maxpool},
+    {IR_DOMAIN_ONNX, "AveragePool", lower_avgpool},
+    {IR_DOMAIN_ONNX, "GlobalMaxPool", lower_gmaxpool},
+    {IR_DOMAIN_ONNX, "GlobalAveragePool", lower_gavgpool},
+    {NULL, NULL, NULL},
+};
