@@ -1,9 +1,11 @@
 #include "cli.h"
 #include "util/fileio.h"
+#include "util/json.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -37,6 +39,17 @@ int cli_report(const tosac_error *err)
 {
     return cli_error(err->code ? err->code : TOSAC_ERR_INTERNAL, "%s",
                      err->msg[0] ? err->msg : "unknown failure");
+}
+
+void cli_put_json_str(FILE *f, const char *s)
+{
+    char small[256];
+    size_t need = tosac_json_escape(s, small, sizeof small);
+    char *big = need < sizeof small ? NULL : malloc(need + 1);
+    if (big)
+        tosac_json_escape(s, big, need + 1);
+    fputs(big ? big : need < sizeof small ? small : "\"\"", f);
+    free(big);
 }
 
 int cli_wants_help(int argc, char **argv)
