@@ -16,10 +16,12 @@ struct cpu_plan {
     cpu_plan ***subplans;       /* per node index: plans of its subgraphs */
     int *n_sub;
     int *last_use;              /* per tensor id: order position of its last reader */
+    void *scratch;              /* kernel scratch, grown on demand and kept across runs */
+    size_t scratch_bytes;
 };
 
 struct cpu_env {
-    const cpu_plan *plan;
+    cpu_plan *plan;
     tosac_tensor *vals;         /* per tensor id, valid where have[] is set */
     uint8_t *have;
     cpu_env *parent;
@@ -45,6 +47,7 @@ void cpu_plan_free(cpu_plan *p)
     free(p->order);
     free(p->ops);
     free(p->last_use);
+    free(p->scratch);
     free(p);
 }
 
@@ -276,7 +279,7 @@ static tosac_code bind_input(cpu_env *env, int k, const tosac_tensor *in, tosac_
     return TOSAC_OK;
 }
 
-static tosac_code run_env(const cpu_plan *p, cpu_env *parent, const tosac_tensor *inputs,
+static tosac_code run_env(cpu_plan *p, cpu_env *parent, const tosac_tensor *inputs,
                           int n_inputs, tosac_tensor *outputs, int n_outputs, tosac_error *err)
 {
     const ir_graph *g = p->g;
@@ -332,6 +335,26 @@ static tosac_code run_env(const cpu_plan *p, cpu_env *parent, const tosac_tensor
             tosac_tensor_free(&outputs[i]);
     env_free(&env);
     return rc;
+}
+
+void *cpu_scratch(cpu_ctx *c, size_t bytes)
+{
+    cpu_plan *p = c->env->plan;
+    if (bytes == 0)
+        bytes = 1; /* never NULL on success */
+    if (bytes > p->scratch_bytes) {
+        /* grow geometrically so a run of growing requests reallocates a few times only */
+        size_t want = bytes < p->scratch_bytes * 2 ? p->scratch_bytes * 2 : bytes;
+        void *n = malloc(want);
+        if (!n) {
+            cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory for %zu bytes of scratch", bytes);
+            return NULL;
+        }
+        free(p->scratch);
+        p->scratch = n;
+        p->scratch_bytes = want;
+    }
+    return p->scratch;
 }
 
 tosac_code cpu_plan_run(cpu_plan *p, const tosac_tensor *inputs, int n_inputs,

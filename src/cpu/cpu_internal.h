@@ -80,8 +80,20 @@ tosac_code cpu_req_float(cpu_ctx *c, int i, const tosac_tensor **t);
 /* Allocates output i (zeroed); a no-op output slot (-1) still gets a tensor. */
 tosac_code cpu_out(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
                    tosac_tensor **t);
+/* As cpu_out, but the contents are left undefined (no zeroing pass over a large tensor):
+ * only for kernels that write every element. */
+tosac_code cpu_out_uninit(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
+                          tosac_tensor **t);
+/* The same for a tensor that is not (yet) an output. */
+tosac_code cpu_tensor_uninit(cpu_ctx *c, tosac_tensor *t, tosac_dtype dt, int rank,
+                             const int64_t *shape);
 /* Output i as a copy of t's data with a new shape (same element count). */
 tosac_code cpu_out_copy(cpu_ctx *c, int i, const tosac_tensor *t, int rank, const int64_t *shape);
+
+/* Kernel scratch of at least bytes, owned by the running plan and valid until the next call
+ * (one node at a time uses it; a subgraph run has its own). NULL after reporting
+ * out-of-memory. The contents are undefined. */
+void *cpu_scratch(cpu_ctx *c, size_t bytes);
 
 /* Normalises axis (may be negative) against rank. */
 tosac_code cpu_axis(cpu_ctx *c, int64_t axis, int rank, int *out);

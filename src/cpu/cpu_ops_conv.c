@@ -72,9 +72,12 @@ static tosac_code op_conv(cpu_ctx *c)
         CPU_CHECK(c, b->dtype == x->dtype && tosac_tensor_numel(b) == p.m,
                   "bias must be %lld values of the input type", (long long)p.m);
     tosac_tensor *y;
-    if ((rc = cpu_out(c, 0, x->dtype, x->rank, ys, &y)))
+    if ((rc = cpu_out_uninit(c, 0, x->dtype, x->rank, ys, &y)))
         return rc;
-    kern_conv_f32(&p, x->data, w->data, b ? b->data : NULL, y->data);
+    float *scratch = cpu_scratch(c, kern_conv_f32_scratch(&p) * sizeof(float));
+    if (!scratch)
+        return TOSAC_ERR_INTERNAL;
+    kern_conv_f32(&p, x->data, w->data, b ? b->data : NULL, y->data, scratch);
     return TOSAC_OK;
 }
 
@@ -143,10 +146,14 @@ static tosac_code op_gemm(cpu_ctx *c)
     }
     int64_t ys[2] = {p.m, p.n};
     tosac_tensor *y;
-    if ((rc = cpu_out(c, 0, a->dtype, 2, ys, &y)))
+    if ((rc = cpu_out_uninit(c, 0, a->dtype, 2, ys, &y)))
         return rc;
-    if (a->dtype == TOSAC_DT_F32)
-        kern_gemm_f32(&p, a->data, b->data, cc ? cc->data : NULL, y->data);
+    if (a->dtype == TOSAC_DT_F32) {
+        float *scratch = cpu_scratch(c, kern_gemm_f32_scratch(&p) * sizeof(float));
+        if (!scratch)
+            return TOSAC_ERR_INTERNAL;
+        kern_gemm_f32(&p, a->data, b->data, cc ? cc->data : NULL, y->data, scratch);
+    }
     else
         kern_gemm_f64(&p, a->data, b->data, cc ? cc->data : NULL, y->data);
     return TOSAC_OK;
@@ -196,7 +203,7 @@ tosac_code cpu_matmul_shapes(cpu_ctx *c, const tosac_tensor *a, const tosac_tens
     if (b->rank > 1)
         ys[yr++] = n;
     tosac_tensor *y;
-    tosac_code rc = cpu_out(c, 0, ydt, yr, ys, &y);
+    tosac_code rc = cpu_out_uninit(c, 0, ydt, yr, ys, &y); /* every product writes all */
     if (rc)
         return rc;
     int64_t nb = 1;
@@ -222,6 +229,7 @@ tosac_code cpu_matmul_shapes(cpu_ctx *c, const tosac_tensor *a, const tosac_tens
 typedef struct mm_ctx {
     tosac_dtype dt;
     const void *a, *b;
+    float *scratch; /* f32: kern_gemm_f32_scratch of one batch item */
 } mm_ctx;
 
 static void mm_any(void *ctx, void *y, int64_t ao, int64_t bo, int64_t yo, int64_t m, int64_t n,
@@ -231,7 +239,7 @@ static void mm_any(void *ctx, void *y, int64_t ao, int64_t bo, int64_t yo, int64
     kern_gemm_params p = {.m = m, .n = n, .k = k, .alpha = 1};
     if (c->dt == TOSAC_DT_F32)
         kern_gemm_f32(&p, (const float *)c->a + ao, (const float *)c->b + bo, NULL,
-                      (float *)y + yo);
+                      (float *)y + yo, c->scratch);
     else if (c->dt == TOSAC_DT_F64)
         kern_gemm_f64(&p, (const double *)c->a + ao, (const double *)c->b + bo, NULL,
                       (double *)y + yo);
@@ -254,7 +262,15 @@ static tosac_code op_matmul(cpu_ctx *c)
               tosac_dtype_name(a->dtype), tosac_dtype_name(b->dtype));
     CPU_CHECK(c, a->dtype == TOSAC_DT_F32 || a->dtype == TOSAC_DT_F64 || tosac_dtype_is_int(a->dtype),
               "operands of type %s are not supported", tosac_dtype_name(a->dtype));
-    mm_ctx m = {a->dtype, a->data, b->data};
+    mm_ctx m = {a->dtype, a->data, b->data, NULL};
+    if (a->dtype == TOSAC_DT_F32 && a->rank >= 1 && b->rank >= 1) {
+        /* every batch item has the same m, n, k: one scratch serves them all */
+        kern_gemm_params p = {.m = a->rank >= 2 ? a->shape[a->rank - 2] : 1,
+                              .n = b->rank >= 2 ? b->shape[b->rank - 1] : 1,
+                              .k = a->shape[a->rank - 1]};
+        if (!(m.scratch = cpu_scratch(c, kern_gemm_f32_scratch(&p) * sizeof(float))))
+            return TOSAC_ERR_INTERNAL;
+    }
     return cpu_matmul_shapes(c, a, b, a->dtype, mm_any, &m);
 }
 

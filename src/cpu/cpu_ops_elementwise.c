@@ -37,7 +37,7 @@ static tosac_code binary_into(cpu_ctx *c, kern_binop op, const tosac_tensor *a,
     if (rc)
         return rc;
     tosac_dtype odt = kern_binop_is_compare(op) ? TOSAC_DT_BOOL : a->dtype;
-    rc = tosac_tensor_alloc(y, odt, bc.rank, bc.shape, c->err);
+    rc = cpu_tensor_uninit(c, y, odt, bc.rank, bc.shape); /* kern_binary writes all */
     if (rc)
         return rc;
     int r = kern_binary(op, a->dtype, &bc, a->data, b->data, y->data);

@@ -47,7 +47,7 @@ static tosac_code pool(cpu_ctx *c, kern_pool_kind kind, int global)
     for (int i = 0; i < g.nsp; i++)
         ys[2 + i] = g.out[i];
     tosac_tensor *y, *ind = NULL;
-    if ((rc = cpu_out(c, 0, x->dtype, x->rank, ys, &y)))
+    if ((rc = cpu_out_uninit(c, 0, x->dtype, x->rank, ys, &y)))
         return rc;
     if (kind == KERN_POOL_MAX && c->n_out > 1 && c->node->outputs[1] >= 0 &&
         (rc = cpu_out(c, 1, TOSAC_DT_I64, x->rank, ys, &ind)))

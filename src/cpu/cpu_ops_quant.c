@@ -20,10 +20,10 @@ static tosac_code qaxis(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor *s
     int64_t ns = tosac_tensor_numel(scale);
     if (zp)
         CPU_CHECK(c, tosac_tensor_numel(zp) == ns, "zero point and scale differ in size");
-    if (ns == 1 && scale->rank <= 1) {
-        *outer = tosac_tensor_numel(x);
+    if (ns == 1 && scale->rank <= 1) { /* per tensor: one long inner run for the kernel */
+        *outer = 1;
         *n = 1;
-        *inner = 1;
+        *inner = tosac_tensor_numel(x);
         return TOSAC_OK;
     }
     int axis;
@@ -61,7 +61,7 @@ static tosac_code op_quantize(cpu_ctx *c)
     if ((rc = qaxis(c, x, s, zp, &outer, &n, &inner)))
         return rc;
     tosac_tensor *y;
-    if ((rc = cpu_out(c, 0, qdt, x->rank, x->shape, &y)))
+    if ((rc = cpu_out_uninit(c, 0, qdt, x->rank, x->shape, &y)))
         return rc;
     kern_quantize_f32(outer, n, inner, x->data, s->data, qdt, zp ? zp->data : NULL, y->data);
     return TOSAC_OK;
@@ -82,7 +82,7 @@ static tosac_code op_dequantize(cpu_ctx *c)
     if ((rc = qaxis(c, x, s, zp, &outer, &n, &inner)))
         return rc;
     tosac_tensor *y;
-    if ((rc = cpu_out(c, 0, TOSAC_DT_F32, x->rank, x->shape, &y)))
+    if ((rc = cpu_out_uninit(c, 0, TOSAC_DT_F32, x->rank, x->shape, &y)))
         return rc;
     kern_dequantize_f32(outer, n, inner, x->dtype, x->data, s->data, zp ? zp->data : NULL, y->data);
     return TOSAC_OK;
@@ -102,7 +102,7 @@ static tosac_code op_dynamic_quantize(cpu_ctx *c)
         (rc = cpu_out(c, 2, TOSAC_DT_U8, 0, NULL, &z)))
         return rc;
     kern_dynamic_qparams(tosac_tensor_numel(x), x->data, s->data, z->data);
-    kern_quantize_f32(tosac_tensor_numel(x), 1, 1, x->data, s->data, TOSAC_DT_U8, z->data, y->data);
+    kern_quantize_f32(1, 1, tosac_tensor_numel(x), x->data, s->data, TOSAC_DT_U8, z->data, y->data);
     return TOSAC_OK;
 }
 

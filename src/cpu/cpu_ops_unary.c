@@ -16,7 +16,7 @@ static tosac_code unary(cpu_ctx *c, kern_unop op, const kern_unary_params *p)
     tosac_tensor *y;
     tosac_code rc = cpu_req(c, 0, &x);
     if (!rc)
-        rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y);
+        rc = cpu_out_uninit(c, 0, x->dtype, x->rank, x->shape, &y);
     if (rc)
         return rc;
     if (kern_unary(op, x->dtype, p, tosac_tensor_numel(x), x->data, y->data))

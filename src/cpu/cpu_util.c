@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/kern.h"
@@ -56,6 +57,42 @@ tosac_code cpu_out(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *s
     if (t)
         *t = &c->out[i];
     return TOSAC_OK;
+}
+
+tosac_code cpu_tensor_uninit(cpu_ctx *c, tosac_tensor *t, tosac_dtype dt, int rank,
+                             const int64_t *shape)
+{
+    size_t nbytes;
+    memset(t, 0, sizeof *t);
+    if (rank < 0 || rank > TOSAC_MAX_RANK)
+        return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "output rank %d is beyond %d", rank,
+                        TOSAC_MAX_RANK);
+    tosac_code rc = tosac_shape_check(dt, rank, shape, &nbytes, c->err);
+    if (rc)
+        return rc;
+    t->data = malloc(nbytes ? nbytes : 1); /* like tosac_tensor_alloc: never NULL */
+    if (!t->data)
+        return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory allocating %zu bytes",
+                          nbytes);
+    t->dtype = dt;
+    t->rank = rank;
+    for (int k = 0; k < rank; k++)
+        t->shape[k] = shape[k];
+    t->nbytes = nbytes;
+    t->owns_data = 1;
+    return TOSAC_OK;
+}
+
+tosac_code cpu_out_uninit(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
+                          tosac_tensor **t)
+{
+    if (i >= c->n_out)
+        return cpu_fail(c, TOSAC_ERR_INPUT, "output %d is missing", i);
+    tosac_tensor_free(&c->out[i]);
+    tosac_code rc = cpu_tensor_uninit(c, &c->out[i], dt, rank, shape);
+    if (!rc && t)
+        *t = &c->out[i];
+    return rc;
 }
 
 tosac_code cpu_out_copy(cpu_ctx *c, int i, const tosac_tensor *t, int rank, const int64_t *shape)

@@ -79,37 +79,70 @@ typedef struct bin_ctx {
         }                                                                                      \
     }
 
-#define FLOAT_BODY(T, FMOD, POW)                                                        \
-    {                                                                                          \
-        const T *A = c->a, *B = c->b;                                                          \
-        T *Y = c->out;                                                                         \
-        uint8_t *Z = c->out;                                                                   \
-        for (int64_t i = 0; i < n; i++) {                                                      \
-            T x = A[off[0] + i * in[0]], y = B[off[1] + i * in[1]];                            \
-            T r = 0;                                                                           \
-            switch (c->op) {                                                                   \
-            case KERN_ADD: r = x + y; break;                                                   \
-            case KERN_SUB: r = x - y; break;                                                   \
-            case KERN_MUL: r = x * y; break;                                                   \
-            case KERN_DIV: r = x / y; break;                                                   \
-            case KERN_FMOD: r = FMOD(x, y); break;                                             \
-            case KERN_MOD:                                                                     \
-                r = FMOD(x, y);                                                                \
-                if (r != 0 && ((r < 0) != (y < 0)))                                            \
-                    r += y;                                                                    \
-                break;                                                                         \
-            case KERN_POW: r = POW(x, y); break;                                               \
-            case KERN_MIN: r = (isnan(x) || x < y) ? x : y; break;                             \
-            case KERN_MAX: r = (isnan(x) || x > y) ? x : y; break;                             \
-            case KERN_PRELU: r = x < 0 ? x * y : x; break;                                     \
-            case KERN_EQ: Z[o + i] = x == y; continue;                                         \
-            case KERN_LT: Z[o + i] = x < y; continue;                                          \
-            case KERN_LE: Z[o + i] = x <= y; continue;                                         \
-            case KERN_GT: Z[o + i] = x > y; continue;                                          \
-            case KERN_GE: Z[o + i] = x >= y; continue;                                         \
-            default: break;                                                                    \
+/* Python-style float modulo from C's fmod remainder r: the result takes y's sign. */
+static inline double float_mod(double r, double y)
+{
+    return r != 0 && ((r < 0) != (y < 0)) ? r + y : r;
+}
+
+/* One run of n outputs: the operator switch is outside the loops and the common stride
+ * patterns (both contiguous, one operand a broadcast scalar) get loops over plain pointers
+ * that vectorise. OUT is Y (same type) or Z (bool, comparisons). */
+#define FLOAT_RUN(OUT, EXPR)                                                                   \
+    do {                                                                                       \
+        if (in[0] == 1 && in[1] == 1) {                                                        \
+            for (int64_t i = 0; i < n; i++) {                                                  \
+                const elem_t x = A[i], y = B[i];                                               \
+                OUT[i] = (EXPR);                                                               \
             }                                                                                  \
-            Y[o + i] = r;                                                                      \
+        } else if (in[0] == 1 && in[1] == 0) {                                                 \
+            const elem_t y = B[0];                                                             \
+            for (int64_t i = 0; i < n; i++) {                                                  \
+                const elem_t x = A[i];                                                         \
+                OUT[i] = (EXPR);                                                               \
+            }                                                                                  \
+        } else if (in[0] == 0 && in[1] == 1) {                                                 \
+            const elem_t x = A[0];                                                             \
+            for (int64_t i = 0; i < n; i++) {                                                  \
+                const elem_t y = B[i];                                                         \
+                OUT[i] = (EXPR);                                                               \
+            }                                                                                  \
+        } else {                                                                               \
+            for (int64_t i = 0; i < n; i++) {                                                  \
+                const elem_t x = A[i * in[0]], y = B[i * in[1]];                               \
+                OUT[i] = (EXPR);                                                               \
+            }                                                                                  \
+        }                                                                                      \
+    } while (0)
+
+#define FLOAT_BODY(T, FMOD, POW)                                                               \
+    {                                                                                          \
+        typedef T elem_t;                                                                      \
+        const T *A = (const T *)c->a + off[0], *B = (const T *)c->b + off[1];                  \
+        T *Y = (T *)c->out + o;                                                                \
+        uint8_t *Z = (uint8_t *)c->out + o;                                                    \
+        switch (c->op) {                                                                       \
+        case KERN_ADD: FLOAT_RUN(Y, x + y); break;                                             \
+        case KERN_SUB: FLOAT_RUN(Y, x - y); break;                                             \
+        case KERN_MUL: FLOAT_RUN(Y, x * y); break;                                             \
+        case KERN_DIV: FLOAT_RUN(Y, x / y); break;                                             \
+        case KERN_FMOD: FLOAT_RUN(Y, FMOD(x, y)); break;                                       \
+        case KERN_MOD: /* sign of the divisor */                                               \
+            FLOAT_RUN(Y, (elem_t)float_mod(FMOD(x, y), y));                                            \
+            break;                                                                             \
+        case KERN_POW: FLOAT_RUN(Y, POW(x, y)); break;                                         \
+        case KERN_MIN: FLOAT_RUN(Y, (isnan(x) || x < y) ? x : y); break;                       \
+        case KERN_MAX: FLOAT_RUN(Y, (isnan(x) || x > y) ? x : y); break;                       \
+        case KERN_PRELU: FLOAT_RUN(Y, x < 0 ? x * y : x); break;                               \
+        case KERN_EQ: FLOAT_RUN(Z, x == y); break;                                             \
+        case KERN_LT: FLOAT_RUN(Z, x < y); break;                                              \
+        case KERN_LE: FLOAT_RUN(Z, x <= y); break;                                             \
+        case KERN_GT: FLOAT_RUN(Z, x > y); break;                                              \
+        case KERN_GE: FLOAT_RUN(Z, x >= y); break;                                             \
+        default: /* integer-only operators: the caller never sends them for floats */          \
+            for (int64_t i = 0; i < n; i++)                                                    \
+                Y[i] = 0;                                                                      \
+            break;                                                                             \
         }                                                                                      \
     }
 

@@ -1,44 +1,11 @@
-/* Direct convolution. The loop nest keeps one weight in a register and sweeps a row of
- * output pixels, so the inner loop is a contiguous multiply-add when the stride is 1. Every
- * output accumulates its (c, k) terms in natural order; the bias is added last. */
+/* Direct convolutions: int32 (exact, so order does not matter) and the transposed float
+ * convolution. The loop nest keeps one weight in a register and sweeps a row of output
+ * pixels, so the inner loop is a contiguous multiply-add when the stride is 1. The float
+ * forward convolution is conv_gemm.c / conv_depthwise.c. */
 #include "kernels/conv.h"
+#include "kernels/conv_sp3.h"
 
 #include <string.h>
-
-/* Spatial dims padded to 3 with leading 1s so one loop nest serves 1-D, 2-D and 3-D. */
-typedef struct sp3 {
-    int64_t in[3], k[3], out[3], s[3], d[3], pad[3];
-} sp3;
-
-static void to_sp3(const kern_conv_params *p, sp3 *g)
-{
-    int lead = 3 - p->nsp;
-    for (int i = 0; i < 3; i++) {
-        int j = i - lead;
-        g->in[i] = j < 0 ? 1 : p->in[j];
-        g->k[i] = j < 0 ? 1 : p->k[j];
-        g->out[i] = j < 0 ? 1 : p->out[j];
-        g->s[i] = j < 0 ? 1 : p->stride[j];
-        g->d[i] = j < 0 ? 1 : p->dil[j];
-        g->pad[i] = j < 0 ? 0 : p->pad[j];
-    }
-}
-
-/* First and one-past-last output index o with 0 <= o*s - pad + kk*d < in. */
-static void valid_range(int64_t out, int64_t in, int64_t s, int64_t pad, int64_t off,
-                        int64_t *lo, int64_t *hi)
-{
-    /* need o*s >= pad - off and o*s <= in - 1 + pad - off */
-    int64_t a = pad - off, b = in - 1 + pad - off;
-    int64_t l = a <= 0 ? 0 : (a + s - 1) / s;
-    int64_t h = b < 0 ? 0 : b / s + 1;
-    if (h > out)
-        h = out;
-    if (l > h)
-        l = h;
-    *lo = l;
-    *hi = h;
-}
 
 #define CONV_BODY(T)                                                                           \
     {                                                                                          \
@@ -61,11 +28,11 @@ static void valid_range(int64_t out, int64_t in, int64_t s, int64_t pad, int64_t
                             for (int64_t k2 = 0; k2 < g.k[2]; k2++) {                          \
                                 T wv = W[(k0 * g.k[1] + k1) * g.k[2] + k2];                    \
                                 int64_t l0, h0, l1, h1, l2, h2;                                \
-                                valid_range(g.out[0], g.in[0], g.s[0], g.pad[0], k0 * g.d[0],  \
+                                sp3_valid_range(g.out[0], g.in[0], g.s[0], g.pad[0], k0 * g.d[0],  \
                                             &l0, &h0);                                         \
-                                valid_range(g.out[1], g.in[1], g.s[1], g.pad[1], k1 * g.d[1],  \
+                                sp3_valid_range(g.out[1], g.in[1], g.s[1], g.pad[1], k1 * g.d[1],  \
                                             &l1, &h1);                                         \
-                                valid_range(g.out[2], g.in[2], g.s[2], g.pad[2], k2 * g.d[2],  \
+                                sp3_valid_range(g.out[2], g.in[2], g.s[2], g.pad[2], k2 * g.d[2],  \
                                             &l2, &h2);                                         \
                                 for (int64_t o0 = l0; o0 < h0; o0++) {                         \
                                     int64_t i0 = o0 * g.s[0] - g.pad[0] + k0 * g.d[0];         \
@@ -89,10 +56,6 @@ static void valid_range(int64_t out, int64_t in, int64_t s, int64_t pad, int64_t
                         Y[i] += bias[m];                                                       \
             }                                                                                  \
     }
-
-void kern_conv_f32(const kern_conv_params *p, const float *x, const float *w, const float *bias,
-                   float *y)
-CONV_BODY(float)
 
 void kern_conv_i32(const kern_conv_params *p, const int32_t *x, const int32_t *w,
                    const int32_t *bias, int32_t *y)

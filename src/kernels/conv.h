@@ -18,11 +18,20 @@ typedef struct kern_conv_params {
                                          implied by out) */
 } kern_conv_params;
 
-/* y[n,m,o] = bias[m] + sum_{c in group, k} x[n,c,o*stride-pad+k*dil] * w[m,c,k], summed in
- * (c, k) order then the bias added, as onnxruntime's im2col + GEMM does. bias may be NULL.
- * w is [m, c/group, k...]. */
+/* y[n,m,o] = bias[m] + sum_{c in group, k} x[n,c,o*stride-pad+k*dil] * w[m,c,k], the bias
+ * added after the sum. bias may be NULL. w is [m, c/group, k...]. scratch holds
+ * kern_conv_f32_scratch(p) floats. Depthwise convolutions (1-D/2-D) run their own window
+ * kernel; every other one is a matrix product per group (sgemm.h): a 1x1 stride-1 unpadded
+ * kernel reads the image as B directly, others first copy a block of image columns
+ * (im2col). The summation order therefore differs from the naive (c, k) order. */
+size_t kern_conv_f32_scratch(const kern_conv_params *p);
 void kern_conv_f32(const kern_conv_params *p, const float *x, const float *w, const float *bias,
-                   float *y);
+                   float *y, float *scratch);
+/* The depthwise path of kern_conv_f32 (group == c, any channel multiplier, nsp <= 2). */
+int kern_conv_is_depthwise(const kern_conv_params *p);
+size_t kern_conv_depthwise_scratch(const kern_conv_params *p);
+void kern_conv_depthwise_f32(const kern_conv_params *p, const float *x, const float *w,
+                             const float *bias, float *y, float *scratch);
 /* The same over int32 values (inputs with their zero points already subtracted). */
 void kern_conv_i32(const kern_conv_params *p, const int32_t *x, const int32_t *w,
                    const int32_t *bias, int32_t *y);

@@ -1,9 +1,11 @@
-/* Matrix products. The loop order (i, k, j) streams rows of B with a scalar of A in a
- * register; each y[i,j] still accumulates its k terms in order, so results do not depend on
- * blocking. */
+/* Matrix products. f32 is the blocked product of sgemm.c plus the alpha/beta epilogue.
+ * The f64 and integer loops run (i, k, j): they stream rows of B with a scalar of A in a
+ * register, each y[i,j] accumulating its k terms in order. */
 #include "kernels/gemm.h"
 
 #include <string.h>
+
+#include "kernels/sgemm.h"
 
 #define GEMM_BODY(T)                                                                           \
     {                                                                                          \
@@ -32,9 +34,38 @@
         }                                                                                      \
     }
 
+size_t kern_gemm_f32_scratch(const kern_gemm_params *p)
+{
+    return kern_sgemm_scratch(p->m, p->n, p->k);
+}
+
 void kern_gemm_f32(const kern_gemm_params *p, const float *a, const float *b, const float *c,
-                   float *y)
-GEMM_BODY(float)
+                   float *y, float *scratch)
+{
+    const int64_t M = p->m, N = p->n, K = p->k;
+    kern_sgemm s = {.m = M, .n = N, .k = K, .a = a, .b = b, .c = y, .ldc = N};
+    s.a_rs = p->trans_a ? 1 : K;
+    s.a_cs = p->trans_a ? M : 1;
+    s.b_rs = p->trans_b ? 1 : N;
+    s.b_cs = p->trans_b ? K : 1;
+    kern_sgemm_run(&s, scratch);
+    const float alpha = (float)p->alpha, beta = (float)p->beta;
+    for (int64_t i = 0; i < M && (alpha != 1.0f || (c && beta != 0.0f)); i++) {
+        float *yr = y + i * N;
+        if (alpha != 1.0f)
+            for (int64_t j = 0; j < N; j++)
+                yr[j] *= alpha;
+        if (c && beta != 0.0f) {
+            const float *cr = c + i * p->c_rs;
+            if (p->c_cs == 1 && beta == 1.0f)
+                for (int64_t j = 0; j < N; j++)
+                    yr[j] += cr[j];
+            else
+                for (int64_t j = 0; j < N; j++)
+                    yr[j] += beta * cr[j * p->c_cs];
+        }
+    }
+}
 
 void kern_gemm_f64(const kern_gemm_params *p, const double *a, const double *b, const double *c,
                    double *y)

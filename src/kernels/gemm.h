@@ -13,10 +13,12 @@ typedef struct kern_gemm_params {
     int64_t c_rs, c_cs;
 } kern_gemm_params;
 
-/* y[m,n] = alpha * sum_k A[m,k] B[k,n] + beta * C, summing k in order. A is [m,k] ([k,m]
- * when trans_a), B is [k,n] ([n,k] when trans_b). */
+/* y[m,n] = alpha * sum_k A[m,k] B[k,n] + beta * C. A is [m,k] ([k,m] when trans_a), B is
+ * [k,n] ([n,k] when trans_b). f32 runs the blocked product of sgemm.h (k summed in blocks)
+ * with kern_gemm_f32_scratch(p) floats of scratch; f64 sums k in order. */
+size_t kern_gemm_f32_scratch(const kern_gemm_params *p);
 void kern_gemm_f32(const kern_gemm_params *p, const float *a, const float *b, const float *c,
-                   float *y);
+                   float *y, float *scratch);
 void kern_gemm_f64(const kern_gemm_params *p, const double *a, const double *b, const double *c,
                    double *y);
 /* Integer product for MatMulInteger / QLinearMatMul: int32 values with zero points already

@@ -183,11 +183,44 @@ int kern_bcast_init(kern_bcast *b, int n_in, const int *ranks, const int64_t *co
     return 0;
 }
 
-void kern_bcast_each(const kern_bcast *b, kern_bcast_run_fn fn, void *ctx)
+/* The same iteration with fewer, longer dimensions: size-1 dimensions are dropped and a
+ * dimension merges into the next one when every operand steps through both as one
+ * (stride[k] == stride[k+1] * shape[k+1], which also holds for two broadcast 0s). The
+ * output is contiguous either way, so the runs keep their order. [1,C,H,W] op [1,C,1,1]
+ * becomes [C, H*W]: runs of H*W elements against one scalar. */
+static void bcast_coalesce(const kern_bcast *b, kern_bcast *c)
+{
+    *c = *b;
+    int r = 0;
+    for (int k = 0; k < b->rank; k++) {
+        if (b->shape[k] == 1)
+            continue;
+        int merge = r > 0;
+        for (int i = 0; i < b->n_in && merge; i++)
+            if (c->stride[i][r - 1] != b->stride[i][k] * b->shape[k])
+                merge = 0;
+        if (merge) {
+            c->shape[r - 1] *= b->shape[k];
+            for (int i = 0; i < b->n_in; i++)
+                c->stride[i][r - 1] = b->stride[i][k];
+            continue;
+        }
+        c->shape[r] = b->shape[k];
+        for (int i = 0; i < b->n_in; i++)
+            c->stride[i][r] = b->stride[i][k];
+        r++;
+    }
+    c->rank = r;
+}
+
+void kern_bcast_each(const kern_bcast *bc, kern_bcast_run_fn fn, void *ctx)
 {
     int64_t off[KERN_BCAST_MAX_IN] = {0}, inner[KERN_BCAST_MAX_IN] = {0};
-    if (b->numel == 0)
+    if (bc->numel == 0)
         return;
+    kern_bcast cb;
+    bcast_coalesce(bc, &cb);
+    const kern_bcast *b = &cb;
     if (b->rank == 0) {
         fn(ctx, 1, off, inner, 0);
         return;

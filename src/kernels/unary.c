@@ -5,68 +5,67 @@
 
 #include <tgmath.h>
 
+/* The switch picks a loop once per call; each case is a plain loop over the elements
+ * (MAP), so the simple activations (Relu, Clip, ...) vectorise. Round is nearbyint in the
+ * default rounding mode: half to even. */
+#define MAP(EXPR)                                                                              \
+    for (int64_t i = 0; i < n; i++) {                                                          \
+        const elem_t v = X[i];                                                                 \
+        Y[i] = (EXPR);                                                                         \
+    }                                                                                          \
+    break;
+
 #define FLOAT_LOOP(T)                                                                          \
     {                                                                                          \
+        typedef T elem_t;                                                                      \
         const T *X = x;                                                                        \
         T *Y = y;                                                                              \
         const T alpha = (T)p->alpha, beta = (T)p->beta, gamma = (T)p->gamma;                   \
         const T lo = (T)p->lo, hi = (T)p->hi;                                                  \
-        for (int64_t i = 0; i < n; i++) {                                                      \
-            T v = X[i], r;                                                                     \
-            switch (op) {                                                                      \
-            case KERN_ABS: r = fabs(v); break;                                                 \
-            case KERN_NEG: r = -v; break;                                                      \
-            case KERN_EXP: r = exp(v); break;                                                  \
-            case KERN_LOG: r = log(v); break;                                                  \
-            case KERN_SQRT: r = sqrt(v); break;                                                \
-            case KERN_RECIPROCAL: r = (T)1 / v; break;                                         \
-            case KERN_SIN: r = sin(v); break;                                                  \
-            case KERN_COS: r = cos(v); break;                                                  \
-            case KERN_TAN: r = tan(v); break;                                                  \
-            case KERN_ASIN: r = asin(v); break;                                                \
-            case KERN_ACOS: r = acos(v); break;                                                \
-            case KERN_ATAN: r = atan(v); break;                                                \
-            case KERN_SINH: r = sinh(v); break;                                                \
-            case KERN_COSH: r = cosh(v); break;                                                \
-            case KERN_ASINH: r = asinh(v); break;                                              \
-            case KERN_ACOSH: r = acosh(v); break;                                              \
-            case KERN_ATANH: r = atanh(v); break;                                              \
-            case KERN_FLOOR: r = floor(v); break;                                              \
-            case KERN_CEIL: r = ceil(v); break;                                                \
-            case KERN_ROUND: r = nearbyint(v); break; /* default mode: half to even */         \
-            case KERN_ERF: r = erf(v); break;                                                  \
-            case KERN_SIGN: r = v > 0 ? (T)1 : v < 0 ? (T)-1 : v; break;                       \
-            case KERN_IDENTITY: r = v; break;                                                  \
-            case KERN_RELU: r = v > 0 ? v : (T)0; break;                                       \
-            case KERN_LEAKY_RELU: r = v >= 0 ? v : alpha * v; break;                           \
-            case KERN_ELU: r = v >= 0 ? v : alpha * (exp(v) - (T)1); break;                    \
-            case KERN_SELU: r = v > 0 ? gamma * v : gamma * (alpha * exp(v) - alpha); break;   \
-            case KERN_CELU: r = fmax((T)0, v) + fmin((T)0, alpha * (exp(v / alpha) - (T)1));   \
-                break;                                                                         \
-            case KERN_SIGMOID:                                                                 \
-                r = v >= 0 ? (T)1 / ((T)1 + exp(-v)) : exp(v) / ((T)1 + exp(v));              \
-                break;                                                                         \
-            case KERN_HARD_SIGMOID: r = fmax((T)0, fmin((T)1, alpha * v + beta)); break;       \
-            case KERN_HARD_SWISH:                                                              \
-                r = v * fmax((T)0, fmin((T)1, v / (T)6 + (T)0.5));                             \
-                break;                                                                         \
-            case KERN_TANH: r = tanh(v); break;                                                \
-            case KERN_SOFTPLUS: r = v > 0 ? v + log1p(exp(-v)) : log1p(exp(v)); break;         \
-            case KERN_SOFTSIGN: r = v / ((T)1 + fabs(v)); break;                               \
-            case KERN_CLIP: r = v < lo ? lo : v > hi ? hi : v; break;                          \
-            case KERN_THRESHOLDED_RELU: r = v > alpha ? v : (T)0; break;                       \
-            case KERN_SHRINK:                                                                  \
-                r = v < -alpha ? v + beta : v > alpha ? v - beta : (T)0;                       \
-                break;                                                                         \
-            case KERN_GELU: r = (T)0.5 * v * ((T)1 + erf(v * (T)0.70710678118654752440)); break;\
-            case KERN_GELU_TANH:                                                               \
-                r = (T)0.5 * v *                                                               \
-                    ((T)1 + tanh((T)0.79788456080286535588 * (v + (T)0.044715 * v * v * v)));  \
-                break;                                                                         \
-            case KERN_MISH: r = v * tanh(v > 0 ? v + log1p(exp(-v)) : log1p(exp(v))); break;   \
-            default: return -1;                                                                \
-            }                                                                                  \
-            Y[i] = r;                                                                          \
+        switch (op) {                                                                          \
+        case KERN_ABS: MAP(fabs(v))                                                            \
+        case KERN_NEG: MAP(-v)                                                                 \
+        case KERN_EXP: MAP(exp(v))                                                             \
+        case KERN_LOG: MAP(log(v))                                                             \
+        case KERN_SQRT: MAP(sqrt(v))                                                           \
+        case KERN_RECIPROCAL: MAP((T)1 / v)                                                    \
+        case KERN_SIN: MAP(sin(v))                                                             \
+        case KERN_COS: MAP(cos(v))                                                             \
+        case KERN_TAN: MAP(tan(v))                                                             \
+        case KERN_ASIN: MAP(asin(v))                                                           \
+        case KERN_ACOS: MAP(acos(v))                                                           \
+        case KERN_ATAN: MAP(atan(v))                                                           \
+        case KERN_SINH: MAP(sinh(v))                                                           \
+        case KERN_COSH: MAP(cosh(v))                                                           \
+        case KERN_ASINH: MAP(asinh(v))                                                         \
+        case KERN_ACOSH: MAP(acosh(v))                                                         \
+        case KERN_ATANH: MAP(atanh(v))                                                         \
+        case KERN_FLOOR: MAP(floor(v))                                                         \
+        case KERN_CEIL: MAP(ceil(v))                                                           \
+        case KERN_ROUND: MAP(nearbyint(v))                                                     \
+        case KERN_ERF: MAP(erf(v))                                                             \
+        case KERN_SIGN: MAP(v > 0 ? (T)1 : v < 0 ? (T)-1 : v)                                  \
+        case KERN_IDENTITY: MAP(v)                                                             \
+        case KERN_RELU: MAP(v > 0 ? v : (T)0)                                                  \
+        case KERN_LEAKY_RELU: MAP(v >= 0 ? v : alpha * v)                                      \
+        case KERN_ELU: MAP(v >= 0 ? v : alpha * (exp(v) - (T)1))                               \
+        case KERN_SELU: MAP(v > 0 ? gamma * v : gamma * (alpha * exp(v) - alpha))              \
+        case KERN_CELU: MAP(fmax((T)0, v) + fmin((T)0, alpha * (exp(v / alpha) - (T)1)))       \
+        case KERN_SIGMOID: MAP(v >= 0 ? (T)1 / ((T)1 + exp(-v)) : exp(v) / ((T)1 + exp(v)))    \
+        case KERN_HARD_SIGMOID: MAP(fmax((T)0, fmin((T)1, alpha * v + beta)))                  \
+        case KERN_HARD_SWISH: MAP(v * fmax((T)0, fmin((T)1, v / (T)6 + (T)0.5)))               \
+        case KERN_TANH: MAP(tanh(v))                                                           \
+        case KERN_SOFTPLUS: MAP(v > 0 ? v + log1p(exp(-v)) : log1p(exp(v)))                    \
+        case KERN_SOFTSIGN: MAP(v / ((T)1 + fabs(v)))                                          \
+        case KERN_CLIP: MAP(v < lo ? lo : v > hi ? hi : v)                                     \
+        case KERN_THRESHOLDED_RELU: MAP(v > alpha ? v : (T)0)                                  \
+        case KERN_SHRINK: MAP(v < -alpha ? v + beta : v > alpha ? v - beta : (T)0)             \
+        case KERN_GELU: MAP((T)0.5 * v * ((T)1 + erf(v * (T)0.70710678118654752440)))          \
+        case KERN_GELU_TANH:                                                                   \
+            MAP((T)0.5 * v                                                                     \
+                * ((T)1 + tanh((T)0.79788456080286535588 * (v + (T)0.044715 * v * v * v))))    \
+        case KERN_MISH: MAP(v * tanh(v > 0 ? v + log1p(exp(-v)) : log1p(exp(v))))              \
+        default: return -1;                                                                    \
         }                                                                                      \
         return 0;                                                                              \
     }

@@ -2,11 +2,31 @@
  * results are worked out by hand (comments show the arithmetic). */
 #include "testutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/conv.h"
 #include "kernels/gemm.h"
 #include "kernels/pool.h"
+
+/* Runs kern_conv_f32 with scratch of the size it asks for. */
+static void conv_f32(const kern_conv_params *p, const float *x, const float *w, const float *b,
+                     float *y)
+{
+    float *s = malloc(kern_conv_f32_scratch(p) * sizeof(float) + 1);
+    assert_non_null(s);
+    kern_conv_f32(p, x, w, b, y, s);
+    free(s);
+}
+
+static void gemm_f32(const kern_gemm_params *p, const float *a, const float *b, const float *c,
+                     float *y)
+{
+    float *s = malloc(kern_gemm_f32_scratch(p) * sizeof(float) + 1);
+    assert_non_null(s);
+    kern_gemm_f32(p, a, b, c, y, s);
+    free(s);
+}
 
 static const float x9[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}; /* 3x3 image */
 
@@ -30,12 +50,12 @@ static void test_conv2d(void **state)
     const float w[4] = {1, 0, 0, -1}; /* y = x[i][j] - x[i+1][j+1] */
     float y[4], bias = 0.5f;
     kern_conv_params p = conv2d(2, 2, 1, 0);
-    kern_conv_f32(&p, x9, w, &bias, y);
+    conv_f32(&p, x9, w, &bias, y);
     for (int i = 0; i < 4; i++)
         assert_true(y[i] == -3.5f);
     /* pad 1, stride 2: windows start at -1 and 1; the zero padding drops x[-1][*] terms */
     p = conv2d(2, 2, 2, 1);
-    kern_conv_f32(&p, x9, w, NULL, y);
+    conv_f32(&p, x9, w, NULL, y);
     assert_true(y[0] == -1 && y[1] == -3 && y[2] == -7 && y[3] == 5 - 9);
 }
 
@@ -46,13 +66,13 @@ static void test_conv_groups_and_dilation(void **state)
     kern_conv_params p = {.nsp = 1, .n = 1, .c = 2, .m = 2, .group = 2,
                           .in = {2}, .k = {1}, .out = {2}, .stride = {1}, .dil = {1}, .pad = {0}};
     float x[4] = {1, 2, 10, 20}, w[2] = {2, 3}, y[4];
-    kern_conv_f32(&p, x, w, NULL, y);
+    conv_f32(&p, x, w, NULL, y);
     assert_true(y[0] == 2 && y[1] == 4 && y[2] == 30 && y[3] == 60);
     /* 1-D, kernel [1, 1] with dilation 2: y[o] = x[o] + x[o+2] */
     kern_conv_params d = {.nsp = 1, .n = 1, .c = 1, .m = 1, .group = 1,
                           .in = {5}, .k = {2}, .out = {3}, .stride = {1}, .dil = {2}, .pad = {0}};
     float x5[5] = {1, 2, 3, 4, 5}, w2[2] = {1, 1}, y3[3];
-    kern_conv_f32(&d, x5, w2, NULL, y3);
+    conv_f32(&d, x5, w2, NULL, y3);
     assert_true(y3[0] == 4 && y3[1] == 6 && y3[2] == 8);
     /* int32 twin */
     int32_t xi[5] = {1, 2, 3, 4, 5}, wi[2] = {1, -1}, yi[3], bi = 100;
@@ -80,11 +100,11 @@ static void test_gemm(void **state)
      * alpha 2, beta 0.5, C = [1, 2] broadcast over rows */
     float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c[2] = {1, 2}, y[4];
     kern_gemm_params p = {.m = 2, .n = 2, .k = 3, .alpha = 2, .beta = 0.5, .c_rs = 0, .c_cs = 1};
-    kern_gemm_f32(&p, a, b, c, y);
+    gemm_f32(&p, a, b, c, y);
     assert_true(y[0] == 8.5f && y[1] == 11 && y[2] == 20.5f && y[3] == 23);
     float at[6] = {1, 4, 2, 5, 3, 6}, bt[6] = {1, 0, 1, 0, 1, 1};
     kern_gemm_params q = {.m = 2, .n = 2, .k = 3, .trans_a = 1, .trans_b = 1, .alpha = 1};
-    kern_gemm_f32(&q, at, bt, NULL, y);
+    gemm_f32(&q, at, bt, NULL, y);
     assert_true(y[0] == 4 && y[1] == 5 && y[2] == 10 && y[3] == 11);
     int64_t ia[2] = {INT64_C(1) << 40, 3}, ib[2] = {4, 5}, iy[1];
     kern_matmul_int(TOSAC_DT_I64, 1, 1, 2, ia, ib, iy);
