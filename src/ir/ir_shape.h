@@ -33,4 +33,13 @@ tosac_code sh_fail(shape_ctx *c, int node, const char *reason);
 bool sh_ints(shape_ctx *c, int node, int k, int64_t *out, int *n, int max);
 void sh_set_vals(shape_ctx *c, int node, int k, const int64_t *v, int n);
 
+/* Overflow-checked arithmetic on dims and on values a model supplies (attributes, constant
+ * shape operands): false when the exact result does not fit int64. */
+bool sh_add(int64_t a, int64_t b, int64_t *r);
+bool sh_mul(int64_t a, int64_t b, int64_t *r);
+/* Element count of a static shape; false on overflow. */
+bool sh_numel(int rank, const int64_t *shape, int64_t *n);
+/* A node's failure for values that leave the int64 range: TOSAC_ERR_INPUT naming the node. */
+tosac_code sh_overflow(shape_ctx *c, int node, const char *what);
+
 #endif
