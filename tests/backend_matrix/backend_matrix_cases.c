@@ -407,9 +407,9 @@ const mx_case mx_cases[] = {
     {"Expand", "Expand", .rank = 3, {2, 1, 4}, .n_x = 1, .lo = -2, .hi = 2, .more = expand_to,
      .tosa_op = "TILE", .cols = F},
     {"DepthToSpace", "DepthToSpace", .rank = 4, {1, 8, 2, 2}, .n_x = 1, .lo = -2, .hi = 2,
-     .attrs = a_block2, .tosa_op = "TRANSPOSE", .cols = F, .out_rank = 4, {1, 2, 4, 4}},
+     .attrs = a_block2, .tosa_op = "TRANSPOSE", .cols = F},
     {"SpaceToDepth", "SpaceToDepth", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
-     .attrs = a_block2, .tosa_op = "TRANSPOSE", .cols = F, .out_rank = 4, {1, 8, 2, 2}},
+     .attrs = a_block2, .tosa_op = "TRANSPOSE", .cols = F},
     {"Resize (nearest, x2)", "Resize", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
      .more = resize_scales, .tosa_op = "RESIZE", .cols = F},
     /* reductions */
@@ -440,8 +440,7 @@ const mx_case mx_cases[] = {
     {"Gather", "Gather", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = gather_idx,
      .attrs = a_axis1, .tosa_op = "GATHER", .cols = F},
     {"GatherElements", "GatherElements", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
-     .more = gather_el_idx, .attrs = a_axis1, .tosa_op = "GATHER", .cols = F, .out_rank = 3,
-     {2, 2, 4}},
+     .more = gather_el_idx, .attrs = a_axis1, .tosa_op = "GATHER", .cols = F},
     {"Identity", "Identity", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .tosa_op = "IDENTITY",
      .cols = MX_COL(MX_FP)},
 
