@@ -452,6 +452,7 @@ const mx_case mx_cases[] = {
     I64("Add", "Add", 2, "ADD"),
     I64("Sub", "Sub", 2, "SUB"),
     I64("Mul", "Mul", 2, "MUL"),
+    I64("Div", "Div", 2, "INTDIV"),
     I64("Max", "Max", 2, "MAXIMUM"),
     I64("Min", "Min", 2, "MINIMUM"),
     I64("Neg", "Neg", 1, "NEGATE"),
