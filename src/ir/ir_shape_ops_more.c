@@ -8,10 +8,21 @@
 #include <string.h>
 
 #define NODE (&c->g->nodes[node])
+/* Bound on sizes multiplied together, so the products stay far inside int64. */
+#define BIG ((int64_t)1 << 30)
 
 static tosac_code bad(shape_ctx *c, int node, const char *what)
 {
     return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': %s", NODE->name, what);
+}
+
+/* Every pad within [0, BIG] (ONNX pads are non-negative). */
+static bool pads_ok(const int64_t *pads, int n)
+{
+    for (int i = 0; pads && i < n; i++)
+        if (pads[i] < 0 || pads[i] > BIG)
+            return false;
+    return true;
 }
 
 static tosac_code r_depth_space(shape_ctx *c, int node)
@@ -84,7 +95,8 @@ static tosac_code r_conv_transpose(shape_ctx *c, int node)
     if (ns < 1 || w->rank != x->rank)
         return bad(c, node, "inconsistent shapes: weight and input ranks");
     int64_t group = ir_node_attr_int(NODE, "group", 1);
-    if (group < 1 || x->shape[1] != w->shape[0] || w->shape[0] % group)
+    if (group < 1 || w->shape[0] < 1 || w->shape[1] > BIG || x->shape[1] != w->shape[0] ||
+        w->shape[0] % group)
         return bad(c, node, "inconsistent shapes: input channels, weight and group");
     int nk, n_str, n_dil, n_pad, n_op, n_os;
     const int64_t *ks = ir_node_attr_ints(NODE, "kernel_shape", &nk);
@@ -98,6 +110,8 @@ static tosac_code r_conv_transpose(shape_ctx *c, int node)
         (pads && n_pad != 2 * ns) || (opad && n_op != ns) || (os && n_os != ns && n_os != x->rank))
         return bad(c, node, "kernel_shape/strides/dilations/pads/output_padding/output_shape "
                             "lengths do not match the rank");
+    if (!pads_ok(pads, n_pad))
+        return bad(c, node, "pads must be in [0, 2^30]");
     bool same = strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0;
     bool valid = strcmp(ap, "VALID") == 0;
     int64_t out[TOSAC_MAX_RANK];
@@ -108,6 +122,8 @@ static tosac_code r_conv_transpose(shape_ctx *c, int node)
         int64_t op = opad ? opad[i] : 0, in = x->shape[i + 2];
         if (s < 1 || d < 1 || k < 1 || op < 0 || op >= (s > d ? s : d))
             return bad(c, node, "invalid stride, dilation, kernel or output_padding");
+        if (s > BIG || d > BIG || k > BIG || in > BIG)
+            return bad(c, node, "stride, dilation, kernel or input size too large");
         if (os)
             out[i + 2] = os[i + (n_os == ns ? 0 : 2)];
         else if (same)
@@ -142,9 +158,13 @@ static tosac_code r_max_unpool(shape_ctx *c, int node)
     const int64_t *pads = ir_node_attr_ints(NODE, "pads", &n_pad);
     if (ns < 1 || !ks || nk != ns || (str && n_str != ns) || (pads && n_pad != 2 * ns))
         return bad(c, node, "kernel_shape/strides/pads lengths do not match the rank");
+    if (!pads_ok(pads, n_pad))
+        return bad(c, node, "pads must be in [0, 2^30]");
     int64_t out[TOSAC_MAX_RANK] = {x->shape[0], x->shape[1]};
     for (int i = 0; i < ns; i++) {
         int64_t s = str ? str[i] : 1;
+        if (s > BIG || ks[i] > BIG || x->shape[i + 2] > BIG)
+            return bad(c, node, "stride, kernel or input size too large");
         out[i + 2] = (x->shape[i + 2] - 1) * s + ks[i] - (pads ? pads[i] + pads[i + ns] : 0);
         if (s < 1 || out[i + 2] < 1)
             return bad(c, node, "invalid stride or the output would be empty");
@@ -291,12 +311,16 @@ static tosac_code r_einsum(shape_ctx *c, int node)
 
 /* ---- signal ---- */
 
+/* A scalar size input; *v = UNKNOWN (and OK) when it is not known but output 0 is declared. */
+#define UNKNOWN INT64_MIN
 static tosac_code scalar_int(shape_ctx *c, int node, int k, int64_t *v)
 {
     int n;
-    if (!sh_ints(c, node, k, v, &n, 1) || n != 1)
-        return sh_declared_or_fail(c, node, 0, "a size input is not a known constant");
-    return TOSAC_OK;
+    *v = UNKNOWN;
+    if (sh_ints(c, node, k, v, &n, 1) && n == 1)
+        return TOSAC_OK;
+    *v = UNKNOWN;
+    return sh_declared_or_fail(c, node, 0, "a size input is not a known constant");
 }
 
 static tosac_dtype out_datatype(shape_ctx *c, int node)
@@ -306,21 +330,23 @@ static tosac_dtype out_datatype(shape_ctx *c, int node)
 
 static tosac_code r_window(shape_ctx *c, int node)
 {
-    int64_t n = -1;
+    int64_t n;
     if (scalar_int(c, node, 0, &n))
         return c->err->code;
-    if (n < 0)
+    if (n == UNKNOWN)
         return TOSAC_OK; /* declared output kept */
+    if (n < 0)
+        return bad(c, node, "negative window size");
     return sh_set(c, node, 0, out_datatype(c, node), 1, &n);
 }
 
 /* [floor(dft_length / 2) + 1, num_mel_bins] */
 static tosac_code r_mel(shape_ctx *c, int node)
 {
-    int64_t bins = -1, len = -1;
-    if (scalar_int(c, node, 0, &bins) || (bins >= 0 && scalar_int(c, node, 1, &len)))
+    int64_t bins, len;
+    if (scalar_int(c, node, 0, &bins) || scalar_int(c, node, 1, &len))
         return c->err->code;
-    if (bins < 0 || len < 0)
+    if (bins == UNKNOWN || len == UNKNOWN)
         return TOSAC_OK;
     if (bins < 1 || len < 1)
         return bad(c, node, "num_mel_bins and dft_length must be positive");
@@ -367,14 +393,14 @@ static tosac_code r_stft(shape_ctx *c, int node)
         return c->err->code;
     if (x->rank != 3 || (x->shape[2] != 1 && x->shape[2] != 2))
         return bad(c, node, "signal must be [batch, length, 1 or 2]");
-    int64_t step = -1, fl = -1;
+    int64_t step, fl = -1;
     if (scalar_int(c, node, 1, &step))
         return c->err->code;
     if (win && sh_static(win) && win->rank == 1)
         fl = win->shape[0];
     else if (NODE->n_inputs > 3 && NODE->inputs[3] >= 0 && scalar_int(c, node, 3, &fl))
         return c->err->code;
-    if (step < 0 && fl < 0)
+    if (step == UNKNOWN || fl == UNKNOWN)
         return TOSAC_OK;
     if (step < 1 || fl < 1 || fl > x->shape[1])
         return bad(c, node, "frame_step or frame_length out of range");
@@ -431,11 +457,13 @@ static tosac_code r_det(shape_ctx *c, int node)
 static tosac_code r_one_hot(shape_ctx *c, int node)
 {
     const ir_tensor *idx, *vals;
-    int64_t depth = -1;
+    int64_t depth;
     if (sh_need(c, node, 0, &idx) || sh_need(c, node, 2, &vals) || scalar_int(c, node, 1, &depth))
         return c->err->code;
-    if (depth < 0)
+    if (depth == UNKNOWN)
         return TOSAC_OK;
+    if (depth < 1)
+        return bad(c, node, "depth must be positive");
     int r = idx->rank + 1;
     int64_t axis = ir_node_attr_int(NODE, "axis", -1);
     int ax = (int)(axis < 0 ? axis + r : axis);

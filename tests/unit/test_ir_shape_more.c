@@ -2,6 +2,7 @@
  * operator definitions (the formula is in the comment next to it). */
 #include "ir_shape_testutil.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static int in(ir_model *m, const char *name, tosac_dtype dt, int rank, const int64_t *shape)
@@ -260,6 +261,60 @@ static void test_data_dependent(void **state)
     ir_model_free(m);
 }
 
+/* Hostile attributes and values: one error naming the node and the problem, no overflow. */
+static void expect_error(ir_model *m, int out, tosac_code code, const char *what)
+{
+    ir_graph_mark_output(m->graph, out, &err);
+    assert_int_equal(ir_model_infer_shapes(m, &err), code);
+    assert_non_null(strstr(err.msg, "'bad'"));
+    assert_non_null(strstr(err.msg, what));
+    ir_model_free(m);
+}
+
+static void test_hostile_inputs(void **state)
+{
+    (void)state;
+    static float w[2 * 2 * 3 * 3];
+    const int64_t ws[4] = {2, 2, 3, 3};
+    ir_model *m = new_model();
+    int x = in(m, "x", TOSAC_DT_F32, 4, (int64_t[]){1, 2, 4, 4}), y = t(m, "y");
+    int wi = ir_graph_add_const(m->graph, "w", TOSAC_DT_F32, 4, ws, w, sizeof w, &err);
+    int n = ir_graph_add_node(m->graph, "ConvTranspose", NULL, "bad", (int[]){x, wi}, 2, &y, 1, &err);
+    ir_node_set_ints(m->graph, n, "pads", (int64_t[]){INT64_MAX, 0, INT64_MAX, 0}, 4, &err);
+    expect_error(m, y, TOSAC_ERR_INPUT, "pads must be in");
+
+    m = new_model();
+    x = in(m, "x", TOSAC_DT_F32, 4, (int64_t[]){1, 2, 4, 4}), y = t(m, "y");
+    wi = ir_graph_add_const(m->graph, "w", TOSAC_DT_F32, 4, ws, w, sizeof w, &err);
+    n = ir_graph_add_node(m->graph, "ConvTranspose", NULL, "bad", (int[]){x, wi}, 2, &y, 1, &err);
+    ir_node_set_ints(m->graph, n, "strides", (int64_t[]){INT64_MAX / 2, 1}, 2, &err);
+    expect_error(m, y, TOSAC_ERR_INPUT, "too large");
+
+    m = new_model();
+    int64_t neg = -3;
+    int ni = i64(m, "neg", 1, &neg);
+    y = t(m, "y");
+    ir_graph_add_node(m->graph, "HannWindow", NULL, "bad", &ni, 1, &y, 1, &err);
+    expect_error(m, y, TOSAC_ERR_INPUT, "negative window size");
+
+    /* a runtime frame_step: the size is unknown and nothing is declared */
+    m = new_model();
+    x = in(m, "x", TOSAC_DT_F32, 3, (int64_t[]){1, 20, 1});
+    int st = in(m, "st", TOSAC_DT_I64, 0, NULL);
+    int64_t len = 8;
+    int li = i64(m, "len", 1, &len);
+    y = t(m, "y");
+    ir_graph_add_node(m->graph, "STFT", NULL, "bad", (int[]){x, st, -1, li}, 4, &y, 1, &err);
+    expect_error(m, y, TOSAC_ERR_UNSUPPORTED, "a size input is not a known constant");
+
+    m = new_model();
+    x = in(m, "x", TOSAC_DT_F32, 2, (int64_t[]){2, 3});
+    y = t(m, "y");
+    n = ir_graph_add_node(m->graph, "Einsum", NULL, "bad", &x, 1, &y, 1, &err);
+    ir_node_set_string(m->graph, n, "equation", "ij->iz", &err);
+    expect_error(m, y, TOSAC_ERR_INPUT, "names an index no input has");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_sampling_det_unpool),
         cmocka_unit_test(test_gather_nd_one_hot),
         cmocka_unit_test(test_data_dependent),
+        cmocka_unit_test(test_hostile_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
