@@ -25,6 +25,8 @@ typedef tosac_code (*shape_rule)(shape_ctx *c, int node);
 shape_rule ir_shape_rule(const char *op_type);
 /* Rules of ir_shape_ops_more.c (ops added with the CPU runtime), or NULL. */
 shape_rule ir_shape_rule_more(const char *op_type);
+/* Rules of ir_shape_ops_seq.c (recurrent layers, losses, TfIdfVectorizer), or NULL. */
+shape_rule ir_shape_rule_seq(const char *op_type);
 
 /* Helpers for rules (src/ir/ir_shape_infer.c). */
 const ir_tensor *sh_in(shape_ctx *c, int node, int k);        /* NULL if omitted */

@@ -972,6 +972,9 @@ static const struct {
     {"LRN", r_same}, {"MeanVarianceNormalization", r_same}, {"Trilu", r_same},
     {"ReverseSequence", r_same}, {"Scatter", r_same}, {"ScatterElements", r_same},
     {"ScatterND", r_same}, {"GlobalLpPool", r_global_pool},
+    {"Acos", r_same}, {"Asin", r_same}, {"Asinh", r_same}, {"Atanh", r_same},
+    {"BitwiseNot", r_same}, {"Celu", r_same}, {"Cosh", r_same}, {"Shrink", r_same},
+    {"Sinh", r_same}, {"Softsign", r_same}, {"Tan", r_same}, {"ReduceLogSum", r_reduce},
     {"BitwiseAnd", r_binary}, {"BitwiseOr", r_binary}, {"BitwiseXor", r_binary},
 };
 

@@ -518,5 +518,5 @@ shape_rule ir_shape_rule_more(const char *op_type)
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (strcmp(rules[i].op, op_type) == 0)
             return rules[i].fn;
-    return NULL;
+    return ir_shape_rule_seq(op_type);
 }

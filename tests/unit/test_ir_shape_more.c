@@ -261,6 +261,52 @@ static void test_data_dependent(void **state)
     ir_model_free(m);
 }
 
+static void test_recurrent_loss_tfidf(void **state)
+{
+    (void)state;
+    ir_model *m = new_model();
+    ir_graph *g = m->graph;
+    /* LSTM, layout 1, bidirectional: X [B=2, S=5, I=3], W [2, 4*H=4*6, 3] */
+    int x = in(m, "x", TOSAC_DT_F32, 3, (int64_t[]){2, 5, 3});
+    static float w[2 * 24 * 3], r[2 * 24 * 6], gw[1 * 12 * 3], gr[1 * 12 * 4];
+    int wi = ir_graph_add_const(g, "w", TOSAC_DT_F32, 3, (int64_t[]){2, 24, 3}, w, sizeof w, &err);
+    int ri = ir_graph_add_const(g, "r", TOSAC_DT_F32, 3, (int64_t[]){2, 24, 6}, r, sizeof r, &err);
+    int y = t(m, "y"), yh = t(m, "yh"), yc = t(m, "yc");
+    int n = ir_graph_add_node(g, "LSTM", NULL, "", (int[]){x, wi, ri}, 3, (int[]){y, yh, yc}, 3, &err);
+    ir_node_set_int(g, n, "layout", 1, &err);
+    ir_node_set_string(g, n, "direction", "bidirectional", &err);
+    /* GRU, layout 0, forward: X [S=2, B=5, I=3], W [1, 3*H=3*4, 3] */
+    int gwi = ir_graph_add_const(g, "gw", TOSAC_DT_F32, 3, (int64_t[]){1, 12, 3}, gw, sizeof gw, &err);
+    int gri = ir_graph_add_const(g, "gr", TOSAC_DT_F32, 3, (int64_t[]){1, 12, 4}, gr, sizeof gr, &err);
+    int gy = t(m, "gy"), gh = t(m, "gh");
+    ir_graph_add_node(g, "GRU", NULL, "", (int[]){x, gwi, gri}, 3, (int[]){gy, gh}, 2, &err);
+    /* losses: scores [3, 4, 7], target [3, 7] */
+    int sc = in(m, "sc", TOSAC_DT_F32, 3, (int64_t[]){3, 4, 7});
+    int tg = in(m, "tg", TOSAC_DT_I64, 2, (int64_t[]){3, 7});
+    int nll = t(m, "nll"), sce = t(m, "sce"), lp = t(m, "lp");
+    n = ir_graph_add_node(g, "NegativeLogLikelihoodLoss", NULL, "", (int[]){sc, tg}, 2, &nll, 1, &err);
+    ir_node_set_string(g, n, "reduction", "none", &err);
+    ir_graph_add_node(g, "SoftmaxCrossEntropyLoss", NULL, "", (int[]){sc, tg}, 2, (int[]){sce, lp}, 2, &err);
+    int tok = in(m, "tok", TOSAC_DT_I32, 2, (int64_t[]){2, 9}), tf = t(m, "tf");
+    n = ir_graph_add_node(g, "TfIdfVectorizer", NULL, "", &tok, 1, &tf, 1, &err);
+    ir_node_set_ints(g, n, "ngram_indexes", (int64_t[]){0, 4, 2}, 3, &err);
+    const int ys[] = {y, yh, gy, gh, nll, sce, lp};
+    for (size_t i = 0; i < sizeof ys / sizeof ys[0]; i++)
+        ir_graph_mark_output(g, ys[i], &err);
+    infer_ok(m, tf);
+    expect_shape(m, y, TOSAC_DT_F32, 4, (int64_t[]){2, 5, 2, 6});
+    expect_shape(m, yh, TOSAC_DT_F32, 3, (int64_t[]){2, 2, 6});
+    expect_shape(m, yc, TOSAC_DT_F32, 3, (int64_t[]){2, 2, 6});
+    expect_shape(m, gy, TOSAC_DT_F32, 4, (int64_t[]){2, 1, 5, 4});
+    expect_shape(m, gh, TOSAC_DT_F32, 3, (int64_t[]){1, 5, 4});
+    expect_shape(m, nll, TOSAC_DT_F32, 2, (int64_t[]){3, 7});
+    expect_shape(m, sce, TOSAC_DT_F32, 0, NULL);
+    expect_shape(m, lp, TOSAC_DT_F32, 3, (int64_t[]){3, 4, 7});
+    /* max index 4 -> 5 columns */
+    expect_shape(m, tf, TOSAC_DT_F32, 2, (int64_t[]){2, 5});
+    ir_model_free(m);
+}
+
 /* Hostile attributes and values: one error naming the node and the problem, no overflow. */
 static void expect_error(ir_model *m, int out, tosac_code code, const char *what)
 {
@@ -326,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_sampling_det_unpool),
         cmocka_unit_test(test_gather_nd_one_hot),
         cmocka_unit_test(test_data_dependent),
+        cmocka_unit_test(test_recurrent_loss_tfidf),
         cmocka_unit_test(test_hostile_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
