@@ -25,7 +25,8 @@ echo "program: $OUT/ppocr_cls.prog ($(wc -c < "$OUT/ppocr_cls.prog") bytes)," \
 
 echo
 echo "== where each operator runs (from $OUT/report.json)"
-awk -F'"' '/"op_type"/ {op=$4} /"placement"/ {n[op" -> "$4]++}
+# (model nodes only: the report is indented two spaces a level, and "parts" sit deeper)
+awk -F'"' '/^      "op_type"/ {op=$4} /^      "placement"/ {n[op" -> "$4]++}
            END {for (k in n) printf "  %-40s %d\n", k, n[k]}' "$OUT/report.json" | sort
 
 echo

@@ -39,6 +39,10 @@
 #define IR_DOMAIN_ONNX ""
 #define IR_DOMAIN_TOSAC "tosac"
 
+/* Largest dimension the IR holds (declared by a model, given with --input-shape or inferred):
+ * bounded so shape arithmetic on dims and attributes cannot overflow int64. */
+#define IR_SHAPE_LIMIT ((int64_t)1 << 40)
+
 /* Interned strings: equal strings give the same pointer, so op_type/domain comparisons are
  * pointer comparisons. The pool lives for the whole process (thread-safe). NULL if s is NULL
  * or out of memory. */

@@ -3,6 +3,7 @@
 #ifndef TOSAC_TENSOR_H
 #define TOSAC_TENSOR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "tosac/dtype.h"
@@ -33,6 +34,9 @@ tosac_code tosac_shape_check(tosac_dtype dt, int rank, const int64_t *shape,
 tosac_code tosac_tensor_alloc(tosac_tensor *t, tosac_dtype dt, int rank, const int64_t *shape,
                               tosac_error *err);
 void tosac_tensor_free(tosac_tensor *t);
+
+/* Same rank and dims. */
+bool tosac_shape_equal(int rank_a, const int64_t *a, int rank_b, const int64_t *b);
 
 /* "[1,3,224,224]" into buf. */
 const char *tosac_shape_str(int rank, const int64_t *shape, char *buf, size_t len);

@@ -207,13 +207,16 @@ static tosac_code op_slice(cpu_ctx *c)
         CPU_CHECK(c, steps[i] != 0, "step must be non-zero");
         int64_t d = x->shape[a], s = steps[i];
         int64_t b = clamp_index(starts[i], d, s, 0), e = clamp_index(ends[i], d, s, 1);
+        /* |s| as unsigned (s may be INT64_MIN); (span - 1) / |s| + 1 cannot overflow */
+        uint64_t as = s > 0 ? (uint64_t)s : (uint64_t)(-(s + 1)) + 1;
         int64_t len = 0;
         if (s > 0 && e > b)
-            len = (e - b + s - 1) / s;
+            len = (int64_t)((uint64_t)(e - b - 1) / as) + 1;
         else if (s < 0 && b > e)
-            len = (b - e + (-s) - 1) / (-s);
+            len = (int64_t)((uint64_t)(b - e - 1) / as) + 1;
         ys[a] = len;
-        yst[a] = xst[a] * s;
+        /* with two or more elements |s| < d, so the stride fits; otherwise it is never used */
+        yst[a] = len > 1 ? xst[a] * s : 0;
         if (len > 0)
             off += b * xst[a];
     }
@@ -336,7 +339,8 @@ static tosac_code op_tile(cpu_ctx *c)
     kern_strides(r, x->shape, xst);
     for (int k = 0; k < r; k++) {
         CPU_CHECK(c, reps[k] >= 0, "repeats must be non-negative");
-        ys[k] = x->shape[k] * reps[k];
+        CPU_CHECK(c, !__builtin_mul_overflow(x->shape[k], reps[k], &ys[k]),
+                  "repeats[%d] = %lld makes the output too large", k, (long long)reps[k]);
     }
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, x->dtype, r, ys, &y)))

@@ -79,7 +79,8 @@ static tosac_code op_reshape(cpu_ctx *c)
             continue;
         }
         CPU_CHECK(c, s[i] >= 0, "shape[%d] = %lld is negative", i, (long long)s[i]);
-        known *= s[i];
+        CPU_CHECK(c, !__builtin_mul_overflow(known, s[i], &known),
+                  "shape has more elements than fit in 64 bits");
     }
     int64_t total = tosac_tensor_numel(x);
     if (infer >= 0) {

@@ -15,22 +15,12 @@ const char *interp_type_str(tosac_dtype dt, int rank, const int64_t *shape, char
 
 bool interp_same_type(const tosac_tensor *a, const tosac_tensor *b)
 {
-    if (a->dtype != b->dtype || a->rank != b->rank)
-        return false;
-    for (int d = 0; d < a->rank; d++)
-        if (a->shape[d] != b->shape[d])
-            return false;
-    return true;
+    return a->dtype == b->dtype && tosac_shape_equal(a->rank, a->shape, b->rank, b->shape);
 }
 
 bool interp_matches_decl(const tosac_tensor *t, const tosa_tensor *decl)
 {
-    if (t->dtype != decl->dtype || t->rank != decl->rank)
-        return false;
-    for (int d = 0; d < t->rank; d++)
-        if (t->shape[d] != decl->shape[d])
-            return false;
-    return true;
+    return t->dtype == decl->dtype && tosac_shape_equal(t->rank, t->shape, decl->rank, decl->shape);
 }
 
 void interp_copy_tensor(tosac_tensor *dst, const tosac_tensor *src)

@@ -219,9 +219,7 @@ static tosac_code op_reverse(interp_ctx *c)
     tosac_tensor *out = c->out[0];
     int axis = c->op->attr.axis;
     TRY(check_same_type(c, in, out));
-    INTERP_ERROR_IF(c, out->rank != in->rank);
-    for (int d = 0; d < in->rank; d++)
-        INTERP_ERROR_IF(c, out->shape[d] != in->shape[d]);
+    INTERP_ERROR_IF(c, !tosac_shape_equal(out->rank, out->shape, in->rank, in->shape));
     INTERP_ERROR_IF(c, axis < 0 || axis >= in->rank);
     int64_t ost[TOSAC_MAX_RANK], ist[TOSAC_MAX_RANK];
     strides_of(in->rank, in->shape, ost);

@@ -26,6 +26,17 @@ static tosac_code check_nwc(interp_ctx *c, const tosac_tensor *t, const char *wh
     return TOSAC_OK;
 }
 
+/* indices[n, w] as k, which must lie in 0..K-1. */
+static tosac_code get_index(interp_ctx *c, const tosac_tensor *idx, int64_t n, int64_t w,
+                            int64_t W, int64_t K, int64_t *k)
+{
+    *k = interp_get_int(idx, n * W + w);
+    if (*k < 0 || *k >= K)
+        return interp_error(c, "REQUIRE(0 <= k && k < K): indices[%lld,%lld] = %lld, K = %lld",
+                            (long long)n, (long long)w, (long long)*k, (long long)K);
+    return TOSAC_OK;
+}
+
 static tosac_code op_gather(interp_ctx *c)
 {
     INTERP_ERROR_IF(c, c->n_in != 2);
@@ -45,11 +56,9 @@ static tosac_code op_gather(interp_ctx *c)
     uint8_t *dst = out->data;
     for (int64_t n = 0; n < N; n++) {
         for (int64_t w = 0; w < W; w++) {
-            int64_t k = interp_get_int(idx, n * W + w);
-            if (k < 0 || k >= K)
-                return interp_error(c, "REQUIRE(0 <= k && k < K): indices[%lld,%lld] = %lld, "
-                                    "K = %lld", (long long)n, (long long)w, (long long)k,
-                                    (long long)K);
+            int64_t k;
+            if ((rc = get_index(c, idx, n, w, W, K, &k)) != TOSAC_OK)
+                return rc;
             if (row)
                 memcpy(dst + (size_t)(n * W + w) * row, src + (size_t)(n * K + k) * row, row);
         }
@@ -79,11 +88,9 @@ static tosac_code op_scatter(interp_ctx *c)
     uint8_t *dst = vout->data;
     for (int64_t n = 0; n < N; n++) {
         for (int64_t w = 0; w < W; w++) {
-            int64_t k = interp_get_int(idx, n * W + w);
-            if (k < 0 || k >= K)
-                return interp_error(c, "REQUIRE(0 <= k && k < K): indices[%lld,%lld] = %lld, "
-                                    "K = %lld", (long long)n, (long long)w, (long long)k,
-                                    (long long)K);
+            int64_t k;
+            if ((rc = get_index(c, idx, n, w, W, K, &k)) != TOSAC_OK)
+                return rc;
             /* each output position may be written once: no repeated k within a batch.
              * A quadratic scan keeps the op free of scratch memory. */
             if (C > 0)

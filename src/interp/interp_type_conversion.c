@@ -9,12 +9,7 @@
 
 static bool same_shape(const tosac_tensor *a, const tosac_tensor *b)
 {
-    if (a->rank != b->rank)
-        return false;
-    for (int d = 0; d < a->rank; d++)
-        if (a->shape[d] != b->shape[d])
-            return false;
-    return true;
+    return tosac_shape_equal(a->rank, a->shape, b->rank, b->shape);
 }
 
 /* Significant bits (incl. the implicit one) of a float format: an integer with at most this

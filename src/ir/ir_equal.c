@@ -12,11 +12,9 @@ static bool str_eq(const char *a, const char *b)
 
 static bool host_tensor_equal(const tosac_tensor *a, const tosac_tensor *b)
 {
-    if (a->dtype != b->dtype || a->rank != b->rank || a->nbytes != b->nbytes)
+    if (a->dtype != b->dtype || !tosac_shape_equal(a->rank, a->shape, b->rank, b->shape) ||
+        a->nbytes != b->nbytes)
         return false;
-    for (int d = 0; d < a->rank; d++)
-        if (a->shape[d] != b->shape[d])
-            return false;
     return a->nbytes == 0 || memcmp(a->data, b->data, a->nbytes) == 0;
 }
 

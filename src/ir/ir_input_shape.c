@@ -31,7 +31,7 @@ tosac_code ir_parse_input_shape(const char *spec, char *name_buf, size_t name_le
         char *end;
         errno = 0;
         long long v = strtoll(p, &end, 10);
-        if (errno || v > ((long long)1 << 40))
+        if (errno || v > IR_SHAPE_LIMIT)
             return tosac_fail(err, TOSAC_ERR_INPUT, "--input-shape '%s': dimension %d too large",
                               spec, r);
         dims[r++] = v;

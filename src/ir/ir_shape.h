@@ -43,4 +43,13 @@ tosac_code sh_declared_or_fail(shape_ctx *c, int node, int k, const char *why);
 /* ONNX TensorProto.DataType code -> element type (UNKNOWN if not held). */
 tosac_dtype sh_onnx_dtype(int64_t code);
 
+/* Overflow-checked arithmetic on dims and on values a model supplies (attributes, constant
+ * shape operands): false when the exact result does not fit int64. */
+bool sh_add(int64_t a, int64_t b, int64_t *r);
+bool sh_mul(int64_t a, int64_t b, int64_t *r);
+/* Element count of a static shape; false on overflow. */
+bool sh_numel(int rank, const int64_t *shape, int64_t *n);
+/* A node's failure for values that leave the int64 range: TOSAC_ERR_INPUT naming the node. */
+tosac_code sh_overflow(shape_ctx *c, int node, const char *what);
+
 #endif

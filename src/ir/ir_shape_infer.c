@@ -31,6 +31,25 @@ tosac_code sh_fail(shape_ctx *c, int node, const char *reason)
                       ir_node_desc(c->g, node, desc, sizeof desc), reason);
 }
 
+bool sh_add(int64_t a, int64_t b, int64_t *r) { return !__builtin_add_overflow(a, b, r); }
+bool sh_mul(int64_t a, int64_t b, int64_t *r) { return !__builtin_mul_overflow(a, b, r); }
+
+bool sh_numel(int rank, const int64_t *shape, int64_t *n)
+{
+    *n = 1;
+    for (int d = 0; d < rank; d++)
+        if (!sh_mul(*n, shape[d], n))
+            return false;
+    return true;
+}
+
+tosac_code sh_overflow(shape_ctx *c, int node, const char *what)
+{
+    char desc[160];
+    return tosac_fail(c->err, TOSAC_ERR_INPUT, "%s: %s overflows int64",
+                      ir_node_desc(c->g, node, desc, sizeof desc), what);
+}
+
 tosac_code sh_set(shape_ctx *c, int node, int k, tosac_dtype dt, int rank, const int64_t *shape)
 {
     const ir_node *n = &c->g->nodes[node];
@@ -41,7 +60,7 @@ tosac_code sh_set(shape_ctx *c, int node, int k, tosac_dtype dt, int rank, const
     if (rank < 0 || rank > TOSAC_MAX_RANK)
         return sh_fail(c, node, "the output rank is outside 0..8");
     for (int d = 0; d < rank; d++)
-        if (shape[d] < 0 || shape[d] > ((int64_t)1 << 40))
+        if (shape[d] < 0 || shape[d] > IR_SHAPE_LIMIT)
             return tosac_fail(c->err, TOSAC_ERR_INPUT, "%s: output dimension %d would be %lld",
                               ir_node_desc(c->g, node, desc, sizeof desc), d,
                               (long long)shape[d]);

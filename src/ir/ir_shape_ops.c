@@ -7,7 +7,23 @@
 #define IN(k) sh_in(c, node, k)
 #define NODE (&c->g->nodes[node])
 
-static int norm_axis(int64_t axis, int rank) { return (int)(axis < 0 ? axis + rank : axis); }
+/* An axis in -rank..rank-1 (callers check the range they accept); values too large for any
+ * rank give -1 rather than being truncated into range by the int conversion. */
+static int norm_axis(int64_t axis, int rank)
+{
+    if (axis < -TOSAC_MAX_RANK - 1 || axis > TOSAC_MAX_RANK + 1)
+        return -1;
+    return (int)(axis < 0 ? axis + rank : axis);
+}
+
+/* Output 0 carries input 0's known values unchanged (Identity, Reshape, Squeeze, ...). */
+static void pass_vals(shape_ctx *c, int node)
+{
+    int64_t v[SHAPE_MAX_VALUES];
+    int n;
+    if (sh_ints(c, node, 0, v, &n, SHAPE_MAX_VALUES))
+        sh_set_vals(c, node, 0, v, n);
+}
 
 /* ---- elementwise ---- */
 
@@ -21,12 +37,9 @@ static tosac_code r_same(shape_ctx *c, int node)
 
 static tosac_code r_identity(shape_ctx *c, int node)
 {
-    int64_t v[SHAPE_MAX_VALUES];
-    int n;
     if (r_same(c, node))
         return c->err->code;
-    if (sh_ints(c, node, 0, v, &n, SHAPE_MAX_VALUES))
-        sh_set_vals(c, node, 0, v, n);
+    pass_vals(c, node);
     return TOSAC_OK;
 }
 
@@ -87,15 +100,18 @@ static void fold_arith(shape_ctx *c, int node)
     int n = na > nb ? na : nb;
     for (int i = 0; i < n; i++) {
         int64_t x = a[na == 1 ? 0 : i], y = b[nb == 1 ? 0 : i];
+        bool ok;
         if (strcmp(op, "Add") == 0)
-            r[i] = x + y;
+            ok = sh_add(x, y, &r[i]);
         else if (strcmp(op, "Sub") == 0)
-            r[i] = x - y;
+            ok = !__builtin_sub_overflow(x, y, &r[i]);
         else if (strcmp(op, "Mul") == 0)
-            r[i] = x * y;
-        else if (strcmp(op, "Div") == 0 && y != 0)
-            r[i] = x / y;
+            ok = sh_mul(x, y, &r[i]);
+        else if (strcmp(op, "Div") == 0 && y != 0 && !(x == INT64_MIN && y == -1))
+            ok = (r[i] = x / y, true);
         else
+            ok = false;
+        if (!ok) /* the values stay unknown; the shapes are set already */
             return;
     }
     sh_set_vals(c, node, 0, r, n);
@@ -151,10 +167,8 @@ static tosac_code r_cast(shape_ctx *c, int node)
     }
     if (sh_set(c, node, 0, to, x->rank, x->shape))
         return c->err->code;
-    int64_t v[SHAPE_MAX_VALUES];
-    int n;
-    if (tosac_dtype_is_int(to) && sh_ints(c, node, 0, v, &n, SHAPE_MAX_VALUES))
-        sh_set_vals(c, node, 0, v, n);
+    if (tosac_dtype_is_int(to))
+        pass_vals(c, node);
     return TOSAC_OK;
 }
 
@@ -216,10 +230,18 @@ static tosac_code spatial(shape_ctx *c, int node, const ir_tensor *x, const int6
     int64_t out[TOSAC_MAX_RANK];
     out[0] = x->shape[0];
     out[1] = channels;
+    /* Dims are at most IR_SHAPE_LIMIT; attributes are bounded likewise so the arithmetic
+     * below cannot overflow. */
+    const int64_t lim = IR_SHAPE_LIMIT;
     for (int i = 0; i < ns; i++) {
         int64_t s = str ? str[i] : 1, d = dil ? dil[i] : 1, in = x->shape[i + 2];
-        if (s < 1 || d < 1 || kernel[i] < 1)
+        if (s < 1 || d < 1 || kernel[i] < 1 || s > lim || d > lim || kernel[i] > lim)
             return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': invalid stride, dilation or kernel",
+                              NODE->name);
+        if (pads && (pads[i] < -lim || pads[i] > lim || pads[i + ns] < -lim || pads[i + ns] > lim))
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': pads out of range", NODE->name);
+        if (kernel[i] - 1 > lim / d)
+            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': dilated kernel too large",
                               NODE->name);
         int64_t ek = (kernel[i] - 1) * d + 1;
         if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
@@ -267,14 +289,11 @@ static tosac_code r_pool(shape_ctx *c, int node)
     if (!k || nk != x->rank - 2)
         return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': kernel_shape missing or of the wrong length",
                           NODE->name);
+    /* MaxPool's optional Indices output has the pooled shape; output 0 may be omitted, so
+     * the shape is computed for each output rather than read back from output 0 */
     if (spatial(c, node, x, k, x->shape[1], x->dtype, 0))
         return c->err->code;
-    const ir_node *n = NODE;
-    if (n->n_outputs > 1 && n->outputs[1] >= 0) {
-        const ir_tensor *y = &c->g->tensors[n->outputs[0]];
-        return sh_set(c, node, 1, TOSAC_DT_I64, y->rank, y->shape);
-    }
-    return TOSAC_OK;
+    return spatial(c, node, x, k, x->shape[1], TOSAC_DT_I64, 1);
 }
 
 static tosac_code r_global_pool(shape_ctx *c, int node)
@@ -371,7 +390,8 @@ static tosac_code r_flatten(shape_ctx *c, int node)
         return sh_fail(c, node, "axis out of range");
     int64_t out[2] = {1, 1};
     for (int d = 0; d < x->rank; d++)
-        out[d < axis ? 0 : 1] *= x->shape[d];
+        if (!sh_mul(out[d < axis ? 0 : 1], x->shape[d], &out[d < axis ? 0 : 1]))
+            return sh_overflow(c, node, "the element count");
     return sh_set(c, node, 0, x->dtype, 2, out);
 }
 
@@ -385,7 +405,9 @@ static tosac_code r_reshape(shape_ctx *c, int node)
     if (!sh_ints(c, node, 1, s, &n, TOSAC_MAX_RANK))
         return sh_declared_or_fail(c, node, 0, "the target shape is not a known constant");
     bool allowzero = ir_node_attr_int(NODE, "allowzero", 0) != 0;
-    int64_t total = tosac_shape_numel(x->rank, x->shape), known = 1;
+    int64_t total, known = 1, numel;
+    if (!sh_numel(x->rank, x->shape, &total))
+        return sh_overflow(c, node, "the element count");
     int infer = -1;
     for (int d = 0; d < n; d++) {
         if (s[d] == 0 && !allowzero) {
@@ -400,22 +422,19 @@ static tosac_code r_reshape(shape_ctx *c, int node)
         } else if (s[d] < 0) {
             return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': shape value %lld", NODE->name,
                               (long long)s[d]);
-        } else {
-            known *= s[d];
+        } else if (!sh_mul(known, s[d], &known)) {
+            return sh_overflow(c, node, "the target shape's element count");
         }
     }
     if (infer >= 0)
         s[infer] = known ? total / known : 0;
-    if (tosac_shape_numel(n, s) != total)
+    if (!sh_numel(n, s, &numel) || numel != total)
         return tosac_fail(c->err, TOSAC_ERR_INPUT,
                           "node '%s': inconsistent shapes: cannot reshape %lld elements", NODE->name,
                           (long long)total);
     if (sh_set(c, node, 0, x->dtype, n, s))
         return c->err->code;
-    int64_t v[SHAPE_MAX_VALUES];
-    int nv;
-    if (sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES))
-        sh_set_vals(c, node, 0, v, nv);
+    pass_vals(c, node);
     return TOSAC_OK;
 }
 
@@ -493,10 +512,7 @@ static tosac_code r_squeeze(shape_ctx *c, int node, bool unsqueeze)
     }
     if (sh_set(c, node, 0, x->dtype, r, out))
         return c->err->code;
-    int64_t v[SHAPE_MAX_VALUES];
-    int nv;
-    if (sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES))
-        sh_set_vals(c, node, 0, v, nv);
+    pass_vals(c, node);
     return TOSAC_OK;
 }
 
@@ -528,7 +544,8 @@ static tosac_code r_concat(shape_ctx *c, int node)
                 return tosac_fail(c->err, TOSAC_ERR_INPUT,
                                   "node '%s': inconsistent shapes: dimension %d is %lld and %lld",
                                   NODE->name, d, (long long)t->shape[d], (long long)x->shape[d]);
-        out[axis] += t->shape[axis];
+        if (!sh_add(out[axis], t->shape[axis], &out[axis]))
+            return sh_overflow(c, node, "the concatenated dimension");
         int nv;
         if (fold && sh_ints(c, node, k, vals + nvals, &nv, SHAPE_MAX_VALUES - nvals))
             nvals += nv;
@@ -566,9 +583,10 @@ static tosac_code r_split(shape_ctx *c, int node)
             split[i] = i < ns - 1 ? each : x->shape[axis] - each * (ns - 1);
     }
     int64_t sum = 0;
+    bool bad = false;
     for (int i = 0; i < ns; i++)
-        sum += split[i] < 0 ? -1000000 : split[i];
-    if (ns != nout || sum != x->shape[axis])
+        bad |= split[i] < 0 || !sh_add(sum, split[i], &sum);
+    if (bad || ns != nout || sum != x->shape[axis])
         return tosac_fail(c->err, TOSAC_ERR_INPUT,
                           "node '%s': inconsistent shapes: split sizes do not add up to %lld",
                           NODE->name, (long long)x->shape[axis]);
@@ -619,21 +637,24 @@ static tosac_code r_slice(shape_ctx *c, int node)
         step_of[d] = 1;
     for (int i = 0; i < n; i++) {
         int a = na >= 0 ? norm_axis(ax[i], x->rank) : i;
-        int64_t step = nsp >= 0 ? sp[i] : 1, dim = x->shape[a];
+        int64_t step = nsp >= 0 ? sp[i] : 1;
         if (a < 0 || a >= x->rank || step == 0)
             return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': invalid axis or step", NODE->name);
+        int64_t dim = x->shape[a];
         int64_t s = st[i] < 0 ? st[i] + dim : st[i], e = en[i] < 0 ? en[i] + dim : en[i];
         if (en[i] > ((int64_t)1 << 62))
             e = dim;
+        /* ceil(distance / |step|) without forming distance + |step| - 1 (step may be
+         * any int64, INT64_MIN included) */
         int64_t len;
         if (step > 0) {
             s = clamp64(s, 0, dim);
             e = clamp64(e, 0, dim);
-            len = e > s ? (e - s + step - 1) / step : 0;
+            len = e > s ? (e - s - 1) / step + 1 : 0;
         } else {
             s = clamp64(s, 0, dim - 1);
             e = clamp64(e, -1, dim - 1);
-            len = s > e ? (s - e - step - 1) / -step : 0;
+            len = s > e ? (int64_t)((uint64_t)(s - e - 1) / (0 - (uint64_t)step)) + 1 : 0;
         }
         out[a] = len;
         begin[a] = s;
@@ -643,7 +664,7 @@ static tosac_code r_slice(shape_ctx *c, int node)
         return c->err->code;
     int64_t v[SHAPE_MAX_VALUES], r[SHAPE_MAX_VALUES];
     int nv;
-    if (x->rank == 1 && sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES)) {
+    if (x->rank == 1 && sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES) && nv == x->shape[0]) {
         for (int64_t i = 0; i < out[0]; i++)
             r[i] = v[begin[0] + i * step_of[0]];
         sh_set_vals(c, node, 0, r, (int)out[0]);
@@ -705,8 +726,9 @@ static tosac_code r_size(shape_ctx *c, int node)
     const ir_tensor *x;
     if (sh_need(c, node, 0, &x) || sh_set(c, node, 0, TOSAC_DT_I64, 0, NULL))
         return c->err->code;
-    int64_t n = tosac_shape_numel(x->rank, x->shape);
-    sh_set_vals(c, node, 0, &n, 1);
+    int64_t n;
+    if (sh_numel(x->rank, x->shape, &n))
+        sh_set_vals(c, node, 0, &n, 1);
     return TOSAC_OK;
 }
 
@@ -749,9 +771,12 @@ static tosac_code r_range(shape_ctx *c, int node)
     if (!tosac_dtype_is_int(s->dtype) || !sh_ints(c, node, 0, &a, &n1, 1) ||
         !sh_ints(c, node, 1, &b, &n2, 1) || !sh_ints(c, node, 2, &d, &n3, 1) || d == 0)
         return sh_declared_or_fail(c, node, 0, "the output size depends on input values");
-    int64_t len = d > 0 ? (b - a + d - 1) / d : (a - b - d - 1) / -d;
-    if (len < 0)
-        len = 0;
+    /* ceil((limit - start) / delta), clamped at 0, for any int64 values */
+    int64_t dist, len = 0;
+    if (__builtin_sub_overflow(d > 0 ? b : a, d > 0 ? a : b, &dist))
+        return sh_overflow(c, node, "the range length");
+    if (dist > 0)
+        len = (int64_t)((uint64_t)(dist - 1) / (d > 0 ? (uint64_t)d : 0 - (uint64_t)d)) + 1;
     return sh_set(c, node, 0, s->dtype, 1, &len);
 }
 
@@ -779,7 +804,8 @@ static tosac_code r_pad(shape_ctx *c, int node)
         int a = na >= 0 ? norm_axis(axes[i], x->rank) : i;
         if (a < 0 || a >= x->rank)
             return sh_fail(c, node, "axis out of range");
-        out[a] += pads[i] + pads[i + cnt];
+        if (!sh_add(out[a], pads[i], &out[a]) || !sh_add(out[a], pads[i + cnt], &out[a]))
+            return sh_overflow(c, node, "the padded dimension");
     }
     return sh_set(c, node, 0, x->dtype, x->rank, out);
 }
@@ -871,7 +897,8 @@ static tosac_code r_expand_tile(shape_ctx *c, int node)
             return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': %d repeats for rank %d",
                               NODE->name, n, x->rank);
         for (int d = 0; d < n; d++)
-            out[d] = x->shape[d] * s[d];
+            if (!sh_mul(x->shape[d], s[d], &out[d]))
+                return sh_overflow(c, node, "the tiled dimension");
         return sh_set(c, node, 0, x->dtype, n, out);
     }
     int r = n > x->rank ? n : x->rank;
@@ -900,8 +927,14 @@ static tosac_code r_resize(shape_ctx *c, int node)
     if (si < NODE->n_inputs && NODE->inputs[si] >= 0 &&
         ir_graph_const_value(c->g, NODE->inputs[si], &sc) && sc.dtype == TOSAC_DT_F32 &&
         tosac_tensor_numel(&sc) == x->rank) {
-        for (int d = 0; d < x->rank; d++)
-            out[d] = (int64_t)((double)x->shape[d] * ((float *)sc.data)[d]);
+        for (int d = 0; d < x->rank; d++) {
+            double v = (double)x->shape[d] * ((float *)sc.data)[d];
+            /* NaN, infinite or huge scales: no int64 conversion of an out-of-range double */
+            if (!(v >= 0 && v <= (double)IR_SHAPE_LIMIT))
+                return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': scale %g gives dimension %g",
+                                  NODE->name, (double)((float *)sc.data)[d], v);
+            out[d] = (int64_t)v;
+        }
         return sh_set(c, node, 0, x->dtype, x->rank, out);
     }
     return sh_declared_or_fail(c, node, 0, "scales/sizes are not known constants");

@@ -36,19 +36,21 @@ static tosac_code r_depth_space(shape_ctx *c, int node)
     if (b < 1 || b > 4096)
         return bad(c, node, "blocksize must be positive");
     int64_t out[4] = {x->shape[0], 0, 0, 0};
+    bool fits;
     if (strcmp(NODE->op_type, "DepthToSpace") == 0) {
         if (x->shape[1] % (b * b))
             return bad(c, node, "inconsistent shapes: channels not divisible by blocksize^2");
         out[1] = x->shape[1] / (b * b);
-        out[2] = x->shape[2] * b;
-        out[3] = x->shape[3] * b;
+        fits = sh_mul(x->shape[2], b, &out[2]) && sh_mul(x->shape[3], b, &out[3]);
     } else {
         if (x->shape[2] % b || x->shape[3] % b)
             return bad(c, node, "inconsistent shapes: height/width not divisible by blocksize");
-        out[1] = x->shape[1] * b * b;
+        fits = sh_mul(x->shape[1], b * b, &out[1]);
         out[2] = x->shape[2] / b;
         out[3] = x->shape[3] / b;
     }
+    if (!fits)
+        return sh_overflow(c, node, "the output size");
     return sh_set(c, node, 0, x->dtype, 4, out);
 }
 
@@ -95,8 +97,7 @@ static tosac_code r_conv_transpose(shape_ctx *c, int node)
     if (ns < 1 || w->rank != x->rank)
         return bad(c, node, "inconsistent shapes: weight and input ranks");
     int64_t group = ir_node_attr_int(NODE, "group", 1);
-    if (group < 1 || w->shape[0] < 1 || w->shape[1] > BIG || x->shape[1] != w->shape[0] ||
-        w->shape[0] % group)
+    if (group < 1 || w->shape[0] < 1 || x->shape[1] != w->shape[0] || w->shape[0] % group)
         return bad(c, node, "inconsistent shapes: input channels, weight and group");
     int nk, n_str, n_dil, n_pad, n_op, n_os;
     const int64_t *ks = ir_node_attr_ints(NODE, "kernel_shape", &nk);
@@ -116,7 +117,8 @@ static tosac_code r_conv_transpose(shape_ctx *c, int node)
     bool valid = strcmp(ap, "VALID") == 0;
     int64_t out[TOSAC_MAX_RANK];
     out[0] = x->shape[0];
-    out[1] = w->shape[1] * group;
+    if (!sh_mul(w->shape[1], group, &out[1]))
+        return sh_overflow(c, node, "the output channels");
     for (int i = 0; i < ns; i++) {
         int64_t s = str ? str[i] : 1, d = dil ? dil[i] : 1, k = ks ? ks[i] : w->shape[i + 2];
         int64_t op = opad ? opad[i] : 0, in = x->shape[i + 2];

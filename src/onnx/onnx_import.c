@@ -62,7 +62,7 @@ static tosac_code apply_type(ir_graph *g, int id, const Onnx__TypeProto *tp, con
         int64_t v = -1, known = t->rank >= 0 ? t->shape[d] : -1;
         if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
             v = dim->dim_value;
-            if (v < 0 || v > ((int64_t)1 << 40))
+            if (v < 0 || v > IR_SHAPE_LIMIT)
                 return tosac_fail(err, TOSAC_ERR_INPUT, "%s '%s': dimension %d is %lld", what,
                                   t->name, d, (long long)v);
         }
@@ -89,9 +89,11 @@ static tosac_code apply_type(ir_graph *g, int id, const Onnx__TypeProto *tp, con
 static tosac_code add_initializer(ir_graph *g, tosac_tensor *t, const char *name,
                                   tosac_error *err)
 {
-    if (ir_graph_find_tensor(g, name) >= 0)
+    if (ir_graph_find_tensor(g, name) >= 0) {
+        tosac_tensor_free(t);
         return tosac_fail(err, TOSAC_ERR_INPUT, "graph '%s': initializer '%s' appears twice",
                           g->name, name);
+    }
     int id = ir_graph_add_const_owned(g, name, t->dtype, t->rank, t->shape, t->data, t->nbytes,
                                       err);
     t->data = NULL;

@@ -51,6 +51,17 @@ static const tosa_attr_field f_acc[] = {ACC};
 static const tosa_attr_field f_block[] = {SC(block_size, TOSA_AK_BLOCK)};
 static const tosa_attr_field f_bcast[] = {BOOLF(allow_broadcast)};
 
+bool tosa_attr_enum_ok(tosa_attr_kind k, uint64_t v)
+{
+    switch (k) {
+    case TOSA_AK_NAN: return v <= TOSA_NAN_IGNORE;
+    case TOSA_AK_ROUND: return v <= TOSA_ROUND_DOUBLE;
+    case TOSA_AK_RESIZE: return v <= TOSA_RESIZE_BILINEAR;
+    case TOSA_AK_BLOCK: return v == 0 || v == 32;
+    default: return true;
+    }
+}
+
 #define N(a) (int)(sizeof a / sizeof a[0])
 #define ENTRY(op, arr) [op] = {arr, N(arr)}
 

@@ -15,14 +15,12 @@ static bool ints_eq(const int *a, int na, const int *b, int nb)
 
 static bool tensor_eq(const tosa_tensor *a, const tosa_tensor *b)
 {
-    if (!str_eq(a->name, b->name) || a->dtype != b->dtype || a->rank != b->rank ||
+    if (!str_eq(a->name, b->name) || a->dtype != b->dtype ||
+        !tosac_shape_equal(a->rank, a->shape, b->rank, b->shape) ||
         a->is_unranked != b->is_unranked || a->variable != b->variable ||
         a->in_shapes_table != b->in_shapes_table || a->outer_ref != b->outer_ref ||
         !str_eq(a->variable_name, b->variable_name))
         return false;
-    for (int i = 0; i < a->rank; i++)
-        if (a->shape[i] != b->shape[i])
-            return false;
     if (!a->data || !b->data)
         return !a->data && !b->data;
     return a->data_size == b->data_size && memcmp(a->data, b->data, a->data_size) == 0;

@@ -11,6 +11,7 @@ typedef struct cf_ctx {
     unsigned char *state;      /* 0 unvisited, 1 on the current path, 2 done */
     int *height;               /* done blocks: longest chain of calls below them */
     int n;
+    const char *what; /* message prefix: "bad .tosa file" when reading */
     tosac_error *err;
 } cf_ctx;
 
@@ -28,13 +29,13 @@ static tosac_code visit_ref(cf_ctx *c, const tosa_block *from, int op_index, tos
                             const char *field, const char *name, int depth, int *height)
 {
     if (!name)
-        return tosac_fail(c->err, TOSAC_ERR_INPUT, "bad .tosa file: block '%s' operator %d "
-                          "(%s): %s is missing", from->name, op_index, tosa_op_name(op), field);
+        return tosac_fail(c->err, TOSAC_ERR_INPUT, "%s: block '%s' operator %d (%s): %s is missing",
+                          c->what, from->name, op_index, tosa_op_name(op), field);
     const tosa_block *to = tosa_graph_find_block(c->g, name);
     if (!to)
-        return tosac_fail(c->err, TOSAC_ERR_INPUT, "bad .tosa file: block '%s' operator %d "
-                          "(%s): %s '%s' is not a block or region of the graph", from->name,
-                          op_index, tosa_op_name(op), field, name);
+        return tosac_fail(c->err, TOSAC_ERR_INPUT, "%s: block '%s' operator %d (%s): %s '%s' is "
+                          "not a block or region of the graph", c->what, from->name, op_index,
+                          tosa_op_name(op), field, name);
     int h;
     tosac_code rc = visit(c, block_id(c, to), depth + 1, &h);
     if (!rc && h + 1 > *height)
@@ -51,11 +52,11 @@ static tosac_code visit(cf_ctx *c, int id, int depth, int *height)
         return TOSAC_OK;
     }
     if (c->state[id] == 1)
-        return tosac_fail(c->err, TOSAC_ERR_INPUT, "bad .tosa file: block '%s' calls itself "
-                          "through control flow (recursion)", b->name);
+        return tosac_fail(c->err, TOSAC_ERR_INPUT, "%s: block '%s' calls itself "
+                          "through control flow (recursion)", c->what, b->name);
     if (depth + *height > TOSA_MAX_CALL_DEPTH)
-        return tosac_fail(c->err, TOSAC_ERR_INPUT, "bad .tosa file: control flow nests deeper "
-                          "than %d blocks (at block '%s')", TOSA_MAX_CALL_DEPTH, b->name);
+        return tosac_fail(c->err, TOSAC_ERR_INPUT, "%s: control flow nests deeper than %d blocks "
+                          "(at block '%s')", c->what, TOSA_MAX_CALL_DEPTH, b->name);
     c->state[id] = 1;
     tosac_code rc = TOSAC_OK;
     for (int i = 0; i < b->n_ops && !rc; i++) {
@@ -71,16 +72,16 @@ static tosac_code visit(cf_ctx *c, int id, int depth, int *height)
         }
     }
     if (!rc && *height > TOSA_MAX_CALL_DEPTH)
-        rc = tosac_fail(c->err, TOSAC_ERR_INPUT, "bad .tosa file: control flow nests deeper "
-                        "than %d blocks (below block '%s')", TOSA_MAX_CALL_DEPTH, b->name);
+        rc = tosac_fail(c->err, TOSAC_ERR_INPUT, "%s: control flow nests deeper than %d blocks "
+                        "(below block '%s')", c->what, TOSA_MAX_CALL_DEPTH, b->name);
     c->state[id] = 2;
     c->height[id] = *height;
     return rc;
 }
 
-tosac_code tosa_check_control_flow(const tosa_graph *g, tosac_error *err)
+tosac_code tosa_check_control_flow(const tosa_graph *g, const char *what, tosac_error *err)
 {
-    cf_ctx c = {g, NULL, NULL, NULL, 0, err};
+    cf_ctx c = {g, NULL, NULL, NULL, 0, what, err};
     for (int r = 0; r < g->n_regions; r++)
         c.n += g->regions[r].n_blocks;
     if (c.n == 0)

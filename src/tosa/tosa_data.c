@@ -122,8 +122,16 @@ tosac_code tosa_data_encode(tosac_dtype dt, const void *src, uint64_t n, uint8_t
         return TOSAC_OK;
     }
     if (dt == TOSAC_DT_BOOL) {
-        for (uint64_t i = 0; i < n; i++)
-            dst[i] = ((const uint8_t *)src)[i] != 0;
+        /* in memory a bool is 0 or 1 (dtype.h); anything else is a producer's bug, and
+         * normalising it would make the file differ from the graph written */
+        for (uint64_t i = 0; i < n; i++) {
+            uint8_t v = ((const uint8_t *)src)[i];
+            if (v > 1)
+                return tosac_fail(err, TOSAC_ERR_INPUT,
+                                  "tensor '%s': value %u at element %llu is not a bool (0 or 1)",
+                                  tensor_name, v, (unsigned long long)i);
+            dst[i] = v;
+        }
         return TOSAC_OK;
     }
     size_t w = file_elem_bytes(dt);

@@ -36,6 +36,11 @@ typedef struct tosa_attr_field {
  * NULL for ops outside the known range. */
 const tosa_attr_field *tosa_attr_fields(tosa_op op, int *n);
 
+/* Range of a small enum field (NAN, ROUND, RESIZE, BLOCK; true for other kinds): the reader
+ * refuses other values, so the writer does too. The dtype field goes through the DType
+ * mapping instead. */
+bool tosa_attr_enum_ok(tosa_attr_kind k, uint64_t v);
+
 /* Field accessors (by kind) on an attribute. */
 int64_t tosa_attr_get_int(const tosa_attr *a, const tosa_attr_field *f);
 void tosa_attr_set_int(tosa_attr *a, const tosa_attr_field *f, int64_t v);
@@ -74,6 +79,11 @@ tosac_code tosa_data_encode(tosac_dtype dt, const void *src, uint64_t n, uint8_t
 int tosa_block_push_tensor(tosa_block *b, const char *name, tosac_dtype dt, int rank,
                            const int64_t *shape, const void *data, size_t data_size,
                            tosac_error *err);
+
+/* Checks that COND_IF / WHILE_LOOP name existing blocks and do not nest too deep or recurse;
+ * messages start with `what` ("bad .tosa file" when reading). The writer checks the same, so
+ * it never writes a file the reader refuses. */
+tosac_code tosa_check_control_flow(const tosa_graph *g, const char *what, tosac_error *err);
 
 /* Limits on untrusted input. */
 #define TOSA_MAX_CALL_DEPTH 32  /* COND_IF / WHILE_LOOP nesting */

@@ -379,7 +379,7 @@ static tosac_code read_graph(tosa_reader *r, tosa_graph *g)
                 return rc;
         }
     }
-    if ((rc = tosa_check_control_flow(g, r->err)) != TOSAC_OK)
+    if ((rc = tosa_check_control_flow(g, "bad .tosa file", r->err)) != TOSAC_OK)
         return rc;
     return tosa_resolve_outer_refs(r, g);
 }

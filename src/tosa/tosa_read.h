@@ -52,7 +52,5 @@ tosac_code tosa_resolve_outer_refs(tosa_reader *r, tosa_graph *g);
 /* Reads one TosaOperator table into block b (operand names resolved through ix). */
 tosac_code tosa_read_operator(tosa_reader *r, const fb_table *t, int index, tosa_block *b,
                               const tosa_name_index *ix);
-/* Checks that COND_IF / WHILE_LOOP name existing blocks and do not nest too deep or recurse. */
-tosac_code tosa_check_control_flow(const tosa_graph *g, tosac_error *err);
 
 #endif

@@ -7,18 +7,6 @@
 
 static tosa_op last_op(int minor) { return minor >= 1 ? TOSA_OP_COUNT - 1 : TOSA_OP_LAST_1_0; }
 
-/* Range of a small enum field; the dtype field is checked through the DType mapping. */
-static bool enum_ok(tosa_attr_kind k, uint64_t v)
-{
-    switch (k) {
-    case TOSA_AK_NAN: return v <= TOSA_NAN_IGNORE;
-    case TOSA_AK_ROUND: return v <= TOSA_ROUND_DOUBLE;
-    case TOSA_AK_RESIZE: return v <= TOSA_RESIZE_BILINEAR;
-    case TOSA_AK_BLOCK: return v == 0 || v == 32;
-    default: return true;
-    }
-}
-
 static tosac_code read_bytes(tosa_reader *r, const fb_vec *v, uint8_t **out)
 {
     tosac_code rc = tosa_reader_charge(r, v->n);
@@ -84,7 +72,7 @@ static tosac_code read_field(tosa_reader *r, const fb_table *at, int id, const t
                                   "is DType %llu, not a TOSA 1.%d type", what, f->name,
                                   (unsigned long long)v, r->minor);
             v = (uint64_t)dt;
-        } else if (!enum_ok(f->kind, v)) {
+        } else if (!tosa_attr_enum_ok(f->kind, v)) {
             return tosac_fail(r->err, TOSAC_ERR_INPUT, "bad .tosa file: %s: attribute '%s' has "
                               "out-of-range value %llu", what, f->name, (unsigned long long)v);
         } else if (f->kind == TOSA_AK_I32) {

@@ -81,9 +81,15 @@ static tosac_code put_attr(writer *w, size_t slot, const tosa_operator *o, int i
             fields[i] = SCALAR(4, v);
             break;
         }
-        default:
-            fields[i] = SCALAR(4, (uint32_t)tosa_attr_get_int(&o->attr, af));
+        default: {
+            int64_t v = tosa_attr_get_int(&o->attr, af);
+            if (!tosa_attr_enum_ok(af->kind, (uint64_t)v))
+                return tosac_fail(w->err, TOSAC_ERR_INPUT, "operator %d (%s): attribute '%s' "
+                                  "has out-of-range value %lld", index, tosa_op_name(o->op),
+                                  af->name, (long long)v);
+            fields[i] = SCALAR(4, (uint32_t)v);
             break;
+        }
         }
     }
     size_t t = fb_build_table(&w->fb, fields, n, slots);
@@ -285,6 +291,9 @@ static tosac_code put_graph(writer *w)
         return tosac_fail(w->err, TOSAC_ERR_UNSUPPORTED, "cannot write TOSA version %d.%d.%d%s "
                           "(only 1.0.x and 1.1.x, non-draft)", g->ver_major, g->ver_minor,
                           g->ver_patch, g->ver_draft ? " draft" : "");
+    tosac_code rc = tosa_check_control_flow(g, "cannot write the graph", w->err);
+    if (rc != TOSAC_OK)
+        return rc;
     size_t root = fb_build_zeros(&w->fb, 8);
     if (!w->fb.oom)
         memcpy(w->fb.buf + 4, "TOSA", 4);

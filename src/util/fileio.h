@@ -18,6 +18,11 @@ tosac_code tosac_write_file(const char *path, const void *data, size_t len, tosa
 /* mkdir -p for one directory level chain; ok if it exists. */
 tosac_code tosac_mkdirs(const char *path, tosac_error *err);
 
+/* A path for an error message: itself, or "..." and its tail when it is so long that the
+ * reason after it would be cut off (messages hold 512 bytes). buf needs TOSAC_MSG_PATH bytes. */
+#define TOSAC_MSG_PATH 200
+const char *tosac_msg_path(const char *path, char *buf);
+
 /* Replace characters outside [A-Za-z0-9_.-] with '_' (output file names). */
 void tosac_sanitize_name(const char *name, char *out, size_t outlen);
 

@@ -181,9 +181,7 @@ static size_t put_utf8(char *o, unsigned cp)
     return 4;
 }
 
-/* Length of the valid UTF-8 sequence at s[0..n) (1..4), or 0 if invalid (overlong forms,
- * surrogates and values above U+10FFFF are invalid). */
-static size_t utf8_seq(const unsigned char *s, size_t n)
+size_t tosac_utf8_seq(const unsigned char *s, size_t n)
 {
     unsigned c = s[0];
     size_t need;
@@ -233,7 +231,7 @@ static tosac_code parse_string(parser *p, char **out, size_t *out_len)
             return perr(p, p->pos, "control character in string (must be escaped)");
         }
         if (c != '\\') {
-            size_t k = utf8_seq((const unsigned char *)p->s + p->pos, p->len - p->pos);
+            size_t k = tosac_utf8_seq((const unsigned char *)p->s + p->pos, p->len - p->pos);
             if (k == 0) {
                 free(o);
                 return perr(p, p->pos, "invalid UTF-8 in string");
@@ -462,8 +460,9 @@ tosac_code tosac_json_parse_file(const char *path, tosac_json **out, tosac_error
     tosac_error_clear(&local);
     tosac_code rc = tosac_json_parse(buf, len, out, &local);
     free(buf);
+    char mp[TOSAC_MSG_PATH];
     if (rc)
-        return tosac_fail(err, rc, "%s: %s", path, local.msg);
+        return tosac_fail(err, rc, "%s: %s", tosac_msg_path(path, mp), local.msg);
     return TOSAC_OK;
 }
 

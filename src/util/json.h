@@ -88,8 +88,13 @@ void tosac_json_write_double(tosac_json_writer *w, double v);
 void tosac_json_write_bool(tosac_json_writer *w, bool v);
 void tosac_json_write_null(tosac_json_writer *w);
 
+/* Length of the valid UTF-8 sequence at s[0..n) (1..4), or 0 if invalid (overlong forms,
+ * surrogates and values above U+10FFFF are invalid). */
+size_t tosac_utf8_seq(const unsigned char *s, size_t n);
+
 /* Appends s as a quoted, escaped JSON string to a plain buffer (for code building JSON by
- * hand). Escapes ", \, control characters (\n \t ... or \u00XX); bytes >= 0x80 pass through.
+ * hand). Escapes ", \, control characters (\n \t ... or \u00XX); valid UTF-8 passes through,
+ * each byte of an invalid sequence becomes \ufffd (the output is always valid JSON).
  * Returns the number of bytes the full result needs, excluding the NUL (like snprintf). */
 size_t tosac_json_escape(const char *s, char *out, size_t outlen);
 

@@ -16,8 +16,21 @@ size_t tosac_json_escape(const char *s, char *out, size_t outlen)
         n++;                                                                                   \
     } while (0)
     PUT('"');
+    const unsigned char *end = (const unsigned char *)s + strlen(s);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         unsigned c = *p;
+        if (c >= 0x80) {
+            size_t k = tosac_utf8_seq(p, (size_t)(end - p));
+            if (k == 0) {
+                for (const char *r = "\\ufffd"; *r; r++)
+                    PUT(*r);
+                continue;
+            }
+            for (size_t i = 0; i < k; i++)
+                PUT((char)p[i]);
+            p += k - 1;
+            continue;
+        }
         const char *esc = NULL;
         switch (c) {
         case '"': esc = "\\\""; break;

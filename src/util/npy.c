@@ -91,6 +91,11 @@ tosac_code tosac_npy_parse(const void *buf, size_t len, tosac_tensor *out, tosac
         if (p >= end || *p++ != ':')
             return bad(err, "missing ':' in header");
         p = skip_ws(p, end);
+        if ((strcmp(key, "descr") == 0 && have_descr) ||
+            (strcmp(key, "fortran_order") == 0 && have_fortran) ||
+            (strcmp(key, "shape") == 0 && have_shape)) /* a second 'shape' would add dims */
+            return tosac_fail(err, TOSAC_ERR_INPUT, "invalid .npy file: header key '%s' appears twice",
+                              key);
         if (strcmp(key, "descr") == 0) {
             p = parse_str(p, end, descr, sizeof descr);
             if (!p)
@@ -201,8 +206,9 @@ tosac_code tosac_npy_read(const char *path, tosac_tensor *out, tosac_error *err)
     tosac_error_clear(&local);
     rc = tosac_npy_parse(buf, len, out, &local);
     free(buf);
+    char mp[TOSAC_MSG_PATH];
     if (rc)
-        return tosac_fail(err, rc, "%s: %s", path, local.msg);
+        return tosac_fail(err, rc, "%s: %s", tosac_msg_path(path, mp), local.msg);
     return TOSAC_OK;
 }
 

@@ -12,6 +12,16 @@ int64_t tosac_shape_numel(int rank, const int64_t *shape)
     return n;
 }
 
+bool tosac_shape_equal(int rank_a, const int64_t *a, int rank_b, const int64_t *b)
+{
+    if (rank_a != rank_b)
+        return false;
+    for (int d = 0; d < rank_a; d++)
+        if (a[d] != b[d])
+            return false;
+    return true;
+}
+
 int64_t tosac_tensor_numel(const tosac_tensor *t) { return tosac_shape_numel(t->rank, t->shape); }
 
 tosac_code tosac_shape_check(tosac_dtype dt, int rank, const int64_t *shape, size_t *nbytes_out,

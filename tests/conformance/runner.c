@@ -42,12 +42,7 @@ static tosac_code load(const char *dir, const char *file, tosac_dtype want, tosa
 
 static bool same_shape(const tosac_tensor *a, const tosac_tensor *b)
 {
-    if (a->rank != b->rank)
-        return false;
-    for (int d = 0; d < a->rank; d++)
-        if (a->shape[d] != b->shape[d])
-            return false;
-    return true;
+    return tosac_shape_equal(a->rank, a->shape, b->rank, b->shape);
 }
 
 /* Element i of t as double (F64 data as is, the rest through the interpreter's reader). */

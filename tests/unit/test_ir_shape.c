@@ -205,10 +205,30 @@ static void test_zoo_dynamic_inputs(void **state)
     ir_model_free(m);
 }
 
+/* MaxPool with its Y output omitted and only Indices wanted: the Indices shape is the pooled
+ * shape (the rule once read it back from the omitted output: an out-of-bounds read). */
+static void test_pool_indices_without_y(void **state)
+{
+    (void)state;
+    ir_model *m = new_model();
+    ir_graph *g = m->graph;
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 4, (int64_t[]){1, 2, 5, 5}, &err);
+    int idx = t(m, "idx");
+    int n = ir_graph_add_node(g, "MaxPool", NULL, "pool", &x, 1, (int[]){-1, idx}, 2, &err);
+    ir_node_set_ints(g, n, "kernel_shape", (int64_t[]){3, 3}, 2, &err);
+    ir_graph_mark_output(g, idx, &err);
+    assert_int_equal(err.code, TOSAC_OK);
+    assert_int_equal(ir_model_infer_shapes(m, &err), TOSAC_OK);
+    /* 5 - 3 + 1 = 3 */
+    expect_shape(m, idx, TOSAC_DT_I64, 4, (int64_t[]){1, 2, 3, 3});
+    ir_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv_pool_gemm),
+        cmocka_unit_test(test_pool_indices_without_y),
         cmocka_unit_test(test_shape_arithmetic_folds),
         cmocka_unit_test(test_broadcast_split_slice_transpose),
         cmocka_unit_test(test_errors_name_the_problem),

@@ -254,6 +254,25 @@ static void test_escape_helper(void **state)
     assert_string_equal(buf, "\"abcdef");
 }
 
+/* Invalid UTF-8 becomes U+FFFD per byte, valid multi-byte sequences pass: the result is
+ * always JSON the reader accepts. */
+static void test_escape_invalid_utf8(void **state)
+{
+    (void)state;
+    char buf[64];
+    /* é (c3 a9) kept; lone ff, truncated e2 82 and a surrogate (ed a0 80) replaced */
+    tosac_json_escape("\xc3\xa9|\xff|\xe2\x82|\xed\xa0\x80", buf, sizeof buf);
+    assert_string_equal(buf, "\"\xc3\xa9|\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd\"");
+    tosac_json *v = NULL;
+    tosac_error err;
+    tosac_error_clear(&err);
+    assert_int_equal(tosac_json_parse(buf, strlen(buf), &v, &err), TOSAC_OK);
+    /* é, |, U+FFFD is ef bf bd */
+    assert_string_equal(tosac_json_string(v), "\xc3\xa9|\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd|"
+                                              "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+    tosac_json_free(v);
+}
+
 static void test_conformance_desc(void **state)
 {
     (void)state;
@@ -284,7 +303,8 @@ int main(void)
         cmocka_unit_test(test_errors_name_offset), cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_writer_compact),
         cmocka_unit_test(test_writer_pretty),    cmocka_unit_test(test_writer_misuse),
-        cmocka_unit_test(test_escape_helper),    cmocka_unit_test(test_conformance_desc),
+        cmocka_unit_test(test_escape_helper),
+        cmocka_unit_test(test_escape_invalid_utf8),    cmocka_unit_test(test_conformance_desc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

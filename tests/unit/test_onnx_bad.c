@@ -179,6 +179,17 @@ static void test_unknown_data_type(void **state)
     expect(&m, TOSAC_ERR_UNSUPPORTED, "data type STRING is not supported");
 }
 
+/* The second "w" is refused; its data must be released (the ASan build checks leaks). */
+static void test_duplicate_initializer(void **state)
+{
+    (void)state;
+    pb g = {.n = 0}, m;
+    initializer(&g, 1, two, 1, "abcdefgh", 8);
+    initializer(&g, 1, two, 1, "ijklmnop", 8);
+    model(&m, 13, &g);
+    expect(&m, TOSAC_ERR_INPUT, "initializer 'w' appears twice");
+}
+
 static void test_raw_size_mismatch(void **state)
 {
     (void)state;
@@ -414,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_dangling_output),
         cmocka_unit_test(test_produced_twice),
         cmocka_unit_test(test_unknown_data_type),
+        cmocka_unit_test(test_duplicate_initializer),
         cmocka_unit_test(test_raw_size_mismatch),
         cmocka_unit_test(test_huge_dims),
         cmocka_unit_test(test_inconsistent_declared_shape),

@@ -19,21 +19,10 @@ static const char *const files[] = {
     "test.tosa",
 };
 
-static uint64_t rng_state;
-static uint32_t rnd(void)
-{
-    /* xorshift64*: fixed seed, so every run tries the same corruptions */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
-}
-
 /* Reads an exactly-sized copy (so ASan sees any read past the end) and checks the result. */
 static int try_buffer(const uint8_t *data, size_t len)
 {
-    uint8_t *copy = malloc(len ? len : 1);
-    memcpy(copy, data, len);
+    uint8_t *copy = tu_memdup(data, len);
     tosac_error err;
     tosac_error_clear(&err);
     tosa_graph *g = NULL;
@@ -94,23 +83,23 @@ static void test_corruptions(void **state)
     (void)state;
     static const uint32_t words[] = {0xffffffffu, 0x7fffffffu, 0x80000000u, 0, 1, 4, 0xfffffffcu,
                                      0x10000u};
-    rng_state = 0x9e3779b97f4a7c15ull;
+    tu_seed(0x9e3779b97f4a7c15ull);
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         size_t len;
         uint8_t *data = load(files[f], &len);
         uint8_t *m = malloc(len);
         for (int iter = 0; iter < 1000; iter++) {
             memcpy(m, data, len);
-            int edits = 1 + (int)(rnd() % 3);
+            int edits = 1 + (int)(tu_rand() % 3);
             for (int e = 0; e < edits; e++) {
-                uint32_t kind = rnd() % 4, pos = rnd() % (uint32_t)len;
+                uint32_t kind = tu_rand() % 4, pos = tu_rand() % (uint32_t)len;
                 if (kind == 0) {
-                    m[pos] ^= (uint8_t)(1u << (rnd() % 8));
+                    m[pos] ^= (uint8_t)(1u << (tu_rand() % 8));
                 } else if (kind == 1) {
-                    m[pos] = (uint8_t)rnd();
+                    m[pos] = (uint8_t)tu_rand();
                 } else if (pos + 4 <= len) {
-                    uint32_t w = kind == 2 ? words[rnd() % (sizeof words / sizeof words[0])]
-                                           : rnd() % (uint32_t)(len + 16);
+                    uint32_t w = kind == 2 ? words[tu_rand() % (sizeof words / sizeof words[0])]
+                                           : tu_rand() % (uint32_t)(len + 16);
                     pos &= ~3u; /* offsets and counts sit on 4-byte boundaries */
                     for (int k = 0; k < 4; k++)
                         m[pos + (uint32_t)k] = (uint8_t)(w >> (8 * k));

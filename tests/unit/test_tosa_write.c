@@ -343,6 +343,51 @@ static void test_writer_refuses(void **state)
     tosa_graph_free(g);
 }
 
+/* The writer refuses what its own reader would refuse, so every file it writes reads back
+ * equal: enum values out of range, control flow naming no block, bools that are not 0/1. */
+static void test_writer_refuses_what_reader_refuses(void **state)
+{
+    (void)state;
+    tosac_error err;
+    void *buf;
+    size_t len;
+    tosa_attr a;
+    memset(&a, 0, sizeof a);
+    a.nan_mode = 3; /* PROPAGATE = 1, IGNORE = 2 */
+    tosa_graph *g = one_op(0, TOSA_OP_ARGMAX, &a);
+    tosac_error_clear(&err);
+    assert_int_equal(tosa_graph_write(g, &buf, &len, &err), TOSAC_ERR_INPUT);
+    assert_string_equal(err.msg, "operator 0 (ARGMAX): attribute 'nan_mode' has out-of-range value 3");
+    tosa_graph_free(g);
+    memset(&a, 0, sizeof a);
+    a.then_graph = "g1"; /* else_graph missing */
+    g = one_op(0, TOSA_OP_COND_IF, &a);
+    tosac_error_clear(&err);
+    assert_int_equal(tosa_graph_write(g, &buf, &len, &err), TOSAC_ERR_INPUT);
+    assert_string_equal(err.msg, "cannot write the graph: block 'main' operator 0 (COND_IF): "
+                                 "else_graph is missing");
+    tosa_graph_free(g);
+    a.else_graph = "nowhere";
+    g = one_op(0, TOSA_OP_COND_IF, &a);
+    tosac_error_clear(&err);
+    assert_int_equal(tosa_graph_write(g, &buf, &len, &err), TOSAC_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "else_graph 'nowhere' is not a block or region of the graph"));
+    tosa_graph_free(g);
+    /* a constant bool holding 7 */
+    g = tosa_graph_new(1, 0);
+    tosa_block *b = tosa_region_add_block(tosa_graph_add_region(g, "main"), "main");
+    const int64_t two = 2;
+    const uint8_t bad[2] = {1, 7};
+    tosac_error_clear(&err);
+    int t = tosa_block_add_tensor(b, "k", TOSAC_DT_BOOL, 1, &two, bad, 2, &err);
+    assert_true(t >= 0);
+    assert_true(tosa_block_add_op(b, TOSA_OP_CONST, NULL, NULL, 0, &t, 1, &err) >= 0);
+    assert_int_equal(tosa_block_set_io(b, NULL, 0, &t, 1, &err), TOSAC_OK);
+    assert_int_equal(tosa_graph_write(g, &buf, &len, &err), TOSAC_ERR_INPUT);
+    assert_string_equal(err.msg, "tensor 'k': value 7 at element 1 is not a bool (0 or 1)");
+    tosa_graph_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -351,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_packed_data),
         cmocka_unit_test(test_shapes_table),
         cmocka_unit_test(test_writer_refuses),
+        cmocka_unit_test(test_writer_refuses_what_reader_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -116,6 +116,36 @@ int tu_cli(char **out, char **errout, ...)
     return tu_cli_argv(out, errout, args);
 }
 
+static uint64_t tu_rng = 0x9e3779b97f4a7c15ull;
+
+void tu_seed(uint64_t seed)
+{
+    tu_rng = seed ? seed : 0x9e3779b97f4a7c15ull; /* xorshift must not start at 0 */
+}
+
+uint32_t tu_rand(void)
+{
+    tu_rng ^= tu_rng >> 12;
+    tu_rng ^= tu_rng << 25;
+    tu_rng ^= tu_rng >> 27;
+    return (uint32_t)((tu_rng * 2685821657736338717ull) >> 32);
+}
+
+uint32_t tu_below(uint32_t n)
+{
+    return n ? tu_rand() % n : 0;
+}
+
+void *tu_memdup(const void *p, size_t len)
+{
+    void *c = malloc(len ? len : 1);
+    if (!c)
+        abort();
+    if (len)
+        memcpy(c, p, len);
+    return c;
+}
+
 int tu_count_lines(const char *s)
 {
     int n = 0;

@@ -22,6 +22,15 @@ void tu_rmtree(const char *path);
 int tu_cli(char **out, char **errout, ...);
 int tu_cli_argv(char **out, char **errout, const char *const *args);
 
+/* A seeded pseudo-random generator (xorshift64*) for fuzz loops: the same seed gives the
+ * same sequence on every machine, so a failure replays. tu_below(0) is 0. */
+void tu_seed(uint64_t seed);
+uint32_t tu_rand(void);
+uint32_t tu_below(uint32_t n);
+/* A malloc'd copy of len bytes (at least 1 allocated): fuzzed parsers get an exactly-sized
+ * buffer, so ASan sees any read past its end. */
+void *tu_memdup(const void *p, size_t len);
+
 /* Number of lines in s. */
 int tu_count_lines(const char *s);
 

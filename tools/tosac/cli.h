@@ -3,12 +3,18 @@
 #ifndef TOSAC_CLI_H
 #define TOSAC_CLI_H
 
+#include <stdio.h>
+
 #include "tosac/error.h"
 #include "tosac/tensor.h"
 
 /* Prints "tosac: error: <msg>" on one line to stderr; returns the exit status for code. */
 int cli_error(tosac_code code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cli_report(const tosac_error *err);
+
+/* s as a JSON string literal (quoted, escaped, invalid UTF-8 replaced): inspect prints names
+ * from files this way in text and JSON output alike. */
+void cli_put_json_str(FILE *f, const char *s);
 
 /* True if argv holds -h or --help. */
 int cli_wants_help(int argc, char **argv);

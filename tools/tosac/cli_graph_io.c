@@ -6,6 +6,15 @@
 #include "tosac/npy.h"
 #include "util/fileio.h"
 
+void cli_parse_input(char *v, cli_input *out)
+{
+    char *eq = strchr(v, '=');
+    out->name = eq ? v : NULL;
+    out->path = eq ? eq + 1 : v;
+    if (eq)
+        *eq = '\0';
+}
+
 tosac_code cli_parse_run_args(int argc, char **argv, const char *what, cli_run_args *a,
                               tosac_error *err)
 {
@@ -20,12 +29,7 @@ tosac_code cli_parse_run_args(int argc, char **argv, const char *what, cli_run_a
         if (in) {
             if (a->n_inputs == CLI_MAX_INPUTS)
                 return tosac_fail(err, TOSAC_ERR_INPUT, "more than %d inputs", CLI_MAX_INPUTS);
-            char *v = argv[++i], *eq = strchr(v, '=');
-            cli_input *ci = &a->inputs[a->n_inputs++];
-            ci->name = eq ? v : NULL;
-            ci->path = eq ? eq + 1 : v;
-            if (eq)
-                *eq = '\0';
+            cli_parse_input(argv[++i], &a->inputs[a->n_inputs++]);
         } else if (out) {
             a->outdir = argv[++i];
         } else if (s[0] == '-') {

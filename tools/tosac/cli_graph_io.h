@@ -15,6 +15,8 @@ typedef struct cli_run_args {
     int n_inputs;
 } cli_run_args;
 
+/* "[NAME=]FILE.npy" (v is split in place at the '='). */
+void cli_parse_input(char *v, cli_input *out);
 /* argv[0] is the subcommand; what names the file kind in messages. */
 tosac_code cli_parse_run_args(int argc, char **argv, const char *what, cli_run_args *a,
                               tosac_error *err);

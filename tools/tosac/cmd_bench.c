@@ -10,7 +10,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "cli.h"
+#include "cli_graph_io.h"
 #include "cpu/cpu_exec.h"
 #include "interp/interp_state.h"
 #include "tosac/npy.h"
@@ -65,12 +65,7 @@ static tosac_code parse_args(int argc, char **argv, bench_args *a, tosac_error *
         if (!strcmp(s, "--input") || !strcmp(s, "-i")) {
             if (a->n_inputs == BENCH_MAX_INPUTS)
                 return tosac_fail(err, TOSAC_ERR_INPUT, "more than %d inputs", BENCH_MAX_INPUTS);
-            char *v = argv[++i], *eq = strchr(v, '=');
-            cli_input *in = &a->inputs[a->n_inputs++];
-            in->name = eq ? v : NULL;
-            in->path = eq ? eq + 1 : v;
-            if (eq)
-                *eq = '\0';
+            cli_parse_input(argv[++i], &a->inputs[a->n_inputs++]);
         } else if (!strcmp(s, "--input-shape")) {
             if (a->n_shapes == BENCH_MAX_SHAPES)
                 return tosac_fail(err, TOSAC_ERR_INPUT, "more than %d --input-shape",

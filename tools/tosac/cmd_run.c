@@ -63,6 +63,12 @@ int cmd_run(int argc, char **argv)
 int cmd_inspect(int argc, char **argv)
 {
     return dispatch(argc, argv, inspect_tosa, inspect_onnx, inspect_program,
-                    "usage: tosac inspect (PROGRAM | MODEL.onnx | GRAPH.tosa) [--json | --dot]\n"
-                    "Prints operators, tensors, shapes, types and attributes.\n");
+                    "usage: tosac inspect (PROGRAM | MODEL.onnx | GRAPH.tosa) [--json]\n"
+                    "Prints operators, tensors, shapes, types and attributes.\n"
+                    "  --json                  one JSON object instead of text\n"
+                    "ONNX models only:\n"
+                    "  --dot                   the graph in Graphviz dot syntax\n"
+                    "  --input-shape NAME=D0,D1,...\n"
+                    "                          fix a dynamic input's shape before inferring\n"
+                    "                          shapes (repeatable)\n");
 }

@@ -40,27 +40,12 @@ static const char *dtype_label(tosac_dtype dt)
     return np && dt != TOSAC_DT_I48 ? np : tosac_dtype_name(dt);
 }
 
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            printf("\\%c", ch);
-        else if (ch < 0x20)
-            printf("\\u%04x", ch);
-        else
-            putchar(ch);
-    }
-    putchar('"');
-}
-
 static void json_value(const ir_tensor *t)
 {
     printf("{\"name\": ");
-    json_str(t->name);
+    cli_put_json_str(stdout, t->name);
     printf(", \"dtype\": ");
-    json_str(dtype_label(t->dtype));
+    cli_put_json_str(stdout, dtype_label(t->dtype));
     printf(", \"shape\": ");
     if (t->rank < 0) {
         printf("null}");
@@ -73,7 +58,7 @@ static void json_value(const ir_tensor *t)
         if (t->shape[d] >= 0)
             printf("%lld", (long long)t->shape[d]);
         else if (t->dim_param[d])
-            json_str(t->dim_param[d]);
+            cli_put_json_str(stdout, t->dim_param[d]);
         else
             printf("null");
     }
@@ -89,7 +74,7 @@ static void json_names(const ir_graph *g, const int *ids, int n)
         if (ids[k] < 0)
             printf("null");
         else
-            json_str(g->tensors[ids[k]].name);
+            cli_put_json_str(stdout, g->tensors[ids[k]].name);
     }
     putchar(']');
 }
@@ -101,7 +86,7 @@ static void print_json(const ir_model *m, const op_count *ops, int n_ops, int n_
     printf("{\n  \"ir_version\": %lld,\n  \"opsets\": {", (long long)m->ir_version);
     for (int i = 0; i < m->n_opsets; i++) {
         printf(i ? ", " : "");
-        json_str(m->opsets[i].domain[0] ? m->opsets[i].domain : "ai.onnx");
+        cli_put_json_str(stdout, m->opsets[i].domain[0] ? m->opsets[i].domain : "ai.onnx");
         printf(": %lld", (long long)m->opsets[i].version);
     }
     printf("},\n  \"inputs\": [");
@@ -120,7 +105,7 @@ static void print_json(const ir_model *m, const op_count *ops, int n_ops, int n_
            init_bytes);
     for (int i = 0; i < n_ops; i++) {
         printf(i ? ", " : "");
-        json_str(ops[i].op);
+        cli_put_json_str(stdout, ops[i].op);
         printf(": %d", ops[i].n);
     }
     printf("},\n  \"nodes\": [");
@@ -128,11 +113,11 @@ static void print_json(const ir_model *m, const op_count *ops, int n_ops, int n_
         const ir_node *n = &g->nodes[i];
         printf(i ? ",\n    " : "\n    ");
         printf("{\"index\": %d, \"op\": ", i);
-        json_str(n->op_type);
+        cli_put_json_str(stdout, n->op_type);
         printf(", \"domain\": ");
-        json_str(n->domain);
+        cli_put_json_str(stdout, n->domain);
         printf(", \"name\": ");
-        json_str(n->name);
+        cli_put_json_str(stdout, n->name);
         printf(", \"inputs\": ");
         json_names(g, n->inputs, n->n_inputs);
         printf(", \"outputs\": [");

@@ -1,5 +1,6 @@
 /* tosac: the command-line front end. Exit 0 success, 2 bad input or unsupported request,
  * 1 internal error. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,7 +28,7 @@ static void usage(FILE *f)
     fprintf(f, "\n'tosac COMMAND --help' describes one command.\n");
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -45,4 +46,18 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 1, argv + 1);
     return cli_error(TOSAC_ERR_INPUT, "unknown command '%s' (try 'tosac --help')", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+    int status = run(argc, argv);
+    /* Output that could not be written (a full disk, a closed pipe) is a failure, not a
+     * success with a truncated result. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno;
+        if (status == 0)
+            status = cli_error(TOSAC_ERR_INTERNAL, "cannot write to standard output: %s",
+                               e ? strerror(e) : "write error");
+    }
+    return status;
 }

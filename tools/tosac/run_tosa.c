@@ -31,7 +31,7 @@ static tosac_code parse_args(int argc, char **argv, run_args *a, tosac_error *er
         bool is_input = strcmp(s, "--input") == 0 || strcmp(s, "-i") == 0;
         bool is_dir = strcmp(s, "--output-dir") == 0 || strcmp(s, "-o") == 0;
         if (is_input || is_dir) {
-            if (i + 1 >= argc)
+            if (i + 1 >= argc || argv[i + 1][0] == '\0')
                 return tosac_fail(err, TOSAC_ERR_INPUT, "%s needs a value", s);
             const char *v = argv[++i];
             if (is_dir) {
