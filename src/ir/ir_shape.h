@@ -23,6 +23,10 @@ typedef tosac_code (*shape_rule)(shape_ctx *c, int node);
 
 /* The rule for an ONNX op, or NULL. */
 shape_rule ir_shape_rule(const char *op_type);
+/* Rules of ir_shape_ops_more.c (ops added with the CPU runtime), or NULL. */
+shape_rule ir_shape_rule_more(const char *op_type);
+/* Rules of ir_shape_ops_seq.c (recurrent layers, losses, TfIdfVectorizer), or NULL. */
+shape_rule ir_shape_rule_seq(const char *op_type);
 
 /* Helpers for rules (src/ir/ir_shape_infer.c). */
 const ir_tensor *sh_in(shape_ctx *c, int node, int k);        /* NULL if omitted */
@@ -32,6 +36,12 @@ tosac_code sh_fail(shape_ctx *c, int node, const char *reason);
 /* Values of input k as int64 (constant data or folded); false if unknown. */
 bool sh_ints(shape_ctx *c, int node, int k, int64_t *out, int *n, int max);
 void sh_set_vals(shape_ctx *c, int node, int k, const int64_t *v, int n);
+/* Input k with a static shape, else a failure naming it. */
+tosac_code sh_need(shape_ctx *c, int node, int k, const ir_tensor **t);
+/* Output k keeps a declared static shape when the values it depends on are unknown. */
+tosac_code sh_declared_or_fail(shape_ctx *c, int node, int k, const char *why);
+/* ONNX TensorProto.DataType code -> element type (UNKNOWN if not held). */
+tosac_dtype sh_onnx_dtype(int64_t code);
 
 /* Overflow-checked arithmetic on dims and on values a model supplies (attributes, constant
  * shape operands): false when the exact result does not fit int64. */

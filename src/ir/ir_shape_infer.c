@@ -137,6 +137,35 @@ void sh_set_vals(shape_ctx *c, int node, int k, const int64_t *v, int n)
     memcpy(sv->v, v, (size_t)n * sizeof *v);
 }
 
+tosac_code sh_need(shape_ctx *c, int node, int k, const ir_tensor **t)
+{
+    *t = sh_in(c, node, k);
+    if (sh_static(*t))
+        return TOSAC_OK;
+    char why[96];
+    snprintf(why, sizeof why, "input %d has no static shape", k);
+    return sh_fail(c, node, why);
+}
+
+tosac_code sh_declared_or_fail(shape_ctx *c, int node, int k, const char *why)
+{
+    const ir_node *n = &c->g->nodes[node];
+    if (k < n->n_outputs && n->outputs[k] >= 0 && sh_static(&c->g->tensors[n->outputs[k]]))
+        return TOSAC_OK;
+    return sh_fail(c, node, why);
+}
+
+tosac_dtype sh_onnx_dtype(int64_t code)
+{
+    /* ONNX DataType numbering, mapped here to avoid an ir -> onnx dependency. */
+    static const tosac_dtype map[] = {
+        TOSAC_DT_UNKNOWN, TOSAC_DT_F32, TOSAC_DT_U8,  TOSAC_DT_I8,      TOSAC_DT_U16,
+        TOSAC_DT_I16,     TOSAC_DT_I32, TOSAC_DT_I64, TOSAC_DT_UNKNOWN, TOSAC_DT_BOOL,
+        TOSAC_DT_F16,     TOSAC_DT_F64, TOSAC_DT_U32, TOSAC_DT_U64,     TOSAC_DT_UNKNOWN,
+        TOSAC_DT_UNKNOWN, TOSAC_DT_BF16};
+    return code > 0 && code < (int64_t)(sizeof map / sizeof map[0]) ? map[code] : TOSAC_DT_UNKNOWN;
+}
+
 static tosac_code infer_graph(ir_graph *g, int64_t opset, tosac_error *err);
 
 /* Subgraphs see the outer tensors as they are now. */

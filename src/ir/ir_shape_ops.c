@@ -7,16 +7,6 @@
 #define IN(k) sh_in(c, node, k)
 #define NODE (&c->g->nodes[node])
 
-static tosac_code need(shape_ctx *c, int node, int k, const ir_tensor **t)
-{
-    *t = IN(k);
-    if (sh_static(*t))
-        return TOSAC_OK;
-    char why[96];
-    snprintf(why, sizeof why, "input %d has no static shape", k);
-    return sh_fail(c, node, why);
-}
-
 /* An axis in -rank..rank-1 (callers check the range they accept); values too large for any
  * rank give -1 rather than being truncated into range by the int conversion. */
 static int norm_axis(int64_t axis, int rank)
@@ -35,21 +25,12 @@ static void pass_vals(shape_ctx *c, int node)
         sh_set_vals(c, node, 0, v, n);
 }
 
-/* Output k keeps a declared static shape when the values it depends on are unknown. */
-static tosac_code declared_or_fail(shape_ctx *c, int node, int k, const char *why)
-{
-    const ir_node *n = NODE;
-    if (k < n->n_outputs && n->outputs[k] >= 0 && sh_static(&c->g->tensors[n->outputs[k]]))
-        return TOSAC_OK;
-    return sh_fail(c, node, why);
-}
-
 /* ---- elementwise ---- */
 
 static tosac_code r_same(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     return sh_set(c, node, 0, x->dtype, x->rank, x->shape);
 }
@@ -65,7 +46,7 @@ static tosac_code r_identity(shape_ctx *c, int node)
 static tosac_code r_bool_same(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     return sh_set(c, node, 0, TOSAC_DT_BOOL, x->rank, x->shape);
 }
@@ -73,7 +54,7 @@ static tosac_code r_bool_same(shape_ctx *c, int node)
 static tosac_code r_dropout(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x) || sh_set(c, node, 0, x->dtype, x->rank, x->shape))
+    if (sh_need(c, node, 0, &x) || sh_set(c, node, 0, x->dtype, x->rank, x->shape))
         return c->err->code;
     return sh_set(c, node, 1, TOSAC_DT_BOOL, x->rank, x->shape);
 }
@@ -85,7 +66,7 @@ static tosac_code broadcast(shape_ctx *c, int node, int first, int last, int *ra
     *rank = 0;
     for (int k = first; k <= last; k++) {
         const ir_tensor *t;
-        if (need(c, node, k, &t))
+        if (sh_need(c, node, k, &t))
             return c->err->code;
         int r = t->rank > *rank ? t->rank : *rank;
         int64_t out[TOSAC_MAX_RANK];
@@ -171,23 +152,16 @@ static tosac_code r_where(shape_ctx *c, int node)
 static tosac_code r_cast(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     tosac_dtype to;
     if (strcmp(NODE->op_type, "CastLike") == 0) {
         const ir_tensor *like;
-        if (need(c, node, 1, &like))
+        if (sh_need(c, node, 1, &like))
             return c->err->code;
         to = like->dtype;
     } else {
-        /* ONNX DataType numbering, mapped here to avoid an ir -> onnx dependency. */
-        static const tosac_dtype map[] = {
-            TOSAC_DT_UNKNOWN, TOSAC_DT_F32, TOSAC_DT_U8,  TOSAC_DT_I8,      TOSAC_DT_U16,
-            TOSAC_DT_I16,     TOSAC_DT_I32, TOSAC_DT_I64, TOSAC_DT_UNKNOWN, TOSAC_DT_BOOL,
-            TOSAC_DT_F16,     TOSAC_DT_F64, TOSAC_DT_U32, TOSAC_DT_U64,     TOSAC_DT_UNKNOWN,
-            TOSAC_DT_UNKNOWN, TOSAC_DT_BF16};
-        int64_t t = ir_node_attr_int(NODE, "to", 0);
-        to = t > 0 && t < (int64_t)(sizeof map / sizeof map[0]) ? map[t] : TOSAC_DT_UNKNOWN;
+        to = sh_onnx_dtype(ir_node_attr_int(NODE, "to", 0));
         if (to == TOSAC_DT_UNKNOWN)
             return sh_fail(c, node, "unsupported 'to' type");
     }
@@ -203,7 +177,7 @@ static tosac_code r_cast(shape_ctx *c, int node)
 static tosac_code r_quantize(shape_ctx *c, int node)
 {
     const ir_tensor *x, *zp = IN(2);
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     tosac_dtype dt = TOSAC_DT_U8;
     int64_t od = ir_node_attr_int(NODE, "output_dtype", 0);
@@ -221,7 +195,7 @@ static tosac_code r_quantize(shape_ctx *c, int node)
 static tosac_code r_dequantize(shape_ctx *c, int node)
 {
     const ir_tensor *x, *s = IN(1);
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     tosac_dtype dt = s && s->dtype != TOSAC_DT_UNKNOWN ? s->dtype : TOSAC_DT_F32;
     return sh_set(c, node, 0, dt, x->rank, x->shape);
@@ -230,7 +204,7 @@ static tosac_code r_dequantize(shape_ctx *c, int node)
 static tosac_code r_dynamic_quantize(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x) || sh_set(c, node, 0, TOSAC_DT_U8, x->rank, x->shape) ||
+    if (sh_need(c, node, 0, &x) || sh_set(c, node, 0, TOSAC_DT_U8, x->rank, x->shape) ||
         sh_set(c, node, 1, TOSAC_DT_F32, 0, NULL))
         return c->err->code;
     return sh_set(c, node, 2, TOSAC_DT_U8, 0, NULL);
@@ -290,7 +264,7 @@ static tosac_code r_conv(shape_ctx *c, int node)
     const char *op = NODE->op_type;
     int wi = strcmp(op, "QLinearConv") == 0 ? 3 : 1;
     const ir_tensor *x, *w;
-    if (need(c, node, 0, &x) || need(c, node, wi, &w))
+    if (sh_need(c, node, 0, &x) || sh_need(c, node, wi, &w))
         return c->err->code;
     if (w->rank != x->rank)
         return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': inconsistent shapes: weight rank %d, input rank %d",
@@ -308,7 +282,7 @@ static tosac_code r_conv(shape_ctx *c, int node)
 static tosac_code r_pool(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int nk;
     const int64_t *k = ir_node_attr_ints(NODE, "kernel_shape", &nk);
@@ -325,7 +299,7 @@ static tosac_code r_pool(shape_ctx *c, int node)
 static tosac_code r_global_pool(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int64_t out[TOSAC_MAX_RANK];
     for (int d = 0; d < x->rank; d++)
@@ -338,7 +312,7 @@ static tosac_code r_global_pool(shape_ctx *c, int node)
 static tosac_code r_gemm(shape_ctx *c, int node)
 {
     const ir_tensor *a, *b;
-    if (need(c, node, 0, &a) || need(c, node, 1, &b))
+    if (sh_need(c, node, 0, &a) || sh_need(c, node, 1, &b))
         return c->err->code;
     if (a->rank != 2 || b->rank != 2)
         return sh_fail(c, node, "Gemm inputs must be 2-D");
@@ -357,7 +331,7 @@ static tosac_code r_matmul(shape_ctx *c, int node)
     const char *op = NODE->op_type;
     bool q = strcmp(op, "QLinearMatMul") == 0;
     const ir_tensor *a, *b;
-    if (need(c, node, 0, &a) || need(c, node, q ? 3 : 1, &b))
+    if (sh_need(c, node, 0, &a) || sh_need(c, node, q ? 3 : 1, &b))
         return c->err->code;
     if (a->rank < 1 || b->rank < 1)
         return sh_fail(c, node, "MatMul of scalars");
@@ -409,7 +383,7 @@ static tosac_code r_matmul(shape_ctx *c, int node)
 static tosac_code r_flatten(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int axis = norm_axis(ir_node_attr_int(NODE, "axis", 1), x->rank);
     if (axis < 0 || axis > x->rank)
@@ -424,12 +398,12 @@ static tosac_code r_flatten(shape_ctx *c, int node)
 static tosac_code r_reshape(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int64_t s[SHAPE_MAX_VALUES];
     int n;
     if (!sh_ints(c, node, 1, s, &n, TOSAC_MAX_RANK))
-        return declared_or_fail(c, node, 0, "the target shape is not a known constant");
+        return sh_declared_or_fail(c, node, 0, "the target shape is not a known constant");
     bool allowzero = ir_node_attr_int(NODE, "allowzero", 0) != 0;
     int64_t total, known = 1, numel;
     if (!sh_numel(x->rank, x->shape, &total))
@@ -467,7 +441,7 @@ static tosac_code r_reshape(shape_ctx *c, int node)
 static tosac_code r_transpose(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int np;
     const int64_t *perm = ir_node_attr_ints(NODE, "perm", &np);
@@ -507,7 +481,7 @@ static bool axes_of(shape_ctx *c, int node, int input, int64_t *axes, int *n)
 static tosac_code r_squeeze(shape_ctx *c, int node, bool unsqueeze)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int64_t axes[TOSAC_MAX_RANK];
     int na;
@@ -548,7 +522,7 @@ static tosac_code r_unsqueeze_op(shape_ctx *c, int node) { return r_squeeze(c, n
 static tosac_code r_concat(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int axis = norm_axis(ir_node_attr_int(NODE, "axis", 0), x->rank);
     if (axis < 0 || axis >= x->rank)
@@ -560,7 +534,7 @@ static tosac_code r_concat(shape_ctx *c, int node)
     bool fold = x->rank == 1;
     for (int k = 0; k < NODE->n_inputs; k++) {
         const ir_tensor *t;
-        if (need(c, node, k, &t))
+        if (sh_need(c, node, k, &t))
             return c->err->code;
         if (t->rank != x->rank)
             return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': inconsistent shapes: ranks %d and %d",
@@ -588,7 +562,7 @@ static tosac_code r_concat(shape_ctx *c, int node)
 static tosac_code r_split(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int axis = norm_axis(ir_node_attr_int(NODE, "axis", 0), x->rank);
     int nout = NODE->n_outputs;
@@ -631,7 +605,7 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo :
 static tosac_code r_slice(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int64_t st[TOSAC_MAX_RANK], en[TOSAC_MAX_RANK], ax[TOSAC_MAX_RANK], sp[TOSAC_MAX_RANK];
     int n, ne, na = -1, nsp = -1;
@@ -649,7 +623,7 @@ static tosac_code r_slice(shape_ctx *c, int node)
     } else {
         if (!sh_ints(c, node, 1, st, &n, TOSAC_MAX_RANK) ||
             !sh_ints(c, node, 2, en, &ne, TOSAC_MAX_RANK) || ne != n)
-            return declared_or_fail(c, node, 0, "starts/ends are not known constants");
+            return sh_declared_or_fail(c, node, 0, "starts/ends are not known constants");
         if (NODE->n_inputs > 3 && NODE->inputs[3] >= 0 &&
             (!sh_ints(c, node, 3, ax, &na, TOSAC_MAX_RANK) || na != n))
             return sh_fail(c, node, "axes are not a known constant");
@@ -701,7 +675,7 @@ static tosac_code r_slice(shape_ctx *c, int node)
 static tosac_code r_gather(shape_ctx *c, int node)
 {
     const ir_tensor *x, *idx;
-    if (need(c, node, 0, &x) || need(c, node, 1, &idx))
+    if (sh_need(c, node, 0, &x) || sh_need(c, node, 1, &idx))
         return c->err->code;
     int axis = norm_axis(ir_node_attr_int(NODE, "axis", 0), x->rank);
     if (axis < 0 || axis >= x->rank || x->rank + idx->rank - 1 > TOSAC_MAX_RANK)
@@ -735,7 +709,7 @@ static tosac_code r_gather(shape_ctx *c, int node)
 static tosac_code r_shape(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int64_t s = ir_node_attr_int(NODE, "start", 0), e = ir_node_attr_int(NODE, "end", x->rank);
     s = clamp64(s < 0 ? s + x->rank : s, 0, x->rank);
@@ -750,7 +724,7 @@ static tosac_code r_shape(shape_ctx *c, int node)
 static tosac_code r_size(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x) || sh_set(c, node, 0, TOSAC_DT_I64, 0, NULL))
+    if (sh_need(c, node, 0, &x) || sh_set(c, node, 0, TOSAC_DT_I64, 0, NULL))
         return c->err->code;
     int64_t n;
     if (sh_numel(x->rank, x->shape, &n))
@@ -781,7 +755,7 @@ static tosac_code r_constant_of_shape(shape_ctx *c, int node)
     int64_t s[TOSAC_MAX_RANK];
     int n;
     if (!sh_ints(c, node, 0, s, &n, TOSAC_MAX_RANK))
-        return declared_or_fail(c, node, 0, "the shape is not a known constant");
+        return sh_declared_or_fail(c, node, 0, "the shape is not a known constant");
     const ir_attr *a = ir_node_attr(NODE, "value");
     tosac_dtype dt = a && a->kind == IR_ATTR_TENSOR ? a->t.dtype : TOSAC_DT_F32;
     return sh_set(c, node, 0, dt, n, s);
@@ -790,13 +764,13 @@ static tosac_code r_constant_of_shape(shape_ctx *c, int node)
 static tosac_code r_range(shape_ctx *c, int node)
 {
     const ir_tensor *s;
-    if (need(c, node, 0, &s))
+    if (sh_need(c, node, 0, &s))
         return c->err->code;
     int64_t a, b, d;
     int n1, n2, n3;
     if (!tosac_dtype_is_int(s->dtype) || !sh_ints(c, node, 0, &a, &n1, 1) ||
         !sh_ints(c, node, 1, &b, &n2, 1) || !sh_ints(c, node, 2, &d, &n3, 1) || d == 0)
-        return declared_or_fail(c, node, 0, "the output size depends on input values");
+        return sh_declared_or_fail(c, node, 0, "the output size depends on input values");
     /* ceil((limit - start) / delta), clamped at 0, for any int64 values */
     int64_t dist, len = 0;
     if (__builtin_sub_overflow(d > 0 ? b : a, d > 0 ? a : b, &dist))
@@ -809,7 +783,7 @@ static tosac_code r_range(shape_ctx *c, int node)
 static tosac_code r_pad(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int64_t pads[2 * TOSAC_MAX_RANK], axes[TOSAC_MAX_RANK];
     int np, na = -1;
@@ -839,7 +813,7 @@ static tosac_code r_pad(shape_ctx *c, int node)
 static tosac_code r_reduce(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int64_t axes[TOSAC_MAX_RANK];
     int na;
@@ -872,7 +846,7 @@ static tosac_code r_reduce(shape_ctx *c, int node)
 static tosac_code r_argmax(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int axis = norm_axis(ir_node_attr_int(NODE, "axis", 0), x->rank);
     if (axis < 0 || axis >= x->rank)
@@ -891,12 +865,12 @@ static tosac_code r_argmax(shape_ctx *c, int node)
 static tosac_code r_topk(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int64_t k = ir_node_attr_int(NODE, "k", -1);
     int nk;
     if (c->opset >= 10 && !sh_ints(c, node, 1, &k, &nk, 1))
-        return declared_or_fail(c, node, 0, "K is not a known constant");
+        return sh_declared_or_fail(c, node, 0, "K is not a known constant");
     int axis = norm_axis(ir_node_attr_int(NODE, "axis", -1), x->rank);
     if (axis < 0 || axis >= x->rank || k < 0 || k > x->shape[axis])
         return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': K %lld or axis out of range",
@@ -912,12 +886,12 @@ static tosac_code r_topk(shape_ctx *c, int node)
 static tosac_code r_expand_tile(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int64_t s[TOSAC_MAX_RANK], out[TOSAC_MAX_RANK];
     int n;
     if (!sh_ints(c, node, 1, s, &n, TOSAC_MAX_RANK))
-        return declared_or_fail(c, node, 0, "the shape/repeats are not a known constant");
+        return sh_declared_or_fail(c, node, 0, "the shape/repeats are not a known constant");
     if (strcmp(NODE->op_type, "Tile") == 0) {
         if (n != x->rank)
             return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': %d repeats for rank %d",
@@ -942,7 +916,7 @@ static tosac_code r_expand_tile(shape_ctx *c, int node)
 static tosac_code r_resize(shape_ctx *c, int node)
 {
     const ir_tensor *x;
-    if (need(c, node, 0, &x))
+    if (sh_need(c, node, 0, &x))
         return c->err->code;
     int64_t sizes[TOSAC_MAX_RANK], out[TOSAC_MAX_RANK];
     int n;
@@ -963,7 +937,7 @@ static tosac_code r_resize(shape_ctx *c, int node)
         }
         return sh_set(c, node, 0, x->dtype, x->rank, out);
     }
-    return declared_or_fail(c, node, 0, "scales/sizes are not known constants");
+    return sh_declared_or_fail(c, node, 0, "scales/sizes are not known constants");
 }
 
 static tosac_code r_if(shape_ctx *c, int node)
@@ -978,7 +952,7 @@ static tosac_code r_if(shape_ctx *c, int node)
         bool same = a->rank == b->rank && a->dtype == b->dtype &&
                     memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)(a->rank > 0 ? a->rank : 0)) == 0;
         if (!sh_static(a) || !same) {
-            if (declared_or_fail(c, node, k, "the branches give different or unknown shapes"))
+            if (sh_declared_or_fail(c, node, k, "the branches give different or unknown shapes"))
                 return c->err->code;
             continue;
         }
@@ -1027,6 +1001,14 @@ static const struct {
     {"ArgMax", r_argmax}, {"ArgMin", r_argmax}, {"TopK", r_topk},
     {"Expand", r_expand_tile}, {"Tile", r_expand_tile},
     {"Resize", r_resize}, {"Upsample", r_resize}, {"If", r_if},
+    {"Acosh", r_same}, {"Atan", r_same}, {"ScaledTanh", r_same}, {"ThresholdedRelu", r_same},
+    {"LRN", r_same}, {"MeanVarianceNormalization", r_same}, {"Trilu", r_same},
+    {"ReverseSequence", r_same}, {"Scatter", r_same}, {"ScatterElements", r_same},
+    {"ScatterND", r_same}, {"GlobalLpPool", r_global_pool},
+    {"Acos", r_same}, {"Asin", r_same}, {"Asinh", r_same}, {"Atanh", r_same},
+    {"BitwiseNot", r_same}, {"Celu", r_same}, {"Cosh", r_same}, {"Shrink", r_same},
+    {"Sinh", r_same}, {"Softsign", r_same}, {"Tan", r_same}, {"ReduceLogSum", r_reduce},
+    {"BitwiseAnd", r_binary}, {"BitwiseOr", r_binary}, {"BitwiseXor", r_binary},
 };
 
 shape_rule ir_shape_rule(const char *op_type)
@@ -1034,5 +1016,5 @@ shape_rule ir_shape_rule(const char *op_type)
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (strcmp(rules[i].op, op_type) == 0)
             return rules[i].fn;
-    return NULL;
+    return ir_shape_rule_more(op_type);
 }

@@ -84,12 +84,6 @@ static void build(lc_b *b, const void *argp)
     int k = lc_node(b, c->op, "op", ins, n, n_out);
     if (c->attrs)
         c->attrs(b, k);
-    if (c->out_rank) {
-        ir_tensor *t = &lc_graph(b)->tensors[lc_out(b, k, 0)];
-        t->dtype = TOSAC_DT_F32;
-        t->rank = c->out_rank;
-        memcpy(t->shape, c->out_shape, sizeof c->out_shape);
-    }
     for (int o = 0; o < n_out; o++) {
         if (c->plain || c->dt == TOSAC_DT_I64)
             lc_output_plain(b, lc_out(b, k, o));

@@ -32,9 +32,6 @@ typedef struct mx_case {
     int (*more)(lc_b *b, int *ins, int n); /* appends constant inputs; returns the new count */
     void (*attrs)(lc_b *b, int node);
     int n_out;                   /* 0 means 1 */
-    int out_rank;                /* > 0: the output's f32 shape, where shape inference has no
-                                  * rule for the operator yet */
-    int64_t out_shape[4];
     bool plain;                  /* outputs are bool / integer: exact, not quantized */
     const char *tosa_op;         /* an operator the delegate must hold ("CONV2D") */
     const char *tosa_qop;        /* ... in the a8w8/a16w8 columns, when different ("TABLE");

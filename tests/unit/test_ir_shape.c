@@ -1,36 +1,10 @@
 /* Shape inference: per-op rules with hand-computed shapes, folding of shape arithmetic,
  * --input-shape parsing and binding, and the zoo models with dynamic inputs. */
-#include "testutil.h"
+#include "ir_shape_testutil.h"
 
 #include <string.h>
 
 #include "tosac/onnx.h"
-
-static tosac_error err;
-
-static ir_model *new_model(void)
-{
-    tosac_error_clear(&err);
-    ir_model *m = ir_model_new();
-    assert_non_null(m);
-    return m;
-}
-
-static int t(ir_model *m, const char *name)
-{
-    int id = ir_graph_add_tensor(m->graph, name, TOSAC_DT_UNKNOWN, -1, NULL, &err);
-    assert_true(id >= 0);
-    return id;
-}
-
-static void expect_shape(ir_model *m, int id, tosac_dtype dt, int rank, const int64_t *shape)
-{
-    const ir_tensor *x = &m->graph->tensors[id];
-    assert_int_equal(x->dtype, dt);
-    assert_int_equal(x->rank, rank);
-    for (int d = 0; d < rank; d++)
-        assert_int_equal(x->shape[d], shape[d]);
-}
 
 static void test_conv_pool_gemm(void **state)
 {
