@@ -94,53 +94,69 @@ static tosac_code remember_nodes(compile_state *s, tosac_error *err)
     return TOSAC_OK;
 }
 
-/* Lowers every delegate (before the CPU graph is rewritten). */
-static tosac_code lower_delegates(compile_state *s, tosac_error *err)
+/* Appends the lowered delegates of plan over g to s (before g is rewritten); returns the
+ * index of the first one in *base. On failure s keeps only what it had. */
+static tosac_code lower_delegates(compile_state *s, const ir_graph *g, const partition_plan *pl,
+                                  int *base, tosac_error *err)
 {
-    const ir_graph *g = s->m->graph;
-    int n = s->plan.n_parts;
-    s->dg = calloc((size_t)n + 1, sizeof *s->dg);
-    s->meta = calloc((size_t)n + 1, sizeof *s->meta);
-    if (!s->dg || !s->meta)
+    int n = pl->n_parts, b = s->n_dg;
+    tosa_graph **dg = realloc(s->dg, ((size_t)b + n + 1) * sizeof *dg);
+    if (dg)
+        s->dg = dg;
+    char **meta = dg ? realloc(s->meta, ((size_t)b + n + 1) * sizeof *meta) : NULL;
+    if (meta)
+        s->meta = meta;
+    if (!dg || !meta)
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
-    s->n_dg = n;
+    *base = b;
     for (int k = 0; k < n; k++) {
         int *nodes = NULL, nn = 0, *ins = NULL, n_in = 0, *outs = NULL, n_out = 0;
-        tosac_code rc = partition_nodes(g, &s->plan, k, &nodes, &nn, err);
+        tosa_graph *tg = NULL;
+        tosac_code rc = partition_nodes(g, pl, k, &nodes, &nn, err);
         if (!rc)
-            rc = partition_io(g, &s->plan, k, &ins, &n_in, &outs, &n_out, err);
+            rc = partition_io(g, pl, k, &ins, &n_in, &outs, &n_out, err);
         if (!rc)
-            rc = lower_subgraph(&s->spec, g, nodes, nn, ins, n_in, outs, n_out, &s->dg[k], err);
-        if (!rc && !(s->meta[k] = compile_delegate_meta(g, ins, n_in, outs, n_out)))
+            rc = lower_subgraph(&s->spec, g, nodes, nn, ins, n_in, outs, n_out, &tg, err);
+        char *mt = rc ? NULL : compile_delegate_meta(g, ins, n_in, outs, n_out);
+        if (!rc && !mt)
             rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing metadata");
         free(nodes);
         free(ins);
         free(outs);
-        if (rc)
-            return tosac_fail(err, TOSAC_ERR_INTERNAL, "lowering delegate %d failed", k);
+        if (rc) {
+            tosa_graph_free(tg);
+            for (; s->n_dg > b; s->n_dg--) {
+                tosa_graph_free(s->dg[s->n_dg - 1]);
+                free(s->meta[s->n_dg - 1]);
+            }
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "lowering delegate %d failed", b + k);
+        }
+        s->dg[s->n_dg] = tg;
+        s->meta[s->n_dg++] = mt;
     }
     return TOSAC_OK;
 }
 
-/* Each delegate's nodes become one TosaDelegate node; unread nodes and tensors go. */
-static tosac_code rewrite_cpu_graph(compile_state *s, tosac_error *err)
+/* Each delegate's nodes become one TosaDelegate node (index base + k, global over the whole
+ * program); unread nodes and tensors go. */
+static tosac_code rewrite_cpu_graph(ir_graph *g, const partition_plan *pl, int base,
+                                    tosac_error *err)
 {
-    ir_graph *g = s->m->graph;
     int n_before = g->n_nodes;
-    for (int k = 0; k < s->plan.n_parts; k++) {
+    for (int k = 0; k < pl->n_parts; k++) {
         int *ins = NULL, n_in = 0, *outs = NULL, n_out = 0;
-        tosac_code rc = partition_io(g, &s->plan, k, &ins, &n_in, &outs, &n_out, err);
+        tosac_code rc = partition_io(g, pl, k, &ins, &n_in, &outs, &n_out, err);
         char name[32];
-        snprintf(name, sizeof name, "delegate_%d", k);
+        snprintf(name, sizeof name, "delegate_%d", base + k);
         int node = rc ? -1 : ir_graph_add_node(g, TOSAC_DELEGATE_OP, IR_DOMAIN_TOSAC, name, ins,
                                               n_in, outs, n_out, err);
         free(ins);
         free(outs);
-        if (node < 0 || ir_node_set_int(g, node, "index", k, err))
+        if (node < 0 || ir_node_set_int(g, node, "index", base + k, err))
             return err->code ? err->code : TOSAC_ERR_INTERNAL;
     }
-    for (int i = 0; i < n_before && i < s->plan.n_nodes; i++)
-        if (s->plan.part[i] >= 0)
+    for (int i = 0; i < n_before && i < pl->n_nodes; i++)
+        if (pl->part[i] >= 0)
             ir_node_kill(g, i);
     /* nodes whose values nobody reads (e.g. Constant nodes only delegates used) */
     for (bool again = true; again;) {
@@ -163,8 +179,61 @@ static tosac_code rewrite_cpu_graph(compile_state *s, tosac_error *err)
     tosac_code rc = ir_graph_toposort(g, err);
     if (!rc)
         rc = ir_graph_prune_tensors(g, NULL, err);
+    return rc;
+}
+
+/* The CPU-side nodes of plan over g (pass_unfold_cpu restores their ONNX form). */
+static tosac_code unfold_cpu(ir_graph *g, const partition_plan *pl, tosac_error *err)
+{
+    unsigned char *cpu = calloc((size_t)g->n_nodes + 1, 1);
+    if (!cpu)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    for (int i = 0; i < g->n_nodes; i++)
+        cpu[i] = pl->part[i] < 0;
+    tosac_code rc = pass_unfold_cpu(g, cpu, err);
+    free(cpu);
+    return rc;
+}
+
+static tosac_code compile_bodies(compile_state *s, ir_graph *g, int depth, tosac_error *err);
+
+/* Partitions and lowers one If/Loop/Scan body. A body whose delegates cannot be lowered (a
+ * case the trial lowering accepted but the whole subgraph does not) stays on the CPU. */
+static tosac_code compile_body(compile_state *s, ir_graph *body, int depth, tosac_error *err)
+{
+    partition_plan pl;
+    memset(&pl, 0, sizeof pl);
+    tosac_code rc = partition_graph(&s->spec, body, &pl, err);
+    int base = 0;
+    if (!rc && pl.n_parts > 0) {
+        rc = lower_delegates(s, body, &pl, &base, err);
+        if (rc == TOSAC_ERR_INTERNAL && s->n_dg == base) {
+            tosac_error_clear(err);
+            pl.n_parts = 0;
+            for (int i = 0; i < pl.n_nodes; i++)
+                pl.part[i] = -1;
+            rc = TOSAC_OK;
+        }
+    }
+    if (!rc && pl.n_parts > 0)
+        rc = rewrite_cpu_graph(body, &pl, base, err);
+    partition_plan_free(&pl);
     if (!rc)
-        rc = ir_model_set_opset(s->m, IR_DOMAIN_TOSAC, 1, err);
+        rc = compile_bodies(s, body, depth + 1, err);
+    return rc;
+}
+
+/* Recurses into the bodies of g's (CPU) control-flow nodes. */
+static tosac_code compile_bodies(compile_state *s, ir_graph *g, int depth, tosac_error *err)
+{
+    if (depth > 32)
+        return TOSAC_OK; /* absurd nesting stays on the CPU */
+    tosac_code rc = TOSAC_OK;
+    for (int i = 0; !rc && i < g->n_nodes; i++) {
+        ir_graph *sub;
+        for (int k = 0; !rc && (sub = ir_node_subgraph(&g->nodes[i], k)); k++)
+            rc = compile_body(s, sub, depth, err);
+    }
     return rc;
 }
 
@@ -190,20 +259,17 @@ tosac_code tosac_compile_model(ir_model *m, const tosac_compile_options *o, tosa
     char *rep = NULL;
     if (!rc && !(rep = compile_report(&s.spec, s.orig, s.n_orig, m->graph, &s.plan)))
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing the report");
-    if (!rc) {
-        unsigned char *cpu = calloc((size_t)m->graph->n_nodes + 1, 1);
-        if (!cpu)
-            rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
-        for (int i = 0; cpu && i < m->graph->n_nodes; i++)
-            cpu[i] = s.plan.part[i] < 0;
-        if (!rc)
-            rc = pass_unfold_cpu(m->graph, cpu, err);
-        free(cpu);
-    }
+    int base = 0;
     if (!rc)
-        rc = lower_delegates(&s, err);
+        rc = unfold_cpu(m->graph, &s.plan, err);
     if (!rc)
-        rc = rewrite_cpu_graph(&s, err);
+        rc = lower_delegates(&s, m->graph, &s.plan, &base, err);
+    if (!rc)
+        rc = rewrite_cpu_graph(m->graph, &s.plan, base, err);
+    if (!rc)
+        rc = compile_bodies(&s, m->graph, 0, err);
+    if (!rc)
+        rc = ir_model_set_opset(s.m, IR_DOMAIN_TOSAC, 1, err);
     tosac_program *p = NULL;
     if (!rc && !(p = calloc(1, sizeof *p)))
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");

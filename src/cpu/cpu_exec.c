@@ -18,6 +18,7 @@ struct cpu_plan {
     int *last_use;              /* per tensor id: order position of its last reader */
     void *scratch;              /* kernel scratch, grown on demand and kept across runs */
     size_t scratch_bytes;
+    cpu_hook hook;              /* non-ONNX operators (hook.run NULL: none) */
 };
 
 struct cpu_env {
@@ -53,12 +54,29 @@ void cpu_plan_free(cpu_plan *p)
 
 static const char *node_name(const ir_node *n) { return n->name && n->name[0] ? n->name : "?"; }
 
+/* A node of another domain, run through the plan's hook. */
+static tosac_code run_hooked(cpu_ctx *c)
+{
+    const cpu_hook *h = &c->env->plan->hook;
+    return h->run(h->user, c->node, c->in, c->n_in, c->out, c->n_out, c->err);
+}
+
+static const cpu_op_entry hooked_entry = {"(hook)", run_hooked, 0};
+
 tosac_code cpu_plan_create(const ir_graph *g, int64_t opset, cpu_plan **out, tosac_error *err)
+{
+    return cpu_plan_create_ex(g, opset, NULL, out, err);
+}
+
+tosac_code cpu_plan_create_ex(const ir_graph *g, int64_t opset, const cpu_hook *hook,
+                              cpu_plan **out, tosac_error *err)
 {
     *out = NULL;
     cpu_plan *p = calloc(1, sizeof *p);
     if (!p)
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory planning a graph");
+    if (hook && hook->run)
+        p->hook = *hook;
     p->g = g;
     p->opset = opset;
     int nn = g->n_nodes > 0 ? g->n_nodes : 1, nt = g->n_tensors > 0 ? g->n_tensors : 1;
@@ -81,13 +99,17 @@ tosac_code cpu_plan_create(const ir_graph *g, int64_t opset, cpu_plan **out, tos
     for (int k = 0; k < p->n_order; k++) {
         int ni = p->order[k];
         const ir_node *n = &g->nodes[ni];
-        if (strcmp(n->domain, "") != 0 && strcmp(n->domain, "ai.onnx") != 0) {
+        bool onnx = strcmp(n->domain, "") == 0 || strcmp(n->domain, "ai.onnx") == 0;
+        if (!onnx && p->hook.run && (!p->hook.accepts || p->hook.accepts(p->hook.user, n)))
+            p->ops[ni] = &hooked_entry;
+        else if (!onnx) {
             cpu_plan_free(p);
             return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
                               "node '%s': operator %s of domain '%s' is not supported on the CPU",
                               node_name(n), n->op_type, n->domain);
         }
-        p->ops[ni] = cpu_find_op(n->op_type);
+        if (!p->ops[ni])
+            p->ops[ni] = cpu_find_op(n->op_type);
         if (!p->ops[ni]) {
             cpu_plan_free(p);
             return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
@@ -110,7 +132,8 @@ tosac_code cpu_plan_create(const ir_graph *g, int64_t opset, cpu_plan **out, tos
             }
             p->n_sub[ni] = ns;
             for (int s = 0; s < ns; s++) {
-                rc = cpu_plan_create(ir_node_subgraph(n, s), opset, &p->subplans[ni][s], err);
+                rc = cpu_plan_create_ex(ir_node_subgraph(n, s), opset, &p->hook,
+                                        &p->subplans[ni][s], err);
                 if (rc) {
                     cpu_plan_free(p);
                     return rc;

@@ -1,8 +1,8 @@
 /* Running a program. The CPU graph is cut, in topological order, into stages: runs of CPU
  * nodes (each a standalone graph planned once on the CPU executor) and TosaDelegate nodes
  * (run on the TOSA interpreter). Values pass between stages by tensor id of the CPU graph.
- * (The CPU executor binds ONNX operators only, so delegates are run here, between its
- * graphs, rather than as a custom operator inside it.) */
+ * Delegates inside If/Loop/Scan bodies run through the CPU executor's op hook
+ * (delegate_hook below), which the executor passes down to every nested body plan. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +60,32 @@ static bool has(const int *a, int n, int v)
         if (a[i] == v)
             return true;
     return false;
+}
+
+/* The op hook: a TosaDelegate node inside a body runs its TOSA graph on the interpreter. */
+static int hook_accepts(void *user, const ir_node *n)
+{
+    const tosac_program *p = user;
+    int64_t idx = ir_node_attr_int(n, "index", -1);
+    return is_delegate(n) && idx >= 0 && idx < p->n_delegates;
+}
+
+static tosac_code hook_run(void *user, const ir_node *n, const tosac_tensor *const *in, int n_in,
+                           tosac_tensor *out, int n_out, tosac_error *err)
+{
+    const tosac_program *p = user;
+    int64_t idx = ir_node_attr_int(n, "index", -1);
+    tosac_tensor views[256];
+    if (n_in > 256)
+        return tosac_fail(err, TOSAC_ERR_UNSUPPORTED, "delegate with over 256 inputs");
+    for (int i = 0; i < n_in; i++) {
+        if (!in[i])
+            return tosac_fail(err, TOSAC_ERR_INPUT, "delegate %lld: input %d missing",
+                              (long long)idx, i);
+        views[i] = *in[i];
+        views[i].owns_data = 0; /* borrowed from the executor */
+    }
+    return tosa_interp_run(p->delegates[idx], views, n_in, out, n_out, err);
 }
 
 /* ids of a's tensors in graph b, by name */
@@ -182,6 +208,7 @@ static tosac_code plan(tosac_program *p, tosac_error *err)
     if (!rc)
         rc = onnx_export_bytes(p->cpu, &bytes, &len, err);
     int64_t opset = ir_model_opset(p->cpu, "");
+    cpu_hook hook = {hook_accepts, hook_run, p};
     for (int k = 0; !rc && k < n_order;) {
         stage *s = &ex->stages[ex->n_stages++];
         const ir_node *n = &g->nodes[order[k]];
@@ -216,7 +243,7 @@ static tosac_code plan(tosac_program *p, tosac_error *err)
         if (!rc)
             rc = build_segment(g, s->seg->graph, flags, s, err);
         if (!rc)
-            rc = cpu_plan_create(s->seg->graph, opset, &s->plan, err);
+            rc = cpu_plan_create_ex(s->seg->graph, opset, &hook, &s->plan, err);
     }
     free(bytes);
     free(order);
