@@ -168,7 +168,8 @@ static tosac_code rewrite_cpu_graph(ir_graph *g, const partition_plan *pl, int b
             bool used = false;
             for (int o = 0; o < n->n_outputs && !used; o++)
                 used = n->outputs[o] >= 0 && (ir_graph_is_output(g, n->outputs[o]) ||
-                                              ir_graph_consumers(g, n->outputs[o], NULL, 0) > 0);
+                                              ir_graph_consumers(g, n->outputs[o], NULL, 0) > 0 ||
+                                              partition_captured(g, n->outputs[o]));
             if (!used) {
                 ir_node_kill(g, i);
                 again = true;

@@ -238,6 +238,20 @@ tosac_code partition_nodes(const ir_graph *g, const partition_plan *p, int k, in
     return rc;
 }
 
+bool partition_captured(const ir_graph *g, int t)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        if (g->nodes[i].dead)
+            continue;
+        ir_graph *sub;
+        for (int k = 0; (sub = ir_node_subgraph(&g->nodes[i], k)); k++)
+            for (int c = 0; c < sub->n_tensors; c++)
+                if (sub->tensors[c].outer_id == t)
+                    return true;
+    }
+    return false;
+}
+
 tosac_code partition_io(const ir_graph *g, const partition_plan *p, int k, int **ins, int *n_in,
                         int **outs, int *n_out, tosac_error *err)
 {
@@ -264,7 +278,9 @@ tosac_code partition_io(const ir_graph *g, const partition_plan *p, int k, int *
             int t = n->outputs[o];
             if (t < 0)
                 continue;
-            bool outside = ir_graph_is_output(g, t);
+            /* a body reading t through a capture is a CPU reader (bodies are never
+             * delegated whole) */
+            bool outside = ir_graph_is_output(g, t) || partition_captured(g, t);
             int cnt = ir_graph_consumers(g, t, NULL, 0);
             int *who = cnt ? malloc((size_t)cnt * sizeof *who) : NULL;
             if (cnt && !who) {

@@ -46,6 +46,8 @@ void partition_plan_free(partition_plan *p);
  * reads, or graph outputs), each in first-use order. Arrays malloc'd. */
 tosac_code partition_io(const ir_graph *g, const partition_plan *p, int k, int **ins, int *n_in,
                         int **outs, int *n_out, tosac_error *err);
+/* True when a subgraph of a live node of g reads tensor t through a capture. */
+bool partition_captured(const ir_graph *g, int t);
 /* Nodes of delegate k in topological order (malloc'd). */
 tosac_code partition_nodes(const ir_graph *g, const partition_plan *p, int k, int **nodes,
                            int *n, tosac_error *err);

@@ -73,16 +73,23 @@ static ir_model *if_model(void)
     return m;
 }
 
-static void run_if(tosac_program *p)
+/* in[0] = x = [-1.5, 2] (f32), in[1] = c (bool scalar, set by the caller). */
+static void if_inputs(tosac_tensor *in)
 {
     tosac_error err;
-    tosac_error_clear(&err);
     int64_t s[1] = {2};
-    tosac_tensor in[2], out;
     assert_int_equal(tosac_tensor_alloc(&in[0], TOSAC_DT_F32, 1, s, &err), TOSAC_OK);
     assert_int_equal(tosac_tensor_alloc(&in[1], TOSAC_DT_BOOL, 0, NULL, &err), TOSAC_OK);
     ((float *)in[0].data)[0] = -1.5f;
     ((float *)in[0].data)[1] = 2.0f;
+}
+
+static void run_if(tosac_program *p)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    tosac_tensor in[2], out;
+    if_inputs(in);
     for (int v = 0; v < 2; v++) {
         *(uint8_t *)in[1].data = (uint8_t)v;
         assert_int_equal(tosac_program_run(p, in, 2, &out, 1, &err), TOSAC_OK);
@@ -142,6 +149,56 @@ static void test_if_branches_become_delegates(void **state)
     free(report);
     tu_rmtree(dir);
     free(dir);
+}
+
+/* r = Relu(x) is delegated at the top level and read only by the If's branches through
+ * captures: the delegate must still export r (y = then ? -r : |r|). */
+static void test_delegate_output_read_by_captures(void **state)
+{
+    (void)state;
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t s[1] = {2};
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 1, s, &err);
+    int cnd = ir_graph_add_input(g, "c", TOSAC_DT_BOOL, 0, NULL, &err);
+    int r = ir_graph_add_tensor(g, "r", TOSAC_DT_F32, 1, s, &err);
+    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 1, s, &err);
+    assert_true(ir_graph_add_node(g, "Relu", NULL, "relu", &x, 1, &r, 1, &err) >= 0);
+    int k = ir_graph_add_node(g, "If", NULL, "the_if", &cnd, 1, &y, 1, &err);
+    const char *names[2] = {"then_branch", "else_branch"}, *ops[2] = {"Neg", "Abs"};
+    for (int b = 0; b < 2; b++) {
+        ir_graph *sub = ir_graph_new(names[b], g);
+        int cr = ir_graph_resolve_tensor(sub, "r", &err);
+        int o = ir_graph_add_tensor(sub, "o", TOSAC_DT_F32, 1, s, &err);
+        assert_true(ir_graph_add_node(sub, ops[b], NULL, ops[b], &cr, 1, &o, 1, &err) >= 0);
+        assert_int_equal(ir_graph_mark_output(sub, o, &err), TOSAC_OK);
+        assert_int_equal(ir_node_set_graph(g, k, names[b], sub, &err), TOSAC_OK);
+    }
+    assert_int_equal(ir_graph_mark_output(g, y, &err), TOSAC_OK);
+    tosac_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.spec = "TOSA-1.0+FP";
+    tosac_program *p = NULL;
+    assert_int_equal(tosac_compile_model(m, &o, &p, NULL, &err), TOSAC_OK);
+    assert_int_equal(p->n_delegates, 3); /* relu, then: neg, else: abs */
+    tosac_tensor in[2], out;
+    if_inputs(in);
+    for (int v = 0; v < 2; v++) {
+        *(uint8_t *)in[1].data = (uint8_t)v;
+        tosac_code rc = tosac_program_run(p, in, 2, &out, 1, &err);
+        if (rc)
+            fprintf(stderr, "%s\n", err.msg);
+        assert_int_equal(rc, TOSAC_OK);
+        const float *ov = out.data; /* r = [0, 2] */
+        assert_true(ov[0] == 0.0f);
+        assert_true(ov[1] == (v ? -2.0f : 2.0f));
+        tosac_tensor_free(&out);
+    }
+    tosac_tensor_free(&in[0]);
+    tosac_tensor_free(&in[1]);
+    tosac_program_free(p);
 }
 
 /* Reads models/silero_vad_op18_ifless/<kind>/<sample>/<name>.npy; false when absent. */
@@ -241,6 +298,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_if_branches_become_delegates),
+        cmocka_unit_test(test_delegate_output_read_by_captures),
         cmocka_unit_test(test_silero_vad_if_bodies_delegated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
