@@ -251,7 +251,7 @@ static void test_silero_vad_if_bodies_delegated(void **state)
     }
     int samples = 0;
     for (int s = 0; s < 100; s++) {
-        char sample[8];
+        char sample[16];
         snprintf(sample, sizeof sample, "%02d", s);
         tosac_tensor in[3], want[2], out[2];
         if (!read_npy("inputs", sample, "input", &in[0]))
