@@ -94,47 +94,61 @@ static tosac_code remember_nodes(compile_state *s, tosac_error *err)
     return TOSAC_OK;
 }
 
-/* Appends the lowered delegates of plan over g to s (before g is rewritten); returns the
- * index of the first one in *base. On failure s keeps only what it had. */
-static tosac_code lower_delegates(compile_state *s, const ir_graph *g, const partition_plan *pl,
-                                  int *base, tosac_error *err)
+/* Makes room for delegates up to index end (new slots NULL). */
+static tosac_code reserve_delegates(compile_state *s, int end, tosac_error *err)
 {
-    int n = pl->n_parts, b = s->n_dg;
-    tosa_graph **dg = realloc(s->dg, ((size_t)b + n + 1) * sizeof *dg);
+    if (end <= s->n_dg)
+        return TOSAC_OK;
+    tosa_graph **dg = realloc(s->dg, ((size_t)end + 1) * sizeof *dg);
     if (dg)
         s->dg = dg;
-    char **meta = dg ? realloc(s->meta, ((size_t)b + n + 1) * sizeof *meta) : NULL;
+    char **meta = dg ? realloc(s->meta, ((size_t)end + 1) * sizeof *meta) : NULL;
     if (meta)
         s->meta = meta;
     if (!dg || !meta)
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
-    *base = b;
-    for (int k = 0; k < n; k++) {
+    for (int i = s->n_dg; i < end; i++) {
+        s->dg[i] = NULL;
+        s->meta[i] = NULL;
+    }
+    s->n_dg = end;
+    return TOSAC_OK;
+}
+
+/* Lowers the delegates of plan over g (before g is rewritten) into slots base, base + 1, ...
+ * On failure those slots are emptied again (and dropped when they were the last ones). */
+static tosac_code lower_delegates(compile_state *s, const ir_graph *g, const partition_plan *pl,
+                                  int base, tosac_error *err)
+{
+    int n = pl->n_parts, old_n = s->n_dg;
+    tosac_code rc = reserve_delegates(s, base + n, err);
+    for (int k = 0; !rc && k < n; k++) {
         int *nodes = NULL, nn = 0, *ins = NULL, n_in = 0, *outs = NULL, n_out = 0;
-        tosa_graph *tg = NULL;
-        tosac_code rc = partition_nodes(g, pl, k, &nodes, &nn, err);
+        rc = partition_nodes(g, pl, k, &nodes, &nn, err);
         if (!rc)
             rc = partition_io(g, pl, k, &ins, &n_in, &outs, &n_out, err);
         if (!rc)
-            rc = lower_subgraph(&s->spec, g, nodes, nn, ins, n_in, outs, n_out, &tg, err);
-        char *mt = rc ? NULL : compile_delegate_meta(g, ins, n_in, outs, n_out);
-        if (!rc && !mt)
+            rc = lower_subgraph(&s->spec, g, nodes, nn, ins, n_in, outs, n_out, &s->dg[base + k],
+                                err);
+        if (!rc && !(s->meta[base + k] = compile_delegate_meta(g, ins, n_in, outs, n_out)))
             rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing metadata");
         free(nodes);
         free(ins);
         free(outs);
-        if (rc) {
-            tosa_graph_free(tg);
-            for (; s->n_dg > b; s->n_dg--) {
-                tosa_graph_free(s->dg[s->n_dg - 1]);
-                free(s->meta[s->n_dg - 1]);
-            }
-            return tosac_fail(err, TOSAC_ERR_INTERNAL, "lowering delegate %d failed", b + k);
-        }
-        s->dg[s->n_dg] = tg;
-        s->meta[s->n_dg++] = mt;
+        if (rc)
+            rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "lowering delegate %d failed", base + k);
     }
-    return TOSAC_OK;
+    if (rc) {
+        for (int k = base; k < base + n && k < s->n_dg; k++) {
+            tosa_graph_free(s->dg[k]);
+            free(s->meta[k]);
+            s->dg[k] = NULL;
+            s->meta[k] = NULL;
+        }
+        if (s->n_dg == base + n && old_n <= base)
+            s->n_dg = old_n;
+    }
+    return rc;
 }
 
 /* Each delegate's nodes become one TosaDelegate node (index base + k, global over the whole
@@ -196,7 +210,8 @@ static tosac_code unfold_cpu(ir_graph *g, const partition_plan *pl, tosac_error 
     return rc;
 }
 
-static tosac_code compile_bodies(compile_state *s, ir_graph *g, int depth, tosac_error *err);
+static tosac_code compile_bodies(compile_state *s, ir_graph *g, const partition_plan *pl,
+                                 int depth, tosac_error *err);
 
 /* Partitions and lowers one If/Loop/Scan body. A body whose delegates cannot be lowered (a
  * case the trial lowering accepted but the whole subgraph does not) stays on the CPU. */
@@ -205,9 +220,9 @@ static tosac_code compile_body(compile_state *s, ir_graph *body, int depth, tosa
     partition_plan pl;
     memset(&pl, 0, sizeof pl);
     tosac_code rc = partition_graph(&s->spec, body, &pl, err);
-    int base = 0;
+    int base = s->n_dg;
     if (!rc && pl.n_parts > 0) {
-        rc = lower_delegates(s, body, &pl, &base, err);
+        rc = lower_delegates(s, body, &pl, base, err);
         if (rc == TOSAC_ERR_INTERNAL && s->n_dg == base) {
             tosac_error_clear(err);
             pl.n_parts = 0;
@@ -220,17 +235,21 @@ static tosac_code compile_body(compile_state *s, ir_graph *body, int depth, tosa
         rc = rewrite_cpu_graph(body, &pl, base, err);
     partition_plan_free(&pl);
     if (!rc)
-        rc = compile_bodies(s, body, depth + 1, err);
+        rc = compile_bodies(s, body, NULL, depth + 1, err);
     return rc;
 }
 
-/* Recurses into the bodies of g's (CPU) control-flow nodes. */
-static tosac_code compile_bodies(compile_state *s, ir_graph *g, int depth, tosac_error *err)
+/* Recurses into the bodies of g's control-flow nodes (of those left on the CPU by pl when
+ * pl is given: others are delegated whole). */
+static tosac_code compile_bodies(compile_state *s, ir_graph *g, const partition_plan *pl,
+                                 int depth, tosac_error *err)
 {
     if (depth > 32)
         return TOSAC_OK; /* absurd nesting stays on the CPU */
     tosac_code rc = TOSAC_OK;
     for (int i = 0; !rc && i < g->n_nodes; i++) {
+        if (pl && i < pl->n_nodes && pl->part[i] >= 0)
+            continue;
         ir_graph *sub;
         for (int k = 0; !rc && (sub = ir_node_subgraph(&g->nodes[i], k)); k++)
             rc = compile_body(s, sub, depth, err);
@@ -257,18 +276,22 @@ tosac_code tosac_compile_model(ir_model *m, const tosac_compile_options *o, tosa
         rc = passes_run(m->graph, &pc, err);
     if (!rc)
         rc = partition_graph(&s.spec, m->graph, &s.plan, err);
+    /* the top level's delegates keep indices 0..n-1 (the report names them); the bodies'
+     * follow. Compiling a body changes only that body, not the top-level nodes. */
+    if (!rc)
+        rc = reserve_delegates(&s, s.plan.n_parts, err);
+    if (!rc)
+        rc = compile_bodies(&s, m->graph, &s.plan, 0, err);
     char *rep = NULL;
-    if (!rc && !(rep = compile_report(&s.spec, s.orig, s.n_orig, m->graph, &s.plan)))
+    if (!rc && !(rep = compile_report(&s.spec, s.orig, s.n_orig, m->graph, &s.plan,
+                                      s.n_dg - s.plan.n_parts)))
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing the report");
-    int base = 0;
     if (!rc)
         rc = unfold_cpu(m->graph, &s.plan, err);
     if (!rc)
-        rc = lower_delegates(&s, m->graph, &s.plan, &base, err);
+        rc = lower_delegates(&s, m->graph, &s.plan, 0, err);
     if (!rc)
-        rc = rewrite_cpu_graph(m->graph, &s.plan, base, err);
-    if (!rc)
-        rc = compile_bodies(&s, m->graph, 0, err);
+        rc = rewrite_cpu_graph(m->graph, &s.plan, 0, err);
     if (!rc)
         rc = ir_model_set_opset(s.m, IR_DOMAIN_TOSAC, 1, err);
     tosac_program *p = NULL;

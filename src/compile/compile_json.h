@@ -18,10 +18,12 @@ typedef struct compile_orig_node {
     const char *op_type;   /* interned */
 } compile_orig_node;
 
-/* The partition report (compile_report.c): {"spec", "delegates", "nodes": [...]} with every
- * model node's placement ("delegate" + index, "cpu" + category + reason, or "folded"), found
- * through the names pass-made nodes inherit from their origin. Malloc'd text or NULL. */
+/* The partition report (compile_report.c): {"spec", "delegates", "body_delegates", "nodes":
+ * [...]} with every top-level model node's placement ("delegate" + index, "cpu" + category +
+ * reason, or "folded"), found through the names pass-made nodes inherit from their origin;
+ * body_delegates counts the delegates inside If/Loop/Scan bodies (indices after the top
+ * level's). Malloc'd text or NULL. */
 char *compile_report(const tosa_spec *spec, const compile_orig_node *orig, int n_orig,
-                     const ir_graph *g, const partition_plan *plan);
+                     const ir_graph *g, const partition_plan *plan, int body_delegates);
 
 #endif

@@ -109,7 +109,7 @@ static void write_entry(tosac_json_writer *w, const ir_graph *g, const partition
 }
 
 char *compile_report(const tosa_spec *spec, const compile_orig_node *orig, int n_orig,
-                     const ir_graph *g, const partition_plan *plan)
+                     const ir_graph *g, const partition_plan *plan, int body_delegates)
 {
     tosac_json_writer w;
     tosac_json_writer_init(&w, true);
@@ -123,6 +123,8 @@ char *compile_report(const tosa_spec *spec, const compile_orig_node *orig, int n
     tosac_json_write_string(&w, spec_s);
     tosac_json_key(&w, "delegates");
     tosac_json_write_int(&w, plan->n_parts);
+    tosac_json_key(&w, "body_delegates");
+    tosac_json_write_int(&w, body_delegates);
     tosac_json_key(&w, "nodes");
     tosac_json_begin_array(&w);
     for (int i = 0; i < n_orig; i++) {

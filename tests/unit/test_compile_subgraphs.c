@@ -122,6 +122,8 @@ static void test_if_branches_become_delegates(void **state)
     assert_int_equal(tosac_compile_model(if_model(), &o, &p, &report, &err), TOSAC_OK);
     /* the If itself stays on the CPU; each branch is one delegate */
     assert_non_null(strstr(report, "\"the_if\""));
+    assert_non_null(strstr(report, "\"delegates\": 0,"));
+    assert_non_null(strstr(report, "\"body_delegates\": 2,"));
     assert_int_equal(p->n_delegates, 2);
     const ir_graph *g = p->cpu->graph;
     assert_int_equal(g->n_nodes, 1);
@@ -183,6 +185,17 @@ static void test_delegate_output_read_by_captures(void **state)
     tosac_program *p = NULL;
     assert_int_equal(tosac_compile_model(m, &o, &p, NULL, &err), TOSAC_OK);
     assert_int_equal(p->n_delegates, 3); /* relu, then: neg, else: abs */
+    /* the top level's delegate keeps index 0 (the report's numbering); the bodies' follow */
+    int top = 0;
+    for (int i = 0; i < p->cpu->graph->n_nodes; i++)
+        if (is_delegate(&p->cpu->graph->nodes[i])) {
+            assert_int_equal(ir_node_attr_int(&p->cpu->graph->nodes[i], "index", -1), 0);
+            top++;
+        }
+    assert_int_equal(top, 1);
+    int seen[3] = {0, 0, 0};
+    assert_int_equal(body_delegates(p->cpu->graph, true, seen, 3), 2);
+    assert_int_equal(seen[0], 0);
     tosac_tensor in[2], out;
     if_inputs(in);
     for (int v = 0; v < 2; v++) {
