@@ -40,6 +40,19 @@ static int body_delegates(const ir_graph *g, bool top, int *seen, int n_seen)
     return cnt;
 }
 
+/* Compiles m (consumed) under TOSA-1.0+FP. */
+static tosac_program *compile_fp(ir_model *m, char **report)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    tosac_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.spec = "TOSA-1.0+FP";
+    tosac_program *p = NULL;
+    assert_int_equal(tosac_compile_model(m, &o, &p, report, &err), TOSAC_OK);
+    return p;
+}
+
 /* y = If(c, then: Relu(x + [2, -3]), else: Neg(x)); x is read from the outer scope. */
 static ir_model *if_model(void)
 {
@@ -114,12 +127,8 @@ static void test_if_branches_become_delegates(void **state)
     (void)state;
     tosac_error err;
     tosac_error_clear(&err);
-    tosac_compile_options o;
-    memset(&o, 0, sizeof o);
-    o.spec = "TOSA-1.0+FP";
-    tosac_program *p = NULL;
     char *report = NULL;
-    assert_int_equal(tosac_compile_model(if_model(), &o, &p, &report, &err), TOSAC_OK);
+    tosac_program *p = compile_fp(if_model(), &report);
     /* the If itself stays on the CPU; each branch is one delegate */
     assert_non_null(strstr(report, "\"the_if\""));
     assert_non_null(strstr(report, "\"delegates\": 0,"));
@@ -179,11 +188,7 @@ static void test_delegate_output_read_by_captures(void **state)
         assert_int_equal(ir_node_set_graph(g, k, names[b], sub, &err), TOSAC_OK);
     }
     assert_int_equal(ir_graph_mark_output(g, y, &err), TOSAC_OK);
-    tosac_compile_options o;
-    memset(&o, 0, sizeof o);
-    o.spec = "TOSA-1.0+FP";
-    tosac_program *p = NULL;
-    assert_int_equal(tosac_compile_model(m, &o, &p, NULL, &err), TOSAC_OK);
+    tosac_program *p = compile_fp(m, NULL);
     assert_int_equal(p->n_delegates, 3); /* relu, then: neg, else: abs */
     /* the top level's delegate keeps index 0 (the report's numbering); the bodies' follow */
     int top = 0;
@@ -209,6 +214,65 @@ static void test_delegate_output_read_by_captures(void **state)
         assert_true(ov[1] == (v ? -2.0f : 2.0f));
         tosac_tensor_free(&out);
     }
+    tosac_tensor_free(&in[0]);
+    tosac_tensor_free(&in[1]);
+    tosac_program_free(p);
+}
+
+/* Loop M=3: acc' = acc + x (x captured from the outer scope), acc0 = [0.5, -1], x = [1, 2]:
+ * acc = [3.5, 5]. The body's Add becomes a delegate run on every iteration. */
+static void test_loop_body_delegate(void **state)
+{
+    (void)state;
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t three = 3, s[1] = {2};
+    uint8_t yes = 1;
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 1, s, &err);
+    int a0 = ir_graph_add_input(g, "acc0", TOSAC_DT_F32, 1, s, &err);
+    int tm = ir_graph_add_const(g, "M", TOSAC_DT_I64, 0, NULL, &three, 8, &err);
+    int tc = ir_graph_add_const(g, "cond", TOSAC_DT_BOOL, 0, NULL, &yes, 1, &err);
+    int af = ir_graph_add_tensor(g, "acc", TOSAC_DT_F32, 1, s, &err);
+    int ins[3] = {tm, tc, a0};
+    int k = ir_graph_add_node(g, "Loop", NULL, "loop", ins, 3, &af, 1, &err);
+    assert_true(x >= 0 && k >= 0);
+    ir_graph *body = ir_graph_new("body", g);
+    assert_true(ir_graph_add_input(body, "i", TOSAC_DT_I64, 0, NULL, &err) >= 0);
+    int bc = ir_graph_add_input(body, "c_in", TOSAC_DT_BOOL, 0, NULL, &err);
+    int ba = ir_graph_add_input(body, "a", TOSAC_DT_F32, 1, s, &err);
+    int bx = ir_graph_resolve_tensor(body, "x", &err);
+    int co = ir_graph_add_tensor(body, "c_out", TOSAC_DT_BOOL, 0, NULL, &err);
+    int ao = ir_graph_add_tensor(body, "a_out", TOSAC_DT_F32, 1, s, &err);
+    int add_in[2] = {ba, bx};
+    assert_true(ir_graph_add_node(body, "Identity", NULL, "id", &bc, 1, &co, 1, &err) >= 0);
+    assert_true(ir_graph_add_node(body, "Add", NULL, "add", add_in, 2, &ao, 1, &err) >= 0);
+    assert_int_equal(ir_graph_mark_output(body, co, &err), TOSAC_OK);
+    assert_int_equal(ir_graph_mark_output(body, ao, &err), TOSAC_OK);
+    assert_int_equal(ir_node_set_graph(g, k, "body", body, &err), TOSAC_OK);
+    assert_int_equal(ir_graph_mark_output(g, af, &err), TOSAC_OK);
+    tosac_program *p = compile_fp(m, NULL);
+    /* the body's Identity (cond) and Add share no edge, so they are two delegates */
+    assert_int_equal(p->n_delegates, 2);
+    int seen[2] = {0, 0};
+    assert_int_equal(body_delegates(p->cpu->graph, true, seen, p->n_delegates), p->n_delegates);
+    const ir_graph *b = ir_node_subgraph(&p->cpu->graph->nodes[0], 0);
+    for (int i = 0; i < b->n_nodes; i++) /* the Add went into a delegate */
+        assert_string_not_equal(b->nodes[i].op_type, "Add");
+    tosac_tensor in[2], out;
+    float xv[2] = {1, 2}, av[2] = {0.5f, -1};
+    assert_int_equal(tosac_tensor_alloc(&in[0], TOSAC_DT_F32, 1, s, &err), TOSAC_OK);
+    assert_int_equal(tosac_tensor_alloc(&in[1], TOSAC_DT_F32, 1, s, &err), TOSAC_OK);
+    memcpy(in[0].data, xv, sizeof xv);
+    memcpy(in[1].data, av, sizeof av);
+    tosac_code rc = tosac_program_run(p, in, 2, &out, 1, &err);
+    if (rc)
+        fprintf(stderr, "%s\n", err.msg);
+    assert_int_equal(rc, TOSAC_OK);
+    assert_true(((float *)out.data)[0] == 3.5f);
+    assert_true(((float *)out.data)[1] == 5.0f);
+    tosac_tensor_free(&out);
     tosac_tensor_free(&in[0]);
     tosac_tensor_free(&in[1]);
     tosac_program_free(p);
@@ -312,6 +376,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_if_branches_become_delegates),
         cmocka_unit_test(test_delegate_output_read_by_captures),
+        cmocka_unit_test(test_loop_body_delegate),
         cmocka_unit_test(test_silero_vad_if_bodies_delegated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
