@@ -4,6 +4,9 @@
 
 #include "testutil.h"
 
+#include <string.h>
+
+#include "tosac/ir.h"
 #include "tosac/spec.h"
 
 /* A parsed spec string (the test fails if it does not parse). */
@@ -14,6 +17,52 @@ static inline tosa_spec bt_spec(const char *s)
     tosac_error_clear(&err);
     assert_int_equal(tosa_spec_parse(s, &sp, &err), TOSAC_OK);
     return sp;
+}
+
+/* IR graph builders that assert success (lt_* / pt_* in the lowering and pass helpers). */
+static inline int bt_input(ir_graph *g, const char *name, tosac_dtype dt, int rank,
+                           const int64_t *shape)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    int t = ir_graph_add_input(g, name, dt, rank, shape, &err);
+    assert_true(t >= 0);
+    return t;
+}
+
+static inline int bt_tensor(ir_graph *g, const char *name, tosac_dtype dt, int rank,
+                            const int64_t *shape)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    int t = ir_graph_add_tensor(g, name, dt, rank, shape, &err);
+    assert_true(t >= 0);
+    return t;
+}
+
+static inline int bt_const(ir_graph *g, const char *name, tosac_dtype dt, int rank,
+                           const int64_t *shape, const void *data)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    size_t nbytes = (size_t)tosac_shape_numel(rank, shape) * tosac_dtype_size(dt);
+    int t = ir_graph_add_const(g, name, dt, rank, shape, data, nbytes, &err);
+    assert_true(t >= 0);
+    return t;
+}
+
+static inline tosac_tensor bt_host(tosac_dtype dt, int rank, const int64_t *shape,
+                                   const void *data)
+{
+    tosac_tensor t;
+    memset(&t, 0, sizeof t);
+    t.dtype = dt;
+    t.rank = rank;
+    if (rank > 0)
+        memcpy(t.shape, shape, (size_t)rank * sizeof *shape);
+    t.data = (void *)data;
+    t.nbytes = (size_t)tosac_shape_numel(rank, shape) * tosac_dtype_size(dt);
+    return t;
 }
 
 #endif

@@ -14,36 +14,11 @@
 #include "tosac/interp.h"
 #include "tosac/ir.h"
 
-static inline int lt_input(ir_graph *g, const char *name, tosac_dtype dt, int rank,
-                           const int64_t *shape)
-{
-    tosac_error err;
-    tosac_error_clear(&err);
-    int t = ir_graph_add_input(g, name, dt, rank, shape, &err);
-    assert_true(t >= 0);
-    return t;
-}
+#define lt_input bt_input
 
-static inline int lt_tensor(ir_graph *g, const char *name, tosac_dtype dt, int rank,
-                            const int64_t *shape)
-{
-    tosac_error err;
-    tosac_error_clear(&err);
-    int t = ir_graph_add_tensor(g, name, dt, rank, shape, &err);
-    assert_true(t >= 0);
-    return t;
-}
+#define lt_tensor bt_tensor
 
-static inline int lt_const(ir_graph *g, const char *name, tosac_dtype dt, int rank,
-                           const int64_t *shape, const void *data)
-{
-    tosac_error err;
-    tosac_error_clear(&err);
-    size_t nbytes = (size_t)tosac_shape_numel(rank, shape) * tosac_dtype_size(dt);
-    int t = ir_graph_add_const(g, name, dt, rank, shape, data, nbytes, &err);
-    assert_true(t >= 0);
-    return t;
-}
+#define lt_const bt_const
 
 static inline void lt_quant(ir_graph *g, int t, float scale, int64_t zp)
 {
@@ -135,19 +110,7 @@ static inline const char *lt_trial(const char *spec, const ir_graph *g, int node
 }
 
 /* A host tensor borrowing data (not freed). */
-static inline tosac_tensor lt_host(tosac_dtype dt, int rank, const int64_t *shape,
-                                   const void *data)
-{
-    tosac_tensor t;
-    memset(&t, 0, sizeof t);
-    t.dtype = dt;
-    t.rank = rank;
-    if (rank > 0)
-        memcpy(t.shape, shape, (size_t)rank * sizeof *shape);
-    t.data = (void *)data;
-    t.nbytes = (size_t)tosac_shape_numel(rank, shape) * tosac_dtype_size(dt);
-    return t;
-}
+#define lt_host bt_host
 
 /* Runs tg on the inputs; asserts success and that output 0 has the expected shape. */
 static inline void lt_run(const tosa_graph *tg, const tosac_tensor *ins, int n_in,

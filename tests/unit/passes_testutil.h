@@ -11,36 +11,11 @@
 #include "passes/passes.h"
 #include "tosac/ir.h"
 
-static inline int pt_tensor(ir_graph *g, const char *name, tosac_dtype dt, int rank,
-                            const int64_t *shape)
-{
-    tosac_error err;
-    tosac_error_clear(&err);
-    int t = ir_graph_add_tensor(g, name, dt, rank, shape, &err);
-    assert_true(t >= 0);
-    return t;
-}
+#define pt_tensor bt_tensor
 
-static inline int pt_input(ir_graph *g, const char *name, tosac_dtype dt, int rank,
-                           const int64_t *shape)
-{
-    tosac_error err;
-    tosac_error_clear(&err);
-    int t = ir_graph_add_input(g, name, dt, rank, shape, &err);
-    assert_true(t >= 0);
-    return t;
-}
+#define pt_input bt_input
 
-static inline int pt_const(ir_graph *g, const char *name, tosac_dtype dt, int rank,
-                           const int64_t *shape, const void *data)
-{
-    tosac_error err;
-    tosac_error_clear(&err);
-    size_t nb = (size_t)tosac_shape_numel(rank, shape) * tosac_dtype_size(dt);
-    int t = ir_graph_add_const(g, name, dt, rank, shape, data, nb, &err);
-    assert_true(t >= 0);
-    return t;
-}
+#define pt_const bt_const
 
 static inline void pt_quant(ir_graph *g, int t, float scale, int64_t zp, tosac_dtype zdt)
 {
@@ -115,17 +90,6 @@ static inline void pt_cpu(ir_graph *g, const tosac_tensor *in, int n_in, tosac_t
     cpu_plan_free(p);
 }
 
-static inline tosac_tensor pt_host(tosac_dtype dt, int rank, const int64_t *shape,
-                                   const void *data)
-{
-    tosac_tensor t;
-    memset(&t, 0, sizeof t);
-    t.dtype = dt;
-    t.rank = rank;
-    memcpy(t.shape, shape, sizeof(int64_t) * (size_t)rank);
-    t.data = (void *)data;
-    t.nbytes = (size_t)tosac_shape_numel(rank, shape) * tosac_dtype_size(dt);
-    return t;
-}
+#define pt_host bt_host
 
 #endif
