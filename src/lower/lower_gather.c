@@ -15,16 +15,6 @@
 #include "lower/lower_extra.h"
 
 /* Element i of an integer host tensor. */
-static int64_t int_at(const tosac_tensor *t, int64_t i)
-{
-    switch (t->dtype) {
-    case TOSAC_DT_I8: return ((const int8_t *)t->data)[i];
-    case TOSAC_DT_I16: return ((const int16_t *)t->data)[i];
-    case TOSAC_DT_I32: return ((const int32_t *)t->data)[i];
-    default: return ((const int64_t *)t->data)[i];
-    }
-}
-
 static bool index_type_ok(tosac_dtype dt)
 {
     return dt == TOSAC_DT_I8 || dt == TOSAC_DT_I16 || dt == TOSAC_DT_I32 || dt == TOSAC_DT_I64;
@@ -35,7 +25,7 @@ static bool normalise(lower_ctx *c, const ir_node *n, const tosac_tensor *ix, in
                       int32_t *out, int64_t count)
 {
     for (int64_t i = 0; i < count; i++) {
-        int64_t v = int_at(ix, i);
+        int64_t v = tosac_tensor_int_at(ix, i);
         if (v < -k || v >= k) {
             lx_unsupported(c, n, "index %lld out of range [-%lld, %lld)", (long long)v,
                            (long long)k, (long long)k);

@@ -191,12 +191,6 @@ static tosac_code lower_split(lower_ctx *c, const ir_node *n)
 }
 
 /* Element i of a constant integer operand. */
-static int64_t int_at(const tosac_tensor *t, int64_t i)
-{
-    return t->dtype == TOSAC_DT_I32 ? ((const int32_t *)t->data)[i]
-                                    : ((const int64_t *)t->data)[i];
-}
-
 static bool const_ints(lower_ctx *c, const ir_node *n, int slot, tosac_tensor *v)
 {
     return slot < n->n_inputs && n->inputs[slot] >= 0 && lower_in_const(c, n, slot, v) &&
@@ -225,10 +219,11 @@ static tosac_code lower_slice(lower_ctx *c, const ir_node *n)
             (have_steps && tosac_tensor_numel(&sp) != n_sl))
             return unsupported(c, n, "starts/ends/axes/steps lengths differ");
         for (int64_t i = 0; i < n_sl; i++) {
-            int d = norm_axis(have_axes ? int_at(&ax, i) : i, r);
+            int d = norm_axis(have_axes ? tosac_tensor_int_at(&ax, i) : i, r);
             if (d < 0)
                 return unsupported(c, n, "axis out of range");
-            int64_t s = have_steps ? int_at(&sp, i) : 1, dim = x->shape[d], b = int_at(&st, i);
+            int64_t s = have_steps ? tosac_tensor_int_at(&sp, i) : 1, dim = x->shape[d];
+            int64_t b = tosac_tensor_int_at(&st, i);
             if (s != 1 && s != -1)
                 return unsupported(c, n, "steps other than 1 and -1");
             if (b < 0)

@@ -89,16 +89,6 @@ static int fc_weights(lower_ctx *c, const mm *m, const tosac_tensor *wv, bool kn
     return t;
 }
 
-static double value_at(const tosac_tensor *t, int64_t i)
-{
-    switch (t->dtype) {
-    case TOSAC_DT_F32: return ((const float *)t->data)[i];
-    case TOSAC_DT_I32: return ((const int32_t *)t->data)[i];
-    case TOSAC_DT_I64: return (double)((const int64_t *)t->data)[i];
-    default: return NAN;
-    }
-}
-
 /* Gemm's beta*C as the accumulator-typed [N] bias: float as is (the weights carry alpha);
  * quantized in units of the accumulator's scale alpha*sa*sw[o] (exactly the stored int32 when
  * C's scale is sa*sw[o] and alpha = beta = 1). */
@@ -120,7 +110,7 @@ static int fc_bias(lower_ctx *c, const mm *m, tosac_dtype acc, int64_t nn)
         }
         for (int64_t o = 0; o < nn; o++) {
             int64_t i = cn == 1 ? 0 : o;
-            double v = value_at(&cv, i);
+            double v = tosac_tensor_f64_at(&cv, i);
             if (m->quant && lower_is_quantized(m->cc)) {
                 const ir_quant *q = m->cc->quant;
                 int64_t qi = q->n > 1 ? i : 0;

@@ -15,22 +15,6 @@ static tosac_code fail_code(tosac_error *err)
     return err && err->code ? err->code : TOSAC_ERR_INPUT;
 }
 
-static int64_t int_at(const tosac_tensor *t, int64_t i)
-{
-    switch (t->dtype) {
-    case TOSAC_DT_U8:
-    case TOSAC_DT_BOOL: return ((const uint8_t *)t->data)[i];
-    case TOSAC_DT_I4:
-    case TOSAC_DT_I8: return ((const int8_t *)t->data)[i];
-    case TOSAC_DT_U16: return ((const uint16_t *)t->data)[i];
-    case TOSAC_DT_I16: return ((const int16_t *)t->data)[i];
-    case TOSAC_DT_U32: return ((const uint32_t *)t->data)[i];
-    case TOSAC_DT_I32: return ((const int32_t *)t->data)[i];
-    case TOSAC_DT_I64: return ((const int64_t *)t->data)[i];
-    default: return 0;
-    }
-}
-
 static bool float_at(const tosac_tensor *t, int64_t i, float *out)
 {
     switch (t->dtype) {
@@ -94,7 +78,7 @@ static tosac_code record(ir_graph *g, int node, int q, int scale_id, int zp_id, 
         else if (!isfinite(sc[i]))
             rc = tosac_fail(err, TOSAC_ERR_INPUT, "%s: scale %lld is not finite", desc,
                             (long long)i);
-        zp[i] = have_zp ? int_at(&z, i) : 0;
+        zp[i] = have_zp ? tosac_tensor_int_at(&z, i) : 0;
     }
     if (!rc)
         rc = ir_tensor_set_quant(g, q, sc, zp, (int)n, qaxis, have_zp ? z.dtype : zp_default,

@@ -33,7 +33,7 @@ static int reciprocal_const(ir_graph *g, int b, const tosac_tensor *bv, tosac_er
         return -1;
     }
     for (int64_t i = 0; i < n; i++)
-        r[i] = (float)(1.0 / pass_float_at(bv, i));
+        r[i] = (float)(1.0 / tosac_tensor_f64_at(bv, i));
     int t = pass_add_like(g, b, "_recip", TOSAC_DT_F32, err);
     if (t >= 0 && ir_tensor_set_data(g, t, r, (size_t)n * sizeof *r, err))
         t = -1;
@@ -59,7 +59,7 @@ static int reciprocal_dq(ir_graph *g, int cq, const char *origin, tosac_error *e
         f = -1;
     }
     for (int64_t i = 0; r && q && i < n; i++) {
-        r[i] = 1.0 / (((double)pass_int_at(&cv, i) - (double)zp) * s);
+        r[i] = 1.0 / (((double)tosac_tensor_int_at(&cv, i) - (double)zp) * s);
         m = isfinite(r[i]) ? fmax(m, fabs(r[i])) : INFINITY;
     }
     if (f == -2 && isfinite(m) && m > 0) {

@@ -49,8 +49,8 @@ static bool read_bn(const ir_graph *g, const ir_node *bn, bn_params *p)
     if (!p->k || !p->add)
         return false;
     for (int64_t i = 0; i < p->c; i++) {
-        p->k[i] = pass_float_at(&sc, i) / sqrt(pass_float_at(&var, i) + eps);
-        p->add[i] = pass_float_at(&b, i) - pass_float_at(&mean, i) * p->k[i];
+        p->k[i] = tosac_tensor_f64_at(&sc, i) / sqrt(tosac_tensor_f64_at(&var, i) + eps);
+        p->add[i] = tosac_tensor_f64_at(&b, i) - tosac_tensor_f64_at(&mean, i) * p->k[i];
     }
     return true;
 }
@@ -111,7 +111,7 @@ static bool bias_of(const ir_graph *g, const ir_node *n, int64_t c, double *b, d
     if (cnt != c && cnt != 1)
         return false;
     for (int64_t i = 0; i < c; i++)
-        b[i] = pass_float_at(&bv, cnt == 1 ? 0 : i) * scale_b;
+        b[i] = tosac_tensor_f64_at(&bv, cnt == 1 ? 0 : i) * scale_b;
     return true;
 }
 
@@ -145,7 +145,7 @@ static tosac_code fold_float(ir_graph *g, int pi, const tosac_tensor *wv, const 
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     if (!rc && bias_of(g, n, c, b0, beta)) {
         for (int64_t e = 0; e < total; e++)
-            w[e] = (float)(pass_float_at(wv, e) * alpha * p->k[channel_of(l, e)]);
+            w[e] = (float)(tosac_tensor_f64_at(wv, e) * alpha * p->k[channel_of(l, e)]);
         for (int64_t i = 0; i < c; i++)
             b[i] = (float)(b0[i] * p->k[i] + p->add[i]);
         int wn = const_like(g, g->nodes[pi].inputs[1], TOSAC_DT_F32, w, err);

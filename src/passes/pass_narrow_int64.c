@@ -73,7 +73,7 @@ static range of_const(const ir_graph *g, int t)
     r.lo = n ? INFINITY : 0;
     r.hi = n ? -INFINITY : 0;
     for (int64_t i = 0; i < n; i++) {
-        double x = (double)pass_int_at(&v, i);
+        double x = (double)tosac_tensor_int_at(&v, i);
         r.lo = fmin(r.lo, x);
         r.hi = fmax(r.hi, x);
     }

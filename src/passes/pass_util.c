@@ -50,32 +50,3 @@ int pass_sole_reader(const ir_graph *g, int t)
     return who[0];
 }
 
-int64_t pass_int_at(const tosac_tensor *t, int64_t i)
-{
-    switch (t->dtype) {
-    case TOSAC_DT_BOOL:
-    case TOSAC_DT_U8: return ((const uint8_t *)t->data)[i];
-    case TOSAC_DT_I4:
-    case TOSAC_DT_I8: return ((const int8_t *)t->data)[i];
-    case TOSAC_DT_U16: return ((const uint16_t *)t->data)[i];
-    case TOSAC_DT_I16: return ((const int16_t *)t->data)[i];
-    case TOSAC_DT_U32: return ((const uint32_t *)t->data)[i];
-    case TOSAC_DT_I32: return ((const int32_t *)t->data)[i];
-    case TOSAC_DT_I48:
-    case TOSAC_DT_I64: return ((const int64_t *)t->data)[i];
-    case TOSAC_DT_U64: return (int64_t)((const uint64_t *)t->data)[i];
-    default: return (int64_t)pass_float_at(t, i);
-    }
-}
-
-double pass_float_at(const tosac_tensor *t, int64_t i)
-{
-    switch (t->dtype) {
-    case TOSAC_DT_F32: return ((const float *)t->data)[i];
-    case TOSAC_DT_F64: return ((const double *)t->data)[i];
-    case TOSAC_DT_F16: return tosac_f16_to_f32(((const uint16_t *)t->data)[i]);
-    case TOSAC_DT_BF16: return tosac_bf16_to_f32(((const uint16_t *)t->data)[i]);
-    default: return tosac_dtype_is_int(t->dtype) || t->dtype == TOSAC_DT_BOOL
-                        ? (double)pass_int_at(t, i) : 0.0;
-    }
-}

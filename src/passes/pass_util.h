@@ -15,8 +15,5 @@ int pass_add_const(ir_graph *g, const char *base, const char *suffix, tosac_dtyp
 int pass_add_like(ir_graph *g, int like, const char *suffix, tosac_dtype dt, tosac_error *err);
 /* The sole live node reading t (index), or -1 if none, several, or t is a graph output. */
 int pass_sole_reader(const ir_graph *g, int t);
-/* The i-th integer of a constant (any integer dtype), or of a float one truncated. */
-int64_t pass_int_at(const tosac_tensor *t, int64_t i);
-double pass_float_at(const tosac_tensor *t, int64_t i);
 
 #endif

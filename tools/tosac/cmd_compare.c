@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "interp/interp_internal.h"
 #include "tosac/npy.h"
 
 static const char usage[] =
@@ -25,13 +24,6 @@ static int parse_tol(const char *opt, const char *v, double *out)
         return cli_error(TOSAC_ERR_INPUT, "%s takes a non-negative number, not '%s'", opt, v);
     *out = d;
     return 0;
-}
-
-static double value_at(const tosac_tensor *t, int64_t i)
-{
-    if (tosac_dtype_is_float(t->dtype))
-        return t->dtype == TOSAC_DT_F64 ? ((const double *)t->data)[i] : interp_get_float(t, i);
-    return (double)interp_get_int(t, i);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -85,7 +77,8 @@ int cmd_compare(int argc, char **argv)
         double max_abs = 0, max_ref = 0, sum_abs = 0;
         int64_t bad = 0;
         for (int64_t i = 0; i < n; i++) {
-            double a = value_at(&ref, i), b = value_at(&res, i), d = fabs(a - b);
+            double a = tosac_tensor_f64_at(&ref, i), b = tosac_tensor_f64_at(&res, i);
+            double d = fabs(a - b);
             if (isnan(a) != isnan(b))
                 d = INFINITY;
             else if (isnan(a))
@@ -104,9 +97,10 @@ int cmd_compare(int argc, char **argv)
         for (int64_t r = 0; r < rows; r++) {
             int64_t ia = 0, ib = 0;
             for (int64_t k = 1; k < inner; k++) {
-                if (value_at(&ref, r * inner + k) > value_at(&ref, r * inner + ia))
+                int64_t base = r * inner;
+                if (tosac_tensor_f64_at(&ref, base + k) > tosac_tensor_f64_at(&ref, base + ia))
                     ia = k;
-                if (value_at(&res, r * inner + k) > value_at(&res, r * inner + ib))
+                if (tosac_tensor_f64_at(&res, base + k) > tosac_tensor_f64_at(&res, base + ib))
                     ib = k;
             }
             agree += ia == ib;
