@@ -128,25 +128,50 @@ static void cancel_pairs(tosa_block *b, bool *changed)
 /* Drops operators none of whose outputs is read or is a block output (repeatedly). */
 static void drop_dead_ops(tosa_block *b)
 {
+    /* Reader counts kept up to date as operators drop, so this is linear per pass (it runs
+     * after every transpose sink: recounting readers per operator made compiles quadratic). */
+    int *readers = calloc((size_t)b->n_tensors + 1, sizeof *readers);
+    bool *dead = calloc((size_t)b->n_ops + 1, sizeof *dead);
+    if (!readers || !dead) { /* only an optimisation: dead operators are harmless */
+        free(readers);
+        free(dead);
+        return;
+    }
+    for (int i = 0; i < b->n_ops; i++)
+        for (int k = 0; k < b->ops[i].n_inputs; k++)
+            readers[b->ops[i].inputs[k]]++;
+    for (int i = 0; i < b->n_outputs; i++)
+        readers[b->outputs[i]]++;
     bool again = true;
-    while (again) {
+    while (again) { /* backwards, so a chain of dead operators usually goes in one pass */
         again = false;
         for (int i = b->n_ops - 1; i >= 0; i--) {
-            tosa_operator *o = &b->ops[i];
+            const tosa_operator *o = &b->ops[i];
             bool live = o->n_outputs == 0;
             for (int k = 0; k < o->n_outputs && !live; k++)
-                live = is_block_output(b, o->outputs[k]) || consumers(b, o->outputs[k], NULL) > 0;
-            if (live)
+                live = readers[o->outputs[k]] > 0;
+            if (live || dead[i])
                 continue;
-            tosa_attr_release(&o->attr);
-            free(o->inputs);
-            free(o->outputs);
-            free(o->location);
-            memmove(&b->ops[i], &b->ops[i + 1], (size_t)(b->n_ops - i - 1) * sizeof *o);
-            b->n_ops--;
-            again = true;
+            dead[i] = again = true;
+            for (int k = 0; k < o->n_inputs; k++)
+                readers[o->inputs[k]]--;
         }
     }
+    int n = 0;
+    for (int i = 0; i < b->n_ops; i++) {
+        tosa_operator *o = &b->ops[i];
+        if (!dead[i]) {
+            b->ops[n++] = *o;
+            continue;
+        }
+        tosa_attr_release(&o->attr);
+        free(o->inputs);
+        free(o->outputs);
+        free(o->location);
+    }
+    b->n_ops = n;
+    free(readers);
+    free(dead);
 }
 
 /* Drops tensors no operator or block input/output names, renumbering the rest. */
