@@ -179,5 +179,6 @@ extern const lower_rule lower_rules_resize[];
 extern const lower_rule lower_rules_cast[];
 extern const lower_rule lower_rules_tile[];
 extern const lower_rule lower_rules_div[];
+extern const lower_rule lower_rules_bitwise[];
 
 #endif

@@ -24,6 +24,7 @@ static const lower_rule *const families[] = {
     lower_rules_cast,
     lower_rules_tile,
     lower_rules_div,
+    lower_rules_bitwise,
 };
 
 lower_fn lower_find_rule(const char *domain, const char *op_type)
