@@ -8,6 +8,7 @@
  * folded away; "parts" lists each pass-made node's placement. Live nodes no model node
  * accounts for are listed after the model's, marked "origin": "pass", so nothing placed is
  * ever invisible. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,7 +48,10 @@ static fate fate_of(const ir_graph *g, const partition_plan *plan, const char *n
     return f;
 }
 
-static void write_placement(tosac_json_writer *w, const partition_plan *plan, int k)
+/* as_op: the model node's op type, which replaces the leading op type of a reason written
+ * for a pass-made part of it ("Reciprocal: float32 ..." of a Div reads "Div: float32 ..."). */
+static void write_placement(tosac_json_writer *w, const ir_graph *g, const partition_plan *plan,
+                            int k, const char *as_op)
 {
     tosac_json_key(w, "placement");
     if (plan->part[k] >= 0) {
@@ -60,7 +64,16 @@ static void write_placement(tosac_json_writer *w, const partition_plan *plan, in
     tosac_json_key(w, "category");
     tosac_json_write_string(w, plan->category[k] ? plan->category[k] : PARTITION_RULE);
     tosac_json_key(w, "reason");
-    tosac_json_write_string(w, plan->reason[k] ? plan->reason[k] : "");
+    const char *why = plan->reason[k] ? plan->reason[k] : "";
+    size_t n = strlen(g->nodes[k].op_type);
+    if (as_op && strcmp(as_op, g->nodes[k].op_type) != 0 &&
+        strncmp(why, g->nodes[k].op_type, n) == 0 && why[n] == ':') {
+        char buf[640];
+        snprintf(buf, sizeof buf, "%s%s", as_op, why + n);
+        tosac_json_write_string(w, buf);
+    } else {
+        tosac_json_write_string(w, why);
+    }
 }
 
 /* What the passes made of a model node, each with its own placement
@@ -76,7 +89,7 @@ static void write_parts(tosac_json_writer *w, const ir_graph *g, const partition
         tosac_json_begin_object(w);
         tosac_json_key(w, "op_type");
         tosac_json_write_string(w, g->nodes[k].op_type);
-        write_placement(w, plan, k);
+        write_placement(w, g, plan, k, NULL);
         tosac_json_end_object(w);
     }
     tosac_json_end_array(w);
@@ -95,7 +108,7 @@ static void write_entry(tosac_json_writer *w, const ir_graph *g, const partition
         tosac_json_write_string(w, "pass");
     }
     if (f->shown >= 0) {
-        write_placement(w, plan, f->shown);
+        write_placement(w, g, plan, f->shown, op_type);
     } else {
         tosac_json_key(w, "placement");
         tosac_json_write_string(w, "folded");

@@ -128,7 +128,7 @@ static tosac_code support(const tosa_spec *spec, const ir_graph *g, partition_pl
             snprintf(why, sizeof why, "constant (folded into the delegates that read it)");
         else if (lower_trial_node(spec, g, i, why, sizeof why))
             continue;
-        p->category[i] = partition_categorise(n, why, sizeof why);
+        p->category[i] = partition_categorise(spec, n, why, sizeof why);
         p->reason[i] = strdup(why);
         if (!p->reason[i])
             return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");

@@ -21,11 +21,20 @@ typedef struct partition_plan {
     int n_parts;
 } partition_plan;
 
-/* Reason categories (partition_reason.c): the operator has no TOSA form; an operand type the
- * spec does not allow; an Ethos-U55 limit; an int64 value the spec (or EXT-INT64) does not
- * cover; a Q/DQ kept on the CPU because INT-only delegates have integer boundaries; a case
- * the operator's lowering rule refuses (attributes, dynamic shapes); a Constant node. */
+/* Reason categories (partition_reason.c), each reason phrased for the ONNX node:
+ *   NOT_IN_SPEC  TOSA (this version) has no operator for it ("Det: TOSA has no such operator");
+ *   EXTENSION    a type or operator legal only with a profile or extension the spec lacks,
+ *                with the spec that has it ("Conv: int16 activations need +int16
+ *                (TOSA-1.0+INT+int16)");
+ *   TYPE         a type no profile or extension of the version allows (unsigned integers);
+ *   U55          an Ethos-U55 limit;
+ *   INT64        an int64 value the spec (or EXT-INT64) does not cover;
+ *   BOUNDARY     a Q/DQ kept on the CPU because INT-only delegates have integer boundaries;
+ *   RULE         tosac has no lowering for the operator or this case of it yet (attributes,
+ *                dynamic shapes, quantized forms);
+ *   CONSTANT     a Constant node. */
 extern const char *const PARTITION_NOT_IN_SPEC;
+extern const char *const PARTITION_EXTENSION;
 extern const char *const PARTITION_TYPE;
 extern const char *const PARTITION_U55;
 extern const char *const PARTITION_INT64;
@@ -33,9 +42,9 @@ extern const char *const PARTITION_BOUNDARY;
 extern const char *const PARTITION_RULE;
 extern const char *const PARTITION_CONSTANT;
 
-/* The category of node n's trial-lowering failure why (len bytes); may rewrite why to say
- * more (the boundary rule explains itself). */
-const char *partition_categorise(const ir_node *n, char *why, size_t len);
+/* The category of node n's trial-lowering failure under spec; rewrites why (len bytes) into
+ * the reason for the ONNX node (the int64 and U55 reasons are kept as they come). */
+const char *partition_categorise(const tosa_spec *spec, const ir_node *n, char *why, size_t len);
 
 tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_plan *out,
                            tosac_error *err);

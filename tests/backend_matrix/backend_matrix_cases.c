@@ -468,5 +468,9 @@ const mx_case mx_cases[] = {
     I64("Gather", "Gather", 1, "GATHER", .more = gather_idx, .attrs = a_axis1),
     I64("ArgMax", "ArgMax", 1, "ARGMAX", .attrs = a_argmax),
     I64("Identity", "Identity", 1, "IDENTITY"),
+    I64("BitwiseAnd", "BitwiseAnd", 2, "BITWISE_AND"),
+    I64("BitwiseOr", "BitwiseOr", 2, "BITWISE_OR"),
+    I64("BitwiseXor", "BitwiseXor", 2, "BITWISE_XOR"),
+    I64("BitwiseNot", "BitwiseNot", 1, "BITWISE_NOT"),
 };
 const int mx_n_cases = (int)(sizeof mx_cases / sizeof mx_cases[0]);

@@ -482,9 +482,13 @@ static void read_report(const char *text, lc_result *r)
                              tosac_json_string(tosac_json_get(nd, "category")));
             if (c > 0 && cused + (size_t)c < sizeof r->categories)
                 cused += (size_t)c;
-            int w = snprintf(r->reasons + used, sizeof r->reasons - used, "%s%s: %s",
-                             used ? "; " : "", tosac_json_string(tosac_json_get(nd, "op_type")),
-                             tosac_json_string(tosac_json_get(nd, "reason")));
+            /* reasons phrased for the node start with its op type already */
+            const char *op = tosac_json_string(tosac_json_get(nd, "op_type"));
+            const char *why = tosac_json_string(tosac_json_get(nd, "reason"));
+            size_t k = strlen(op);
+            bool named = strncmp(why, op, k) == 0 && why[k] == ':';
+            int w = snprintf(r->reasons + used, sizeof r->reasons - used, "%s%s%s%s",
+                             used ? "; " : "", named ? "" : op, named ? "" : ": ", why);
             if (w > 0 && used + (size_t)w < sizeof r->reasons)
                 used += (size_t)w;
         } else {

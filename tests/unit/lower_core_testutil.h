@@ -85,7 +85,7 @@ typedef struct lc_result {
     int n_ops;
     tosac_dtype boundary[16];     /* dtypes of delegate 0's outputs */
     int n_boundary;
-    char reasons[1024];           /* the CPU nodes' reasons, "; "-separated */
+    char reasons[1024];           /* the CPU nodes' "op_type: reason", "; "-separated */
     char categories[512];         /* the CPU nodes' "op_type: category", "; "-separated */
     char cpu_graph[512];          /* the program's CPU graph: op types in order, space-separated */
     char delegate_readers[256];   /* op types reading delegate outputs on the CPU */

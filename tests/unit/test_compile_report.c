@@ -2,7 +2,7 @@
  * passes attributed to the model node they came from (so a decomposed Div whose Mul stays on
  * the CPU is reported as a CPU Div, never as "folded"), and CPU reasons sorted into the
  * issue's categories. */
-#include "backend_testutil.h"
+#include "lower_core_testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +43,7 @@ static tosac_json *report_of(ir_model *m, const char *spec)
     o.spec = spec;
     tosac_program *p = NULL;
     char *text = NULL;
+    tosac_error_clear(&E);
     tosac_code rc = tosac_compile_model(m, &o, &p, &text, &E);
     if (rc)
         fail_msg("compile: %s", E.msg);
@@ -103,8 +104,9 @@ static void test_decomposed_div_on_cpu_is_reported_as_div(void **state)
     const tosac_json *d = entry(rep, "my_div");
     assert_string_equal(field(d, "op_type"), "Div");
     assert_string_equal(field(d, "placement"), "cpu");
-    assert_string_equal(field(d, "category"), "type not legal");
-    assert_non_null(strstr(field(d, "reason"), "needs PRO-FP"));
+    assert_string_equal(field(d, "category"), "needs a profile or extension");
+    /* said of the Div, though its Reciprocal part is the node refused */
+    assert_string_equal(field(d, "reason"), "Div: float32 operands need +FP (TOSA-1.0+INT+FP)");
     const tosac_json *parts = tosac_json_get(d, "parts");
     assert_int_equal(tosac_json_count(parts), 2);
     assert_string_equal(field(tosac_json_at(parts, 0), "op_type"), "Reciprocal");
@@ -155,8 +157,7 @@ static void test_sum_chain_attributed(void **state)
 }
 
 /* A model node the passes leave alone keeps its own placement, even when a pass-made helper
- * named after it (here nothing) exists; an unsupported node gets "operator not in the
- * spec", an unnamed node a generated unique name. */
+ * named after it (here nothing) exists; an unnamed node gets a generated unique name. */
 static void test_categories_in_report(void **state)
 {
     (void)state;
@@ -165,23 +166,111 @@ static void test_categories_in_report(void **state)
     int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 2, shp, &E);
     int t1 = tensor(g, "t1"), t2 = tensor(g, "t2");
     node(g, "Relu", "", &x, 1, t1);
-    node(g, "Erf", "", &t1, 1, t2); /* float Erf: TOSA ERF under FP, a type refusal under INT */
+    node(g, "Erf", "", &t1, 1, t2); /* float Erf: TOSA ERF under FP, a profile refusal under INT */
     int ins[2] = {t2, t2};
     int t3 = tensor(g, "t3");
-    node(g, "Mod", "mod", ins, 2, t3); /* no TOSA lowering */
+    node(g, "Mod", "mod", ins, 2, t3); /* no rule */
     assert_int_equal(ir_graph_mark_output(g, t3, &E), TOSAC_OK);
     tosac_json *rep = report_of(m, "TOSA-1.0+FP");
     assert_string_equal(field(entry(rep, "Relu_0"), "placement"), "delegate");
     assert_string_equal(field(entry(rep, "Erf_1"), "placement"), "delegate");
     const tosac_json *mod = entry(rep, "mod");
     assert_string_equal(field(mod, "placement"), "cpu");
-    assert_string_equal(field(mod, "category"), "operator not in the spec");
-    assert_string_equal(field(mod, "reason"), "no TOSA lowering for Mod");
+    assert_string_equal(field(mod, "category"), "case not handled by the lowering");
+    assert_string_equal(field(mod, "reason"), "Mod: tosac has no lowering for this operator yet");
     assert_null(tosac_json_get(mod, "parts"));
     tosac_json_free(rep);
 }
 
-/* partition_categorise on the reasons the trial lowering gives. */
+/* One runtime-input node op(x[, x]) -> y of dtype dt, compiled under spec: its report entry's
+ * category and reason. */
+static void check_single(const char *op, int n_in, tosac_dtype dt, const char *spec,
+                         const char *category, const char *reason)
+{
+    ir_model *m = new_model(18);
+    ir_graph *g = m->graph;
+    static const int64_t sq[2] = {3, 3}; /* square: Det's input, Det's output a scalar */
+    int x = ir_graph_add_input(g, "x", dt, 2, sq, &E);
+    bool det = strcmp(op, "Det") == 0;
+    int y = ir_graph_add_tensor(g, "y", dt, det ? 0 : 2, sq, &E), ins[2] = {x, x};
+    node(g, op, "n", ins, n_in, y);
+    assert_int_equal(ir_graph_mark_output(g, y, &E), TOSAC_OK);
+    tosac_json *rep = report_of(m, spec);
+    const tosac_json *nd = entry(rep, "n");
+    assert_string_equal(field(nd, "placement"), "cpu");
+    assert_string_equal(field(nd, "category"), category);
+    assert_string_equal(field(nd, "reason"), reason);
+    tosac_json_free(rep);
+}
+
+/* The reasons tell apart what TOSA lacks, what a profile or extension would allow (with the
+ * spec string to use), and what tosac does not lower yet. */
+static void test_truthful_reasons(void **state)
+{
+    (void)state;
+    check_single("Det", 1, TOSAC_DT_F32, "TOSA-1.0+FP", "operator not in the spec",
+                 "Det: TOSA has no such operator (no determinant)");
+    check_single("Erf", 1, TOSAC_DT_F32, "TOSA-1.0+INT", "needs a profile or extension",
+                 "Erf: float32 operands need +FP (TOSA-1.0+INT+FP)");
+    check_single("Erf", 1, TOSAC_DT_F32, "TOSA-1.0+INT+u55", "needs a profile or extension",
+                 "Erf: float32 operands need +FP, which TOSA-1.0+INT+u55 cannot have");
+    check_single("BitwiseAnd", 2, TOSAC_DT_I32, "TOSA-1.0+FP", "needs a profile or extension",
+                 "BitwiseAnd: integer operands need +INT (TOSA-1.0+INT+FP)");
+    check_single("BitwiseXor", 2, TOSAC_DT_U8, "TOSA-1.0+INT", "type not legal",
+                 "BitwiseXor: TOSA has no unsigned integer types (u8 'x')");
+    check_single("Pow", 2, TOSAC_DT_F32, "TOSA-1.0+FP", "case not handled by the lowering",
+                 "Pow: tosac has no lowering for it yet (TOSA has POW)");
+}
+
+/* NonMaxSuppression (boxes, scores -> int64 indices): TOSA has no such operator. */
+static void test_nms_not_in_tosa(void **state)
+{
+    (void)state;
+    ir_model *m = new_model(13);
+    ir_graph *g = m->graph;
+    const int64_t bs[3] = {1, 4, 4}, ss[3] = {1, 1, 4}, is[2] = {4, 3};
+    int boxes = ir_graph_add_input(g, "boxes", TOSAC_DT_F32, 3, bs, &E);
+    int scores = ir_graph_add_input(g, "scores", TOSAC_DT_F32, 3, ss, &E);
+    int sel = ir_graph_add_tensor(g, "sel", TOSAC_DT_I64, 2, is, &E), ins[2] = {boxes, scores};
+    node(g, "NonMaxSuppression", "nms", ins, 2, sel);
+    assert_int_equal(ir_graph_mark_output(g, sel, &E), TOSAC_OK);
+    tosac_json *rep = report_of(m, "TOSA-1.0+FP");
+    const tosac_json *nd = entry(rep, "nms");
+    assert_string_equal(field(nd, "category"), "operator not in the spec");
+    assert_string_equal(field(nd, "reason"),
+                        "NonMaxSuppression: TOSA has no such operator (its output shape depends "
+                        "on the values)");
+    tosac_json_free(rep);
+}
+
+/* An a16w8 Conv under a spec without EXT-INT16: the reason names the extension to add and
+ * the spec that has it, in the ONNX node's terms (not "CONV2D: ... needs EXT-INT16"). */
+static void conv_model(lc_b *b, const void *arg)
+{
+    (void)arg;
+    static float xv[1 * 2 * 4 * 4], wv[3 * 2 * 3 * 3], bv[3];
+    lc_fill(xv, 32, 7, 1.0f);
+    lc_fill(wv, 54, 8, 0.5f);
+    lc_fill(bv, 3, 9, 0.5f);
+    const int64_t xs[4] = {1, 2, 4, 4}, ws[4] = {3, 2, 3, 3};
+    int x = lc_input(b, "x", 4, xs, xv);
+    int w = lc_weight(b, "w", 4, ws, wv, 0);
+    int ins[3] = {x, w, lc_bias(b, "b", 3, bv, x, w)};
+    lc_output(b, lc_out(b, lc_node(b, "Conv", "conv", ins, 3, 1), 0));
+}
+
+static void test_int16_conv_reason(void **state)
+{
+    (void)state;
+    lc_result r;
+    lc_check(conv_model, NULL, LC_A16W8, "TOSA-1.0+INT", 1, &r);
+    assert_int_equal(r.n_delegates, 0);
+    if (!strstr(r.reasons, "Conv: int16 activations need +int16 (TOSA-1.0+INT+int16)"))
+        fail_msg("reasons: %s", r.reasons);
+    assert_non_null(strstr(r.categories, "Conv: needs a profile or extension"));
+}
+
+/* partition_categorise on the details the trial lowering gives, under the spec named. */
 static void test_categorise(void **state)
 {
     (void)state;
@@ -191,38 +280,64 @@ static void test_categorise(void **state)
     node(g, "Mul", "mul", &x, 1, y);
     node(g, "DequantizeLinear", "dq", &x, 1, y);
     node(g, "Constant", "k", NULL, 0, y);
-    const ir_node *mul = &g->nodes[0], *dq = &g->nodes[1], *k = &g->nodes[2];
+    node(g, "Conv", "conv", &x, 1, y);
+    node(g, "ScatterND", "sc", &x, 1, y);
+    assert_true(ir_graph_add_node(g, "Frob", "com.example", "frob", &x, 1, &y, 1, &E) >= 0);
     static const struct {
         int node;
-        const char *why, *category;
+        const char *spec, *why, *category, *reason; /* reason NULL: kept as it is */
     } cases[] = {
-        {0, "U55 restriction: MATMUL is not supported on Ethos-U55", "U55 restriction"},
-        {0, "no TOSA lowering for Mod", "operator not in the spec"},
-        {0, "FFT2D is not an operator of TOSA 1.0", "operator not in the spec"},
-        {0, "MUL: in_t=f32 out_t=f32 needs PRO-FP", "type not legal"},
-        {0, "RESCALE: in_t=i48 needs EXT-INT16", "type not legal"},
-        {0, "SUB: no form for in_out_t=i64", "int64 not kept"},
-        {0, "GATHER: no form for index_t=i32 in_out_t=i64", "int64 not kept"},
-        {0, "ARGMAX: in_t=f32 out_t=i64 needs PRO-FP & EXT-INT64", "type not legal"},
-        {0, "Conv with auto_pad SAME_LOWER", "case not handled by the lowering"},
-        {1, "CAST: in_t=i8 out_t=f32 needs PRO-FP", "boundary rule"},
-        {1, "RESCALE: in_t=i48 needs EXT-INT16", "type not legal"},
-        {2, "constant (folded into the delegates that read it)", "constant"},
+        {0, "TOSA-1.0+INT+u55", "U55 restriction: MATMUL is not supported on Ethos-U55",
+         "U55 restriction", NULL},
+        {4, "TOSA-1.0+INT", "no TOSA lowering for ScatterND", "case not handled by the lowering",
+         "ScatterND: tosac has no lowering for it yet (TOSA has SCATTER)"},
+        {5, "TOSA-1.0+INT", "no TOSA lowering for com.example.Frob",
+         "case not handled by the lowering",
+         "com.example.Frob: tosac has no lowering for this operator yet"},
+        {0, "TOSA-1.0+INT", "DIM is not an operator of TOSA 1.0", "operator not in the spec",
+         "Mul: its lowering needs DIM, which TOSA 1.0 does not have (TOSA 1.1 has it)"},
+        {0, "TOSA-1.0+INT", "MUL: in_t=f32 out_t=f32 needs PRO-FP",
+         "needs a profile or extension", "Mul: float32 operands need +FP (TOSA-1.0+INT+FP)"},
+        {3, "TOSA-1.0+INT", "CONST: out_t=i48 needs EXT-INT16", "needs a profile or extension",
+         "Conv: int16 activations need +int16 (TOSA-1.0+INT+int16)"},
+        {3, "TOSA-1.0+INT", "CONV2D: in_t=i16 weight_t=i8 out_t=i48 acc_t=i48 needs PRO-INT & "
+         "EXT-INT16", "needs a profile or extension",
+         "Conv: int16 activations need +int16 (TOSA-1.0+INT+int16)"},
+        {0, "TOSA-1.1+INT", "ARGMAX: in_t=f32 out_t=i64 needs PRO-FP & EXT-INT64",
+         "needs a profile or extension",
+         "Mul: float32 operands and int64 values need +FP+int64 (TOSA-1.1+INT+FP+int64)"},
+        {0, "TOSA-1.0+INT", "SUB: no form for in_out_t=i64", "int64 not kept", NULL},
+        {0, "TOSA-1.0+INT", "GATHER: no form for index_t=i32 in_out_t=i64", "int64 not kept",
+         NULL},
+        {0, "TOSA-1.0+INT", "ADD: no form for in_out_t=u16", "type not legal",
+         "Mul: TOSA has no unsigned integer types (u16)"},
+        {0, "TOSA-1.0+INT", "ADD: no form for in_out_t=i8", "type not legal",
+         "Mul: TOSA 1.0 has no such form (ADD: no form for in_out_t=i8)"},
+        {3, "TOSA-1.0+INT", "Conv with auto_pad SAME_LOWER", "case not handled by the lowering",
+         NULL},
+        {0, "TOSA-1.0+INT", "Mul needs two inputs and an output",
+         "case not handled by the lowering", NULL},
+        {0, "TOSA-1.0+INT", "'y' has an unknown dimension 0", "case not handled by the lowering",
+         "Mul: 'y' has an unknown dimension 0"},
+        {1, "TOSA-1.0+INT", "CAST: in_t=i8 out_t=f32 needs PRO-FP", "boundary rule",
+         "delegates without PRO-FP keep their boundaries integer, so this DequantizeLinear runs "
+         "on the CPU (CAST: in_t=i8 out_t=f32 needs PRO-FP)"},
+        {1, "TOSA-1.0+INT", "RESCALE: in_t=i48 needs EXT-INT16", "needs a profile or extension",
+         "DequantizeLinear: int16 activations need +int16 (TOSA-1.0+INT+int16)"},
+        {2, "TOSA-1.0+INT", "constant (folded into the delegates that read it)", "constant",
+         NULL},
     };
-    const ir_node *nodes[3] = {mul, dq, k};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char why[512];
         snprintf(why, sizeof why, "%s", cases[i].why);
-        const char *cat = partition_categorise(nodes[cases[i].node], why, sizeof why);
+        tosa_spec sp = bt_spec(cases[i].spec);
+        const char *cat = partition_categorise(&sp, &g->nodes[cases[i].node], why, sizeof why);
         if (strcmp(cat, cases[i].category) != 0)
             fail_msg("'%s': category '%s', want '%s'", cases[i].why, cat, cases[i].category);
+        const char *want = cases[i].reason ? cases[i].reason : cases[i].why;
+        if (strcmp(why, want) != 0)
+            fail_msg("'%s': reason '%s', want '%s'", cases[i].why, why, want);
     }
-    /* the boundary rule explains itself and keeps the detail */
-    char why[512] = "CAST: in_t=i8 out_t=f32 needs PRO-FP";
-    partition_categorise(dq, why, sizeof why);
-    assert_non_null(strstr(why, "boundaries integer"));
-    assert_non_null(strstr(why, "DequantizeLinear"));
-    assert_non_null(strstr(why, "(CAST: in_t=i8 out_t=f32 needs PRO-FP)"));
     ir_graph_free(g);
 }
 
@@ -234,6 +349,9 @@ int main(void)
         cmocka_unit_test(test_decomposed_div_delegated),
         cmocka_unit_test(test_sum_chain_attributed),
         cmocka_unit_test(test_categories_in_report),
+        cmocka_unit_test(test_truthful_reasons),
+        cmocka_unit_test(test_nms_not_in_tosa),
+        cmocka_unit_test(test_int16_conv_reason),
         cmocka_unit_test(test_categorise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -100,7 +100,10 @@ static void test_fp_profile(void **state)
     char why[256];
     snprintf(why, sizeof why, "%s", lt_trial("TOSA-1.0+FP", g, 0));
     assert_non_null(strstr(why, "CAST"));
-    assert_string_equal(partition_categorise(&g->nodes[0], why, sizeof why), "type not legal");
+    tosa_spec fp = bt_spec("TOSA-1.0+FP");
+    assert_string_equal(partition_categorise(&fp, &g->nodes[0], why, sizeof why),
+                        "needs a profile or extension");
+    assert_string_equal(why, "Div: integer operands need +INT (TOSA-1.0+INT+FP)");
     ir_graph_free(g);
 }
 
