@@ -18,17 +18,6 @@ static bool widening(const tosa_block *b, const tosa_operator *o)
            tosac_dtype_bits(b->tensors[o->inputs[0]].dtype);
 }
 
-static int readers(const tosa_block *b, int t)
-{
-    int n = 0;
-    for (int i = 0; i < b->n_ops; i++)
-        for (int k = 0; k < b->ops[i].n_inputs; k++)
-            n += b->ops[i].inputs[k] == t;
-    for (int i = 0; i < b->n_outputs; i++)
-        n += 2 * (b->outputs[i] == t);
-    return n;
-}
-
 /* U: x -> y, T: y -> z (y read by T alone) becomes T: x -> y', U: y' -> z, with T moved to
  * U's place. y keeps its index and takes x's type and the permuted shape. */
 static bool swap_once(tosa_block *b)
@@ -38,7 +27,8 @@ static bool swap_once(tosa_block *b)
         if (t->op != TOSA_OP_TRANSPOSE || t->n_inputs < 1)
             continue;
         int y = t->inputs[0], ui = tosa_block_producer(b, y);
-        if (ui < 0 || ui > ti || !widening(b, &b->ops[ui]) || readers(b, y) != 1)
+        int only;
+        if (ui < 0 || ui > ti || !widening(b, &b->ops[ui]) || tosa_block_readers(b, y, &only) != 1)
             continue;
         tosa_operator *u = &b->ops[ui];
         int x = u->inputs[0], z = t->outputs[0];

@@ -41,6 +41,20 @@ int tosa_block_producer(const tosa_block *b, int tensor)
     return -1;
 }
 
+int tosa_block_readers(const tosa_block *b, int t, int *only)
+{
+    int n = 0;
+    for (int i = 0; i < b->n_ops; i++)
+        for (int k = 0; k < b->ops[i].n_inputs; k++)
+            if (b->ops[i].inputs[k] == t) {
+                n++;
+                *only = i;
+            }
+    for (int i = 0; i < b->n_outputs; i++)
+        n += b->outputs[i] == t ? 2 : 0;
+    return n;
+}
+
 typedef struct binding {
     tosac_dtype t[TOSA_SPEC_MAX_TYPES];
 } binding;

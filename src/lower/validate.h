@@ -28,5 +28,8 @@ bool tosa_validate_block(const tosa_spec *spec, const tosa_block *b, char *reaso
 
 /* Index of the operator of b writing tensor t; -1 if none (block input or unused). */
 int tosa_block_producer(const tosa_block *b, int t);
+/* How many operator inputs of b read tensor t, a block output counting as two (so that a
+ * count of 1 means "read by one operator and nothing else"); *only is the last reader. */
+int tosa_block_readers(const tosa_block *b, int t, int *only);
 
 #endif

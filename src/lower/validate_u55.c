@@ -41,20 +41,6 @@ static const tosa_tensor *tensor(const tosa_block *b, int t) { return &b->tensor
 static const tosa_tensor *in_t(const ctx *c, int i) { return tensor(c->b, c->o->inputs[i]); }
 static const tosa_tensor *out_t(const ctx *c) { return tensor(c->b, c->o->outputs[0]); }
 
-static int readers(const tosa_block *b, int t, int *only)
-{
-    int n = 0;
-    for (int i = 0; i < b->n_ops; i++)
-        for (int k = 0; k < b->ops[i].n_inputs; k++)
-            if (b->ops[i].inputs[k] == t) {
-                n++;
-                *only = i;
-            }
-    for (int i = 0; i < b->n_outputs; i++)
-        n += b->outputs[i] == t ? 2 : 0; /* a block output is never fused away */
-    return n;
-}
-
 static bool is_const(const tosa_block *b, int t)
 {
     int p = tosa_block_producer(b, t);
@@ -112,7 +98,7 @@ static int consumer_of(const tosa_block *b, int t)
 {
     for (int hop = 0; hop < 16; hop++) {
         int only = -1;
-        if (readers(b, t, &only) != 1)
+        if (tosa_block_readers(b, t, &only) != 1)
             return -1;
         if (b->ops[only].op != TOSA_OP_RESHAPE)
             return only;
@@ -137,8 +123,8 @@ static int producer_of(const tosa_block *b, int t)
 static bool rescale_fuses_forward(const tosa_block *b, int r)
 {
     const tosa_operator *o = &b->ops[r];
-    if (o->op != TOSA_OP_RESCALE || o->attr.per_channel || bits(tensor(b, o->inputs[0])->dtype) > 16 ||
-        const_at(b, o->inputs[4], 0) != 0)
+    if (o->op != TOSA_OP_RESCALE || o->attr.per_channel ||
+        bits(tensor(b, o->inputs[0])->dtype) > 16 || const_at(b, o->inputs[4], 0) != 0)
         return false;
     int c = consumer_of(b, o->outputs[0]);
     if (c < 0)
@@ -188,7 +174,7 @@ static bool rescale_fuses_back(const tosa_block *b, const tosa_operator *o)
 {
     int t = o->inputs[0], only = -1;
     int p = tosa_block_producer(b, t);
-    if (p < 0 || readers(b, t, &only) != 1)
+    if (p < 0 || tosa_block_readers(b, t, &only) != 1)
         return false;
     const tosa_operator *po = &b->ops[p];
     if (conv_class(po->op))
@@ -236,7 +222,8 @@ static bool check_rescale(const ctx *c)
     if (ib <= 16 && ob <= 16)
         return true;
     int self = (int)(o - b->ops);
-    if (rescale_fuses_back(b, o) || rescale_fuses_forward(b, self))
+    bool plain = !o->attr.input_unsigned && !o->attr.output_unsigned; /* Vela fuses no others */
+    if (plain && (rescale_fuses_back(b, o) || rescale_fuses_forward(b, self)))
         return true;
     return fail(c->reason, c->len, "RESCALE %s -> %s stands alone: a RESCALE wider than 16 "
                 "bits must fuse into its producer (convolution, MATMUL, ADD, ...) or its "
@@ -316,7 +303,8 @@ static bool level_8k(const tosa_spec *spec, const ctx *c)
     }
     if (o->op == TOSA_OP_RESIZE && o->n_inputs > 1)
         for (int a = 0; a < 2; a++) {
-            int64_t n = const_at(c->b, o->inputs[1], 2 * a), d = const_at(c->b, o->inputs[1], 2 * a + 1);
+            int64_t n = const_at(c->b, o->inputs[1], 2 * a);
+            int64_t d = const_at(c->b, o->inputs[1], 2 * a + 1);
             if (d > 0 && over(c, "scale", n / d, l->max_scale, "MAX_SCALE"))
                 return false;
         }
@@ -475,7 +463,7 @@ static bool check_resize(const ctx *c)
     if (c->o->attr.mode != TOSA_RESIZE_BILINEAR)
         return true;
     int only = -1, y = c->o->outputs[0];
-    const tosa_operator *r = readers(c->b, y, &only) == 1 ? &c->b->ops[only] : NULL;
+    const tosa_operator *r = tosa_block_readers(c->b, y, &only) == 1 ? &c->b->ops[only] : NULL;
     if (!r || r->op != TOSA_OP_RESCALE || !resize_rescale_ok(c->b, c->o, rescale_scale(c->b, r, 0)))
         return fail(c->reason, c->len, "BILINEAR RESIZE not followed by a RESCALE by 1/%lld "
                     "(shift log2 of the upscale)", (long long)(ry * rx));

@@ -121,7 +121,10 @@ static void no(const tosa_spec *sp, int k, const char *want)
     assert_string_equal(why, want);
 }
 
-static tosac_dtype wider(tosac_dtype dt) { return dt == TOSAC_DT_I16 ? TOSAC_DT_I48 : TOSAC_DT_I32; }
+static tosac_dtype wider(tosac_dtype dt)
+{
+    return dt == TOSAC_DT_I16 ? TOSAC_DT_I48 : TOSAC_DT_I32;
+}
 
 /* RESCALE x -> out (dtype dt) by m * 2^-sh per channel (n channels), zero points izp/ozp. */
 static int rescale_to(int x, int out, int64_t m, int64_t sh, int n, int64_t izp, int64_t ozp)
@@ -448,7 +451,12 @@ static void test_rescale(void **s)
     int acc = act(TOSAC_DT_I32, 4, S);
     conv(TOSA_OP_CONV2D, act(TOSAC_DT_I8, 4, S), weights(TOSAC_DT_I8, 4, ws),
          bias(TOSAC_DT_I32, 8), acc, &a);
-    ok(&U55, rescale_to(acc, act(TOSAC_DT_I8, 4, S), 1 << 30, 35, 8, 0, 0));
+    int r = rescale_to(acc, act(TOSAC_DT_I8, 4, S), 1 << 30, 35, 8, 0, 0);
+    ok(&U55, r);
+    B->ops[r].attr.output_unsigned = true; /* Vela fuses no unsigned RESCALE */
+    no(&U55, r, "U55 restriction: RESCALE i32 -> i8 stands alone: a RESCALE wider than 16 bits "
+                "must fuse into its producer (convolution, MATMUL, ADD, ...) or its consumer "
+                "(ADD/SUB input scaling, unit scale elsewhere)");
 }
 
 static void test_negate(void **s)
@@ -507,7 +515,8 @@ static void test_unsupported_operators(void **s)
         int n;
         tosac_dtype out;
     } cases[] = {
-        {TOSA_OP_LOGICAL_RIGHT_SHIFT, ab, 2, TOSAC_DT_I32}, {TOSA_OP_BITWISE_AND, ab, 2, TOSAC_DT_I32},
+        {TOSA_OP_LOGICAL_RIGHT_SHIFT, ab, 2, TOSAC_DT_I32},
+        {TOSA_OP_BITWISE_AND, ab, 2, TOSAC_DT_I32},
         {TOSA_OP_BITWISE_OR, ab, 2, TOSAC_DT_I32}, {TOSA_OP_BITWISE_XOR, ab, 2, TOSAC_DT_I32},
         {TOSA_OP_BITWISE_NOT, ab, 1, TOSAC_DT_I32}, {TOSA_OP_LOGICAL_AND, pq, 2, TOSAC_DT_BOOL},
         {TOSA_OP_LOGICAL_OR, pq, 2, TOSAC_DT_BOOL}, {TOSA_OP_LOGICAL_XOR, pq, 2, TOSAC_DT_BOOL},
@@ -669,7 +678,8 @@ static void test_data_movement(void **s)
     const int64_t cat[4] = {1, 4, 4, 16};
     ok(&U55_16, op(TOSA_OP_CONCAT, &a, (int[]){act(TOSAC_DT_I16, 4, S), act(TOSAC_DT_I16, 4, S)}, 2,
                 act(TOSAC_DT_I16, 4, cat)));
-    ok(&U55, op(TOSA_OP_IDENTITY, NULL, (int[]){act(TOSAC_DT_I8, 4, S)}, 1, act(TOSAC_DT_I8, 4, S)));
+    ok(&U55, op(TOSA_OP_IDENTITY, NULL, (int[]){act(TOSAC_DT_I8, 4, S)}, 1,
+                act(TOSAC_DT_I8, 4, S)));
     no(&U55, op(TOSA_OP_IDENTITY, NULL, (int[]){act(TOSAC_DT_BOOL, 4, S)}, 1,
                 act(TOSAC_DT_BOOL, 4, S)),
        "U55 restriction: IDENTITY on bool tensors is not supported on Ethos-U55");
@@ -683,8 +693,8 @@ static void test_pad(void **s)
     int pads = cst(TOSAC_DT_SHAPE, 8, p, 8);
     ok(&U55, op(TOSA_OP_PAD, NULL, (int[]){act(TOSAC_DT_I8, 4, S), pads, scalar(TOSAC_DT_I8, 0)}, 3,
                 act(TOSAC_DT_I8, 4, ys)));
-    no(&U55, op(TOSA_OP_PAD, NULL, (int[]){act(TOSAC_DT_BOOL, 4, S), pads, scalar(TOSAC_DT_BOOL, 0)},
-                3, act(TOSAC_DT_BOOL, 4, ys)),
+    int bools[3] = {act(TOSAC_DT_BOOL, 4, S), pads, scalar(TOSAC_DT_BOOL, 0)};
+    no(&U55, op(TOSA_OP_PAD, NULL, bools, 3, act(TOSAC_DT_BOOL, 4, ys)),
        "U55 restriction: PAD on bool tensors is not supported on Ethos-U55");
 }
 
@@ -696,7 +706,8 @@ static void test_reverse(void **s)
     a.axis = 2;
     ok(&U55, op(TOSA_OP_REVERSE, &a, (int[]){act(TOSAC_DT_I8, 4, S)}, 1, act(TOSAC_DT_I8, 4, S)));
     a.axis = 1;
-    ok(&U55_16, op(TOSA_OP_REVERSE, &a, (int[]){act(TOSAC_DT_I16, 4, S)}, 1, act(TOSAC_DT_I16, 4, S)));
+    ok(&U55_16, op(TOSA_OP_REVERSE, &a, (int[]){act(TOSAC_DT_I16, 4, S)}, 1,
+                   act(TOSAC_DT_I16, 4, S)));
     a.axis = 3;
     no(&U55, op(TOSA_OP_REVERSE, &a, (int[]){act(TOSAC_DT_I8, 4, S)}, 1, act(TOSAC_DT_I8, 4, S)),
        "U55 restriction: REVERSE of axis 3 of a rank-4 tensor (height or width only)");
