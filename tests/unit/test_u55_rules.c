@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lower/lower.h"
@@ -77,12 +78,14 @@ static int scalar(tosac_dtype dt, int64_t v) { return cst(dt, 1, &v, 1); }
 /* A zero-filled constant of any shape (weights). */
 static int weights(tosac_dtype dt, int rank, const int64_t *shape)
 {
-    static uint8_t zeros[1 << 16];
     int64_t n = 1;
     for (int i = 0; i < rank; i++)
         n *= shape[i];
-    int k = tosa_block_add_tensor(B, name(), dt, rank, shape, zeros,
-                                  (size_t)n * tosac_dtype_size(dt), &E);
+    size_t size = (size_t)n * tosac_dtype_size(dt);
+    void *zeros = calloc(1, size);
+    assert_non_null(zeros);
+    int k = tosa_block_add_tensor(B, name(), dt, rank, shape, zeros, size, &E);
+    free(zeros);
     assert_true(k >= 0);
     assert_true(tosa_block_add_op(B, TOSA_OP_CONST, NULL, NULL, 0, &k, 1, &E) >= 0);
     return k;
