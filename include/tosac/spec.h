@@ -142,8 +142,13 @@ int tosa_spec_op_type_index(const tosa_spec_op *op, const char *type_name);
 /* Resolves a symbolic rank bound for the spec's level. */
 int tosa_spec_rank_value(const tosa_spec *spec, int rank);
 
-/* True if the spec's profiles/extensions make this row legal. */
+/* True if the spec's profiles/extensions make this row legal (and, with the u55 subset,
+ * Ethos-U55 takes its types: tosa_spec_u55_refusal). */
 bool tosa_spec_row_legal(const tosa_spec *spec, const tosa_spec_row *row);
+/* Why Ethos-U55 (Vela 5.1.0, docs/ETHOS_U_LIMITS.md) cannot take row of op, completing a
+ * phrase that starts with the operator ("REDUCE_MAX" + " of int32 is not supported on
+ * Ethos-U55 (...)"); NULL when it can (spec_u55.c). */
+const char *tosa_spec_u55_refusal(const tosa_spec_op *op, const tosa_spec_row *row);
 /* True if some row of op with plain (not block-scaled) types equal to types[0..n_types) is
  * legal; types in the order of the operator's <types> list, which may differ between
  * versions (1.1 CONV2D adds in_zp_t, weight_zp_t): place them with tosa_spec_op_type_index.

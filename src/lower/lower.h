@@ -158,6 +158,9 @@ bool lower_trial_node(const tosa_spec *spec, const ir_graph *g, int node, char *
 /* Cancels TRANSPOSE pairs that meet (also across layout-agnostic single-input operators),
  * and drops operators whose outputs nobody reads. */
 tosac_code lower_cleanup(tosa_block *b, tosac_error *err);
+/* u55 only, after the cleanup: a TRANSPOSE that sank below a widening RESCALE/CAST goes back
+ * above it, so the RESCALE stays next to the operator Vela fuses it into (lower_u55.c). */
+void lower_u55_order(tosa_block *b);
 
 /* ---- family tables (one per lower_<family>.c; add yours to lower_registry.c) ---- */
 extern const lower_rule lower_rules_elementwise[];

@@ -42,6 +42,8 @@ tosac_code lower_subgraph(const tosa_spec *spec, const ir_graph *g, const int *n
         rc = tosa_block_set_io(b, in_idx, n_inputs, out_idx, n_outputs, err);
     if (!rc)
         rc = lower_cleanup(b, err);
+    if (!rc && tosa_spec_is_u55_subset(spec))
+        lower_u55_order(b);
     char reason[256];
     if (!rc && !tosa_validate_block(spec, b, reason, sizeof reason))
         rc = tosac_fail(err, TOSAC_ERR_UNSUPPORTED, "%s", reason);

@@ -41,6 +41,20 @@ int tosa_block_producer(const tosa_block *b, int tensor)
     return -1;
 }
 
+int tosa_block_readers(const tosa_block *b, int t, int *only)
+{
+    int n = 0;
+    for (int i = 0; i < b->n_ops; i++)
+        for (int k = 0; k < b->ops[i].n_inputs; k++)
+            if (b->ops[i].inputs[k] == t) {
+                n++;
+                *only = i;
+            }
+    for (int i = 0; i < b->n_outputs; i++)
+        n += b->outputs[i] == t ? 2 : 0;
+    return n;
+}
+
 typedef struct binding {
     tosac_dtype t[TOSA_SPEC_MAX_TYPES];
 } binding;
@@ -158,6 +172,9 @@ static bool check_rows(const tosa_spec *spec, const tosa_spec_op *sop, const bin
                        char *reason, size_t len)
 {
     const tosa_spec_row *first = NULL;
+    const char *u55 = NULL; /* the profiles allow a matching row, Ethos-U55 does not */
+    tosa_spec plain = *spec;
+    plain.u55 = false;
     for (int r = 0; r < sop->n_rows; r++) {
         const tosa_spec_row *row = &sop->rows[r];
         if (row->block_scaled)
@@ -169,9 +186,13 @@ static bool check_rows(const tosa_spec *spec, const tosa_spec_op *sop, const bin
             continue;
         if (tosa_spec_row_legal(spec, row))
             return true;
+        if (!u55 && spec->u55 && tosa_spec_row_legal(&plain, row))
+            u55 = tosa_spec_u55_refusal(sop, row);
         if (!first)
             first = row;
     }
+    if (u55)
+        return fail(reason, len, "U55 restriction: %s %s", sop->name, u55);
     char types[160];
     describe_types(sop, bd, types, sizeof types);
     if (first && first->n_alts > 0) {
@@ -209,7 +230,7 @@ bool tosa_validate_op(const tosa_spec *spec, const tosa_block *b, int op_index, 
     }
     if (!check_enums(spec, sop, &o->attr, reason, len) || !check_rows(spec, sop, &bd, reason, len))
         return false;
-    return !tosa_spec_is_u55_subset(spec) || tosa_u55_op_ok(b, op_index, reason, len);
+    return !tosa_spec_is_u55_subset(spec) || tosa_u55_op_ok(spec, b, op_index, reason, len);
 }
 
 bool tosa_validate_block(const tosa_spec *spec, const tosa_block *b, char *reason, size_t len)

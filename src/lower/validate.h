@@ -17,13 +17,19 @@
  * Otherwise false with a one-line reason ("RESCALE: in_t=i48 needs EXT-INT16"). */
 bool tosa_validate_op(const tosa_spec *spec, const tosa_block *b, int op_index, char *reason,
                       size_t len);
-/* Ethos-U55 limits (validate_u55.c), applied by tosa_validate_op when the spec has the u55
- * subset; false with a reason starting "U55 restriction:". */
-bool tosa_u55_op_ok(const tosa_block *b, int op_index, char *reason, size_t len);
+/* Ethos-U55 limits (validate_u55.c) that depend on shapes, attributes, constants and the
+ * neighbouring operators, applied by tosa_validate_op when the spec has the u55 subset (the
+ * type rows Vela lacks are cut from the tables themselves); false with a reason starting
+ * "U55 restriction:". */
+bool tosa_u55_op_ok(const tosa_spec *spec, const tosa_block *b, int op_index, char *reason,
+                    size_t len);
 /* Every operator of b; the first illegal one's reason. */
 bool tosa_validate_block(const tosa_spec *spec, const tosa_block *b, char *reason, size_t len);
 
 /* Index of the operator of b writing tensor t; -1 if none (block input or unused). */
 int tosa_block_producer(const tosa_block *b, int t);
+/* How many operator inputs of b read tensor t, a block output counting as two (so that a
+ * count of 1 means "read by one operator and nothing else"); *only is the last reader. */
+int tosa_block_readers(const tosa_block *b, int t, int *only);
 
 #endif

@@ -65,12 +65,23 @@ int tosa_spec_rank_value(const tosa_spec *spec, int rank)
     return rank;
 }
 
+/* The operator whose row table holds row (rows are static arrays of the version table). */
+static const tosa_spec_op *owner_of(const tosa_spec *spec, const tosa_spec_row *row)
+{
+    const tosa_spec_version_table *t = table_of(spec);
+    for (int i = 0; t && i < t->n_ops; i++)
+        if (row >= t->ops[i].rows && row < t->ops[i].rows + t->ops[i].n_rows)
+            return &t->ops[i];
+    return NULL;
+}
+
 bool tosa_spec_row_legal(const tosa_spec *spec, const tosa_spec_row *row)
 {
     uint32_t have = tosa_spec_features(spec);
     for (int i = 0; i < row->n_alts; i++)
         if ((row->alts[i] & have) == row->alts[i])
-            return true;
+            return !tosa_spec_is_u55_subset(spec) ||
+                   !tosa_spec_u55_refusal(owner_of(spec, row), row);
     return false;
 }
 

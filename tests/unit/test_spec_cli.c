@@ -88,6 +88,45 @@ static void test_ops(void **state)
     free(out);
 }
 
+/* +u55 lists only what Vela 5.1.0 places on Ethos-U55 (docs/ETHOS_U_LIMITS.md). Of INT's 55
+ * operators, 19 go: LOGICAL_RIGHT_SHIFT, BITWISE_AND/OR/XOR/NOT, LOGICAL_AND/OR/XOR/NOT,
+ * EQUAL, GREATER, GREATER_EQUAL, SELECT, INTDIV, REDUCE_ALL/ANY, GATHER, SCATTER, CUSTOM (36
+ * rows). Of the others' 130 - 36 rows, 24 more: the bool rows of CONCAT, PAD, RESHAPE, REVERSE,
+ * SLICE, TILE, TRANSPOSE, IDENTITY, CONST and 6 of CAST, CAST from i32 to i8/i16, int32
+ * REDUCE_MAX/MIN and REVERSE, int8/int16 ARITHMETIC_RIGHT_SHIFT and LOGICAL_LEFT_SHIFT. */
+static void test_u55_ops(void **state)
+{
+    (void)state;
+    char *out = NULL;
+    assert_int_equal(tu_cli(&out, NULL, "spec", "TOSA-1.0+INT+u55", NULL), 0);
+    assert_non_null(strstr(out, "operators: 36 of 75 allowed, 70 type combinations"));
+    free(out);
+    assert_int_equal(tu_cli(&out, NULL, "spec", "TOSA-1.0+INT+int16+u55", "--ops", NULL), 0);
+    static const char *const present[] = {
+        "\nMATMUL in_t=i8 out_t=i32 (PRO-INT)\n", "\nARGMAX in_t=i8 out_t=i32 (PRO-INT)\n",
+        "\nREDUCE_MAX in_out_t=i16 ", "\nCAST in_t=i8 out_t=i32 ", "\nCAST in_t=i16 out_t=i8 ",
+        "\nCLZ in_out_t=i32 ", "\nTABLE in_t=i16 table_t=i16 out_t=i32 (EXT-INT16)\n",
+        "\nCONV3D ", "\nTRANSPOSE_CONV2D ", "\nRESIZE "};
+    static const char *const absent[] = {
+        "MATMUL in_t=i16", "ARGMAX in_t=i16", "REDUCE_MAX in_out_t=i32", "REDUCE_MIN in_out_t=i32",
+        "CAST in_t=i32 out_t=i8", "CAST in_t=i32 out_t=i16", "=bool", "REVERSE in_out_t=i32",
+        "ARITHMETIC_RIGHT_SHIFT in_out_t=i8", "\nINTDIV", "\nSELECT", "\nGATHER", "\nSCATTER",
+        "\nEQUAL", "\nGREATER", "\nBITWISE_", "\nLOGICAL_AND", "\nLOGICAL_RIGHT_SHIFT",
+        "\nREDUCE_ALL", "\nCUSTOM"};
+    char *all = malloc(strlen(out) + 2); /* a newline in front: every line starts "\n" */
+    assert_non_null(all);
+    all[0] = '\n';
+    strcpy(all + 1, out);
+    for (size_t i = 0; i < sizeof present / sizeof present[0]; i++)
+        if (!strstr(all, present[i]))
+            fail_msg("missing under +u55: %s", present[i] + 1);
+    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
+        if (strstr(all, absent[i]))
+            fail_msg("listed under +u55: %s", absent[i]);
+    free(all);
+    free(out);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -132,6 +171,7 @@ int main(void)
         cmocka_unit_test(test_json_fields),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_ops),
+        cmocka_unit_test(test_u55_ops),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_help),
     };

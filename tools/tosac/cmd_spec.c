@@ -11,7 +11,8 @@ static const char usage[] =
     "  SPEC    TOSA-<major>.<minor>[.<patch>] then '+'-separated tokens:\n"
     "          profiles INT FP; extensions int16 int4 int64 bf16 fp8e4m3 fp8e5m2 fft var cf\n"
     "          dynamic doubleround inexactround shape mxcommon mxfp4e2m1 mxfp6e2m3 mxfp6e3m2\n"
-    "          mxfp8e4m3 mxfp8e5m2 mxint8 mxfpconv; level 8k; subset u55 (integer only)\n"
+    "          mxfp8e4m3 mxfp8e5m2 mxint8 mxfpconv; level 8k; subset u55 (what Vela\n"
+    "          compiles for Arm Ethos-U55: integer only, fewer operators and types)\n"
     "          e.g. TOSA-1.0+INT+int16, TOSA-1.1+INT+FP+int64\n"
     "  --json  one JSON object: spec, version, profiles, extensions, u55, level,\n"
     "          keeps_int64, level_limits, operators_allowed (and operators with --ops)\n"
@@ -162,7 +163,9 @@ static void print_text(const tosa_spec *spec, const char *canon)
     put_extensions(spec, "");
     printf("\nlevel: %s (", spec->level == TOSA_LEVEL_8K ? "8k" : "none");
     put_limits(tosa_spec_level_limits(spec), 0);
-    printf(")\nu55: %s\n", tosa_spec_is_u55_subset(spec) ? "yes (Arm Ethos-U55: integer only)" : "no");
+    printf(")\nu55: %s\n", tosa_spec_is_u55_subset(spec)
+                              ? "yes (what Arm Vela 5.1.0 compiles for Ethos-U55: integer only)"
+                              : "no");
     printf("keeps_int64: %s\n", tosa_spec_keeps_int64(spec) ? "yes" : "no (int64 is narrowed to int32)");
     printf("operators: %d of %d allowed, %d type combinations (--ops lists them)\n",
            allowed_count(spec), tosa_spec_op_count(spec), legal_rows(spec));
