@@ -5,13 +5,15 @@
  * CONV. One forward sweep in operator order (a topological order) moves every transpose past
  * the layout-free operators that read it, towards the block outputs, where it meets the next
  * rule's inverse transpose and both vanish:
- *   - U(T_P(x), ...) becomes T_P(U'(x, ...)) for elementwise operators (their other data
- *     operands: a constant is permuted at compile time, a tensor whose permutation only moves
- *     size-1 dimensions is reshaped, any other gets an inverse TRANSPOSE, which is done only
- *     when more transposes vanish than appear), CONCAT / REDUCE_* / REVERSE (axis remapped),
- *     PAD / SLICE / TILE (shape operands permuted) and per-tensor RESCALE (per-channel only when
- *     the last axis stays last);
- *   - T_Q(T_P(x)) is one transpose, none when the perms compose to the identity;
+ *   - U(T_P(x), ...) becomes T_P(U'(x, ...)) for elementwise operators, CONCAT / REDUCE_* /
+ *     REVERSE (axis remapped), PAD / SLICE / TILE (shape operands permuted) and RESCALE
+ *     (per-channel only when the last axis stays last). U's other data operands: a constant
+ *     is permuted at compile time, one computed from constants alone (a quantized constant's
+ *     RESCALE) is recomputed from permuted constants, one whose permutation only moves size-1
+ *     dimensions is reshaped, any other needs an inverse TRANSPOSE, so U is passed only when
+ *     more transposes vanish than appear;
+ *   - T_Q(T_P(x)) is one transpose, none when the perms compose to the identity; two equal
+ *     transposes of one tensor (two convolutions reading it) are one;
  *   - RESHAPE(RESHAPE(x)) and RESHAPE(T_P(x)) (T_P moving only size-1 dimensions) read x; a
  *     RESHAPE to x's own shape, an IDENTITY, and an identity transpose are x itself (their
  *     readers are rewired; a block output takes over the tensor's name instead);
@@ -31,6 +33,8 @@ typedef struct lp_state {
     tosa_block *b;
     int *alias;    /* per tensor: the tensor holding its value (itself unless rewired) */
     int *prod;     /* per tensor: index of its producer among the new operators, or -1 */
+    int *shared;   /* per tensor: a TRANSPOSE output of it (rules transpose a tensor once
+                    * per reader), or -1 */
     int cap;
     bool final;    /* second sweep: size-1 transposes become reshapes */
     tosac_error *err;
@@ -46,14 +50,17 @@ static bool lp_fit(lp_state *s)
     if (a)
         s->alias = a;
     int *p = a ? realloc(s->prod, (size_t)nc * sizeof *p) : NULL;
-    if (!p) {
+    if (p)
+        s->prod = p;
+    int *sh = p ? realloc(s->shared, (size_t)nc * sizeof *sh) : NULL;
+    if (!sh) {
         tosac_fail(s->err, TOSAC_ERR_INTERNAL, "out of memory in the layout propagation");
         return false;
     }
-    s->prod = p;
+    s->shared = sh;
     for (int i = s->cap; i < nc; i++) {
         s->alias[i] = i;
-        s->prod[i] = -1;
+        s->prod[i] = s->shared[i] = -1;
     }
     s->cap = nc;
     return true;
@@ -264,12 +271,17 @@ static int lp_transpose(lp_state *s, int x, const int32_t *perm_in, int out)
         return lp_const(s, x, perm, r, shape, out);
     if (s->final && moves_only_ones(xt->shape, perm, r))
         return lp_reshape(s, x, r, shape, -1, out);
+    int have = s->shared[x];
+    const tosa_operator *h = have >= 0 ? producer(s, have, TOSA_OP_TRANSPOSE) : NULL;
+    if (h && h->inputs[0] == x && memcmp(h->attr.perms, perm, (size_t)r * sizeof *perm) == 0)
+        return have;
     if (out < 0 && (out = lp_tensor(s, x, xt->dtype, r, shape, NULL, 0)) < 0)
         return -1;
     tosa_attr a;
     memset(&a, 0, sizeof a);
     a.n_perms = r;
     memcpy(a.perms, perm, sizeof perm);
+    s->shared[x] = out;
     return lp_emit(s, TOSA_OP_TRANSPOSE, &a, &x, 1, out);
 }
 
@@ -321,6 +333,55 @@ static int shape_operands(const tosa_operator *o, int *first, int *per_axis)
     return o->op == TOSA_OP_SLICE ? 2 : 1;
 }
 
+/* True if t is a constant or computed from constants alone by elementwise operators (the
+ * RESCALE of a quantized constant to an operator's scale): permuting it needs no runtime
+ * transpose. Depth-bounded. */
+static bool from_consts(const lp_state *s, int t, int depth)
+{
+    if (is_const(s, t))
+        return true;
+    int p = s->prod[t], n_data;
+    if (p < 0 || depth == 0)
+        return false;
+    const tosa_operator *o = &s->b->ops[p];
+    if (kind_of(o, &n_data) != LP_EWISE || o->n_outputs != 1 || o->n_inputs > 8 ||
+        (o->op == TOSA_OP_RESCALE && o->attr.per_channel))
+        return false;
+    for (int i = 0; i < n_data; i++)
+        if (s->b->tensors[o->inputs[i]].rank != s->b->tensors[t].rank ||
+            !from_consts(s, o->inputs[i], depth - 1))
+            return false;
+    return true;
+}
+
+/* TRANSPOSE(t, perm) of a from_consts tensor: its operators again, on permuted constants. */
+static int lp_permute_consts(lp_state *s, int t, const int32_t *perm)
+{
+    if (is_const(s, t))
+        return lp_transpose(s, t, perm, -1);
+    tosa_block *b = s->b;
+    int p = s->prod[t], n_data, ins[8];
+    tosa_op op = b->ops[p].op;
+    int n_in = b->ops[p].n_inputs;
+    kind_of(&b->ops[p], &n_data);
+    memcpy(ins, b->ops[p].inputs, (size_t)n_in * sizeof *ins);
+    for (int i = 0; i < n_data; i++)
+        if ((ins[i] = lp_permute_consts(s, ins[i], perm)) < 0)
+            return -1;
+    int r = b->tensors[t].rank;
+    int64_t shape[TOSAC_MAX_RANK];
+    for (int i = 0; i < r; i++)
+        shape[i] = b->tensors[t].shape[perm[i]];
+    int out = lp_tensor(s, t, b->tensors[t].dtype, r, shape, NULL, 0);
+    if (out < 0)
+        return -1;
+    int k = tosa_block_add_op(b, op, &b->ops[p].attr, ins, n_in, &out, 1, s->err);
+    if (k < 0)
+        return -1;
+    s->prod[out] = k;
+    return out;
+}
+
 /* Moves the transpose o's data operands share past o when that removes more transposes than
  * it adds; *done false leaves o to be kept as it is. */
 static tosac_code push(lp_state *s, tosa_operator *o, bool *done)
@@ -354,7 +415,7 @@ static tosac_code push(lp_state *s, tosa_operator *o, bool *done)
             return TOSAC_OK;
         if (ti && memcmp(ti->attr.perms, P, (size_t)r * sizeof *P) == 0)
             removed++;
-        else if (!is_const(s, t) && !moves_only_ones(b->tensors[t].shape, inv, r))
+        else if (!from_consts(s, t, 4) && !moves_only_ones(b->tensors[t].shape, inv, r))
             added++;
     }
     int first = 0, per_axis = 0, n_shapes = 0;
@@ -377,13 +438,17 @@ static tosac_code push(lp_state *s, tosa_operator *o, bool *done)
     for (int i = 0; i < n_data; i++) {
         int t = o->inputs[i];
         const tosa_operator *ti = producer(s, t, TOSA_OP_TRANSPOSE);
-        bool via_t = is_const(s, t) ||
-                     (ti && memcmp(ti->attr.perms, P, (size_t)r * sizeof *P) == 0) ||
-                     !moves_only_ones(b->tensors[t].shape, inv, r);
         int64_t sh[TOSAC_MAX_RANK];
         for (int j = 0; j < r; j++)
             sh[j] = b->tensors[t].shape[inv[j]];
-        t = via_t ? lp_transpose(s, t, inv, -1) : lp_reshape(s, t, r, sh, -1, -1);
+        if (is_const(s, t) || (ti && memcmp(ti->attr.perms, P, (size_t)r * sizeof *P) == 0))
+            t = lp_transpose(s, t, inv, -1);
+        else if (from_consts(s, t, 4))
+            t = lp_permute_consts(s, t, inv);
+        else if (moves_only_ones(b->tensors[t].shape, inv, r))
+            t = lp_reshape(s, t, r, sh, -1, -1);
+        else
+            t = lp_transpose(s, t, inv, -1);
         if (t < 0)
             return s->err->code;
         o->inputs[i] = t;
@@ -495,7 +560,7 @@ static tosac_code sweep(lp_state *s)
     b->n_ops = b->cap_ops = 0;
     for (int i = 0; i < s->cap; i++) {
         s->alias[i] = i;
-        s->prod[i] = -1;
+        s->prod[i] = s->shared[i] = -1;
     }
     tosac_code rc = TOSAC_OK;
     int i = 0;
@@ -516,7 +581,7 @@ tosac_code lower_layout_propagate(tosa_block *b, tosac_error *err)
     for (int i = 0; i < b->n_ops; i++)
         if (b->ops[i].op == TOSA_OP_COND_IF || b->ops[i].op == TOSA_OP_WHILE_LOOP)
             return TOSAC_OK; /* sub-blocks name this block's tensors: leave names alone */
-    lp_state s = {b, NULL, NULL, 0, false, err};
+    lp_state s = {b, NULL, NULL, NULL, 0, false, err};
     tosac_code rc = lp_fit(&s) ? sweep(&s) : err->code;
     if (!rc) {
         s.final = true;
@@ -524,5 +589,6 @@ tosac_code lower_layout_propagate(tosa_block *b, tosac_error *err)
     }
     free(s.alias);
     free(s.prod);
+    free(s.shared);
     return rc;
 }
