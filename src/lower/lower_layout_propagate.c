@@ -122,6 +122,28 @@ static const tosa_operator *producer(const lp_state *s, int t, tosa_op op)
     return p >= 0 && s->b->ops[p].op == op ? &s->b->ops[p] : NULL;
 }
 
+/* True if perms (n entries) is a permutation of the r axes: a model's Transpose may repeat an
+ * axis, and such an operator is left alone. */
+static bool is_perm(const int32_t *perms, int n, int r)
+{
+    unsigned seen = 0;
+    for (int i = 0; i < n; i++) {
+        if (n != r || perms[i] < 0 || perms[i] >= r || (seen >> perms[i] & 1u))
+            return false;
+        seen |= 1u << perms[i];
+    }
+    return n == r;
+}
+
+/* The TRANSPOSE producing t, if it is a true permutation. */
+static const tosa_operator *transpose_of(const lp_state *s, int t)
+{
+    const tosa_operator *o = producer(s, t, TOSA_OP_TRANSPOSE);
+    return o && o->n_inputs == 1 &&
+                   is_perm(o->attr.perms, o->attr.n_perms, s->b->tensors[o->inputs[0]].rank)
+               ? o : NULL;
+}
+
 static bool is_const(const lp_state *s, int t)
 {
     return producer(s, t, TOSA_OP_CONST) && s->b->tensors[t].data;
@@ -218,7 +240,7 @@ static int lp_reshape(lp_state *s, int x, int rank, const int64_t *shape, int ne
 {
     for (;;) { /* reshapes of reshapes and of size-1 transposes read what those read */
         const tosa_operator *p = producer(s, x, TOSA_OP_RESHAPE);
-        const tosa_operator *t = producer(s, x, TOSA_OP_TRANSPOSE);
+        const tosa_operator *t = transpose_of(s, x);
         if (p)
             x = p->inputs[0];
         else if (t && moves_only_ones(s->b->tensors[t->inputs[0]].shape, t->attr.perms,
@@ -255,7 +277,7 @@ static int lp_transpose(lp_state *s, int x, const int32_t *perm_in, int out)
     int r = xt->rank;
     int32_t perm[TOSAC_MAX_RANK];
     memcpy(perm, perm_in, (size_t)r * sizeof *perm);
-    const tosa_operator *p = producer(s, x, TOSA_OP_TRANSPOSE);
+    const tosa_operator *p = transpose_of(s, x);
     if (p && p->attr.n_perms == r) { /* T_perm(T_inner(v)) = T_{inner[perm[i]]}(v) */
         for (int i = 0; i < r; i++)
             perm[i] = p->attr.perms[perm_in[i]];
@@ -272,7 +294,7 @@ static int lp_transpose(lp_state *s, int x, const int32_t *perm_in, int out)
     if (s->final && moves_only_ones(xt->shape, perm, r))
         return lp_reshape(s, x, r, shape, -1, out);
     int have = s->shared[x];
-    const tosa_operator *h = have >= 0 ? producer(s, have, TOSA_OP_TRANSPOSE) : NULL;
+    const tosa_operator *h = have >= 0 ? transpose_of(s, have) : NULL;
     if (h && h->inputs[0] == x && memcmp(h->attr.perms, perm, (size_t)r * sizeof *perm) == 0)
         return have;
     if (out < 0 && (out = lp_tensor(s, x, xt->dtype, r, shape, NULL, 0)) < 0)
@@ -395,7 +417,7 @@ static tosac_code push(lp_state *s, tosa_operator *o, bool *done)
     int z = o->outputs[0], r = b->tensors[z].rank;
     const tosa_operator *tp = NULL;
     for (int i = 0; i < n_data && !tp; i++) {
-        tp = producer(s, o->inputs[i], TOSA_OP_TRANSPOSE);
+        tp = transpose_of(s, o->inputs[i]);
         if (tp && tp->attr.n_perms != r)
             tp = NULL;
     }
@@ -407,10 +429,12 @@ static tosac_code push(lp_state *s, tosa_operator *o, bool *done)
         inv[P[i]] = i;
     if (o->op == TOSA_OP_RESCALE && o->attr.per_channel && P[r - 1] != r - 1)
         return TOSAC_OK; /* multipliers run along the last axis */
+    if (kind == LP_AXIS && (o->attr.axis < 0 || o->attr.axis >= r))
+        return TOSAC_OK; /* the validator will name it */
     int removed = 0, added = 1; /* the transpose after o */
     for (int i = 0; i < n_data; i++) {
         int t = o->inputs[i];
-        const tosa_operator *ti = producer(s, t, TOSA_OP_TRANSPOSE);
+        const tosa_operator *ti = transpose_of(s, t);
         if (b->tensors[t].rank != r)
             return TOSAC_OK;
         if (ti && memcmp(ti->attr.perms, P, (size_t)r * sizeof *P) == 0)
@@ -437,7 +461,7 @@ static tosac_code push(lp_state *s, tosa_operator *o, bool *done)
     /* o reads its data operands in the layout before the transpose: x' = T_inv(x) */
     for (int i = 0; i < n_data; i++) {
         int t = o->inputs[i];
-        const tosa_operator *ti = producer(s, t, TOSA_OP_TRANSPOSE);
+        const tosa_operator *ti = transpose_of(s, t);
         int64_t sh[TOSAC_MAX_RANK];
         for (int j = 0; j < r; j++)
             sh[j] = b->tensors[t].shape[inv[j]];
@@ -465,12 +489,8 @@ static tosac_code push(lp_state *s, tosa_operator *o, bool *done)
             return s->err->code;
         o->inputs[first + k] = nt;
     }
-    if (kind == LP_AXIS) {
-        if (o->attr.axis < 0 || o->attr.axis >= r)
-            return tosac_fail(s->err, TOSAC_ERR_INTERNAL, "%s axis %d outside rank %d",
-                              tosa_op_name(o->op), o->attr.axis, r);
+    if (kind == LP_AXIS)
         o->attr.axis = P[o->attr.axis];
-    }
     int64_t shape[TOSAC_MAX_RANK];
     for (int i = 0; i < r; i++)
         shape[P[i]] = b->tensors[z].shape[i];
@@ -497,7 +517,7 @@ static tosac_code visit(lp_state *s, tosa_operator *o)
         if (x->dtype == y->dtype && same_shape(x, y->rank, y->shape))
             res = o->inputs[0];
     } else if (o->op == TOSA_OP_TRANSPOSE && o->n_inputs == 1 && out >= 0 &&
-               o->attr.n_perms == b->tensors[o->inputs[0]].rank) {
+               is_perm(o->attr.perms, o->attr.n_perms, b->tensors[o->inputs[0]].rank)) {
         res = lp_transpose(s, o->inputs[0], o->attr.perms, out);
     } else if (o->op == TOSA_OP_RESHAPE && o->n_inputs == 2 && out >= 0) {
         const tosa_tensor *y = &b->tensors[out];

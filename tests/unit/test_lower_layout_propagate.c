@@ -585,6 +585,33 @@ static void test_block_outputs(void **state)
     }
 }
 
+/* A TRANSPOSE repeating an axis (a model's Transpose can) and a CONCAT with an axis outside
+ * the rank are left as they are, for the validator to refuse. */
+static void test_block_malformed(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        tb t = tb_new();
+        int x = tb_tensor(&t, "x", TOSAC_DT_F32, 4, S1234), y;
+        if (k == 0) {
+            int n = tb_transpose(&t, "n", x, (const int32_t[]){0, 0, 1, 2});
+            y = tb_tensor(&t, "y", TOSAC_DT_F32, 4, blk(&t)->tensors[n].shape);
+            tb_op(&t, TOSA_OP_ABS, NULL, &n, 1, y);
+        } else {
+            int n = tb_transpose(&t, "n", x, TO_NCHW);
+            tosa_attr a;
+            memset(&a, 0, sizeof a);
+            a.axis = 7;
+            y = tb_tensor(&t, "y", TOSAC_DT_F32, 4, blk(&t)->tensors[n].shape);
+            tb_op(&t, TOSA_OP_CONCAT, &a, &n, 1, y);
+        }
+        tb_io(&t, &x, 1, y);
+        assert_int_equal(lower_cleanup(blk(&t), &E), TOSAC_OK);
+        assert_string_equal(block_ops(blk(&t)), k == 0 ? "TRANSPOSE ABS" : "TRANSPOSE CONCAT");
+        tosa_graph_free(t.g);
+    }
+}
+
 int main(void)
 {
     fill_data();
@@ -602,6 +629,7 @@ int main(void)
         cmocka_unit_test(test_block_cost),
         cmocka_unit_test(test_block_copies_and_folds),
         cmocka_unit_test(test_block_outputs),
+        cmocka_unit_test(test_block_malformed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
