@@ -10,7 +10,8 @@
  *   - shapes and dtypes of every tensor are known and static;
  *   - tensors are in ONNX layout (NCHW): a rule for a layout-sensitive operator transposes its
  *     operands to TOSA's NHWC/OHWI itself (lower_transpose) and transposes the result back;
- *     the TOSA-level cleanup (lower_cleanup.c) cancels the transposes that meet.
+ *     the TOSA-level cleanup (lower_cleanup.c, lower_layout_propagate.c) moves transposes
+ *     past layout-free operators until they meet and cancel.
  *
  * What a rule must do:
  *   - read its operands with lower_in (constants become CONST operators on first use);
@@ -155,12 +156,16 @@ bool lower_trial_node(const tosa_spec *spec, const ir_graph *g, int node, char *
                       size_t len);
 
 /* ---- TOSA-level cleanup (lower_cleanup.c) ---- */
-/* Cancels TRANSPOSE pairs that meet (also across layout-agnostic single-input operators),
- * and drops operators whose outputs nobody reads. */
+/* Layout propagation, then drops operators whose outputs nobody reads. */
 tosac_code lower_cleanup(tosa_block *b, tosac_error *err);
 /* u55 only, after the cleanup: a TRANSPOSE that sank below a widening RESCALE/CAST goes back
  * above it, so the RESCALE stays next to the operator Vela fuses it into (lower_u55.c). */
 void lower_u55_order(tosa_block *b);
+/* Moves TRANSPOSEs past layout-free operators (permuting constants, axes and shape operands)
+ * so that the pairs rules wrap around layout-sensitive operators meet and cancel; rewires
+ * IDENTITY and no-op reshapes; folds transposes/reshapes of constants
+ * (lower_layout_propagate.c). Leaves dead operators for lower_cleanup to drop. */
+tosac_code lower_layout_propagate(tosa_block *b, tosac_error *err);
 
 /* ---- family tables (one per lower_<family>.c; add yours to lower_registry.c) ---- */
 extern const lower_rule lower_rules_elementwise[];

@@ -515,6 +515,7 @@ static void collect_ops(const tosac_program *p, lc_result *r)
             info->in_dtype = o->n_inputs ? blk->tensors[o->inputs[0]].dtype : TOSAC_DT_UNKNOWN;
             info->out_dtype = o->n_outputs ? blk->tensors[o->outputs[0]].dtype : TOSAC_DT_UNKNOWN;
             info->acc_type = o->attr.acc_type;
+            info->axis = o->attr.axis;
         }
         if (k == 0)
             for (int i = 0; i < blk->n_outputs && i < 16; i++)

@@ -76,6 +76,7 @@ void lc_fill(float *v, int n, unsigned seed, float amp);
 typedef struct lc_op_info {
     tosa_op op;
     tosac_dtype in_dtype, out_dtype, acc_type;
+    int32_t axis;                 /* the axis attribute (CONCAT, REDUCE_*, ...) */
 } lc_op_info;
 
 typedef struct lc_result {

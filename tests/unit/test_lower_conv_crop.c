@@ -21,7 +21,8 @@ static void test_1x1_stride2_even_input(void **state)
     assert_int_equal(ir_node_set_ints(g, node, "kernel_shape", (const int64_t[]){1, 1}, 2, &err), TOSAC_OK);
     assert_string_equal(lt_trial("TOSA-1.0+FP", g, node), "");
     tosa_graph *tg = lt_lower_ok("TOSA-1.0+FP", g);
-    assert_string_equal(lt_ops(tg), "TRANSPOSE SLICE CONV2D TRANSPOSE");
+    /* the input transpose moves past the SLICE and, with one channel, is a RESHAPE */
+    assert_string_equal(lt_ops(tg), "SLICE RESHAPE CONV2D TRANSPOSE");
     float xv[16];
     for (int i = 0; i < 16; i++)
         xv[i] = (float)i;

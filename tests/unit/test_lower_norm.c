@@ -71,13 +71,13 @@ static void test_layernorm(void **s)
     lat_result r;
     lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
     assert_int_equal(r.delegated, 1);
-    assert_string_equal(r.ops, "REDUCE_SUM MUL SUB MUL REDUCE_SUM MUL ADD RSQRT MUL RESHAPE "
-                               "RESHAPE MUL ADD");
+    /* Scale's and B's rank RESHAPEs folded into the constants */
+    assert_string_equal(r.ops, "REDUCE_SUM MUL SUB MUL REDUCE_SUM MUL ADD RSQRT MUL MUL ADD");
     lat_result_free(&r);
     /* without B: no ADD at the end */
     op.n_extra = 1;
     lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
-    assert_string_equal(r.ops, "REDUCE_SUM MUL SUB MUL REDUCE_SUM MUL ADD RSQRT MUL RESHAPE MUL");
+    assert_string_equal(r.ops, "REDUCE_SUM MUL SUB MUL REDUCE_SUM MUL ADD RSQRT MUL MUL");
     lat_result_free(&r);
 }
 
