@@ -199,6 +199,45 @@ static float max_diff(const tosac_tensor *a, const tosac_tensor *b)
     return m;
 }
 
+/* Streaming: samples 02, 03, 04 in a row, each call's stateN the next call's state (zeros
+ * first, sample 00's state), against onnxruntime's same chain on the QDQ model: the state
+ * carries over, within one output step per call (as above). */
+static void check_stream(tosac_program *p, const char *scheme, const float *step)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    char f[4096];
+    const char *outs[2] = {"output", "stateN"};
+    tosac_tensor in[3], out[2];
+    assert_true(read_npy(tu_shared("models/silero_vad_op18_ifless/inputs/00/state.npy"), &in[2]));
+    for (int k = 0; k < 3; k++) {
+        snprintf(f, sizeof f, "models/silero_vad_op18_ifless/inputs/%02d/input.npy", 2 + k);
+        assert_true(read_npy(tu_shared(f), &in[0]));
+        snprintf(f, sizeof f, "models/silero_vad_op18_ifless/inputs/%02d/sr.npy", 2 + k);
+        assert_true(read_npy(tu_shared(f), &in[1]));
+        assert_int_equal(tosac_program_run(p, in, 3, out, 2, &err), TOSAC_OK);
+        for (int o = 0; o < 2; o++) {
+            tosac_tensor want;
+            snprintf(f, sizeof f, "tests/data/silero_vad_op18_qdq/%s/stream/%d/%s.npy", scheme, k,
+                     outs[o]);
+            assert_true(read_npy(tu_source(f), &want));
+            float d = max_diff(&out[o], &want);
+            if (!(d <= step[o])) {
+                fprintf(stderr, "%s stream call %d %s: %g (step %g)\n", scheme, k, outs[o], d,
+                        step[o]);
+                fail();
+            }
+            tosac_tensor_free(&want);
+        }
+        tosac_tensor_free(&in[0]);
+        tosac_tensor_free(&in[1]);
+        tosac_tensor_free(&in[2]);
+        in[2] = out[1]; /* stateN -> state */
+        tosac_tensor_free(&out[0]);
+    }
+    tosac_tensor_free(&in[2]);
+}
+
 static void test_silero_quantized_if_bodies(void **state)
 {
     (void)state;
@@ -282,6 +321,7 @@ static void test_silero_quantized_if_bodies(void **state)
             for (int k = 0; k < 3; k++)
                 tosac_tensor_free(&in[k]);
         }
+        check_stream(p, cases[c].scheme, step);
         tosac_program_free(p);
     }
     tu_rmtree(dir);
