@@ -724,8 +724,8 @@ static tosac_code r_slice(shape_ctx *c, int node)
     int64_t v[SHAPE_MAX_VALUES], r[SHAPE_MAX_VALUES], numel, out_numel;
     int nv;
     if (!sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES) || !sh_numel(x->rank, x->shape, &numel) ||
-        numel != nv || !sh_numel(x->rank, out, &out_numel))
-        return TOSAC_OK;
+        numel != nv || !sh_numel(x->rank, out, &out_numel) || out_numel > numel)
+        return TOSAC_OK; /* (a slice never grows: anything else reads no value) */
     /* small integer values of any rank (a [n,2] pads table reversed along axis 0) */
     int64_t stride[TOSAC_MAX_RANK], idx[TOSAC_MAX_RANK] = {0};
     for (int d = x->rank - 1, st = 1; d >= 0; st *= (int)x->shape[d], d--)

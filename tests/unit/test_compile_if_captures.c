@@ -167,6 +167,71 @@ static void test_quantized_capture_compiles_and_runs(void **state)
     free(dir);
 }
 
+/* i = ArgMax(x) (int64, provably small) is read only by the If's bodies: y = If(c, then:
+ * Cast(i + 1, float), else: Cast(i, float)). Narrowing i to int32 would hand the bodies'
+ * int64 Add an int32 value; a captured int64 stays int64. x = [1, 5, 2]: i = 1. */
+static void test_captured_int64_not_narrowed(void **state)
+{
+    (void)state;
+    tosac_error err;
+    tosac_error_clear(&err);
+    ir_model *m = ir_model_new();
+    assert_int_equal(ir_model_set_opset(m, "", 13, &err), TOSAC_OK);
+    ir_graph *g = m->graph;
+    int64_t s3[1] = {3}, s1[1] = {1};
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 1, s3, &err);
+    int cnd = ir_graph_add_input(g, "c", TOSAC_DT_BOOL, 0, NULL, &err);
+    int i = ir_graph_add_tensor(g, "i", TOSAC_DT_I64, 1, s1, &err);
+    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 1, s1, &err);
+    int am = ir_graph_add_node(g, "ArgMax", NULL, "argmax", &x, 1, &i, 1, &err);
+    assert_true(am >= 0 && ir_node_set_int(g, am, "axis", 0, &err) == TOSAC_OK);
+    int k = ir_graph_add_node(g, "If", NULL, "the_if", &cnd, 1, &y, 1, &err);
+    assert_true(k >= 0);
+    const char *names[2] = {"then_branch", "else_branch"};
+    for (int b = 0; b < 2; b++) {
+        ir_graph *sub = ir_graph_new(names[b], g);
+        int ci = ir_graph_resolve_tensor(sub, "i", &err), v = ci;
+        if (b == 0) {
+            int64_t one = 1;
+            int c1 = ir_graph_add_const(sub, "one", TOSAC_DT_I64, 1, s1, &one, sizeof one, &err);
+            v = ir_graph_add_tensor(sub, "sum", TOSAC_DT_I64, 1, s1, &err);
+            int add_in[2] = {ci, c1};
+            assert_true(ir_graph_add_node(sub, "Add", NULL, "add", add_in, 2, &v, 1, &err) >= 0);
+        }
+        int o = ir_graph_add_tensor(sub, "o", TOSAC_DT_F32, 1, s1, &err);
+        int cast = ir_graph_add_node(sub, "Cast", NULL, "cast", &v, 1, &o, 1, &err);
+        assert_true(cast >= 0 && ir_node_set_int(sub, cast, "to", 1, &err) == TOSAC_OK);
+        assert_int_equal(ir_graph_mark_output(sub, o, &err), TOSAC_OK);
+        assert_int_equal(ir_node_set_graph(g, k, names[b], sub, &err), TOSAC_OK);
+    }
+    assert_int_equal(ir_graph_mark_output(g, y, &err), TOSAC_OK);
+    tosac_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.spec = "TOSA-1.0+FP";
+    tosac_program *p = NULL;
+    tosac_code rc = tosac_compile_model(m, &o, &p, NULL, &err);
+    if (rc)
+        fprintf(stderr, "%s\n", err.msg);
+    assert_int_equal(rc, TOSAC_OK);
+    tosac_tensor in[2], out;
+    assert_int_equal(tosac_tensor_alloc(&in[0], TOSAC_DT_F32, 1, s3, &err), TOSAC_OK);
+    assert_int_equal(tosac_tensor_alloc(&in[1], TOSAC_DT_BOOL, 0, NULL, &err), TOSAC_OK);
+    float xv[3] = {1, 5, 2};
+    memcpy(in[0].data, xv, sizeof xv);
+    for (int v = 0; v < 2; v++) {
+        *(uint8_t *)in[1].data = (uint8_t)v;
+        rc = tosac_program_run(p, in, 2, &out, 1, &err);
+        if (rc)
+            fprintf(stderr, "%s\n", err.msg);
+        assert_int_equal(rc, TOSAC_OK);
+        assert_true(((const float *)out.data)[0] == (v ? 2.0f : 1.0f));
+        tosac_tensor_free(&out);
+    }
+    tosac_tensor_free(&in[0]);
+    tosac_tensor_free(&in[1]);
+    tosac_program_free(p);
+}
+
 /* ---- the shared silero VAD (both branches of its If read the quantized input and state) ---- */
 
 static bool read_npy(const char *path, tosac_tensor *t)
@@ -335,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_verify_rejects_capture_of_undefined),
         cmocka_unit_test(test_rename_updates_captures),
         cmocka_unit_test(test_quantized_capture_compiles_and_runs),
+        cmocka_unit_test(test_captured_int64_not_narrowed),
         cmocka_unit_test(test_silero_quantized_if_bodies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
