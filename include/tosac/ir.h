@@ -182,9 +182,10 @@ int ir_graph_find_tensor(const ir_graph *g, const char *name);
  * (created in g, and in the graphs between, on first use). -1 if no enclosing graph has it
  * (err is not set: the caller names the problem). */
 int ir_graph_resolve_tensor(ir_graph *g, const char *name, tosac_error *err);
-/* A fresh name "<prefix>", "<prefix>_1", ... not used in g (passes naming new tensors). */
+/* A fresh name "<prefix>", "<prefix>_1", ... not used in g nor in the bodies nested in it
+ * (passes naming new tensors). */
 void ir_graph_unique_name(const ir_graph *g, const char *prefix, char *buf, size_t len);
-/* Renames a tensor (name must be unused). */
+/* Renames a tensor (name must be unused); the bodies' captures of it take the new name. */
 tosac_code ir_graph_rename_tensor(ir_graph *g, int tensor, const char *name, tosac_error *err);
 
 /* Sets the dim_param name of dim d of a tensor (NULL clears). */
@@ -251,8 +252,9 @@ bool ir_node_is(const ir_node *n, const char *op_type);
 
 /* Node index producing tensor t, or -1 (input, constant, capture, dangling). Linear scan. */
 int ir_graph_producer(const ir_graph *g, int tensor);
-/* Number of input slots of live nodes reading t (graph outputs not counted); if nodes is not
- * NULL, up to max consumer node indices are stored (a node reading t twice appears twice). */
+/* Number of reads of t by live nodes: their input slots, plus one per node whose bodies
+ * capture t (an If/Loop/Scan reads it too; graph outputs not counted). If nodes is not NULL,
+ * up to max consumer node indices are stored (a node reading t twice appears twice). */
 int ir_graph_consumers(const ir_graph *g, int tensor, int *nodes, int max);
 /* True when t is a graph output of g. */
 bool ir_graph_is_output(const ir_graph *g, int tensor);

@@ -405,11 +405,51 @@ int ir_graph_resolve_tensor(ir_graph *g, const char *name, tosac_error *err)
     return id;
 }
 
+/* True when name is a tensor of g or of a body nested in g's nodes. */
+static bool name_taken_deep(const ir_graph *g, const char *name)
+{
+    if (ir_graph_find_tensor(g, name) >= 0)
+        return true;
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_graph *sub;
+        for (int k = 0; (sub = ir_node_subgraph(&g->nodes[i], k)); k++)
+            if (name_taken_deep(sub, name))
+                return true;
+    }
+    return false;
+}
+
+/* Names used by nested bodies are avoided too: a body reads an outer tensor under the outer
+ * tensor's name (captures), which must not meet a tensor of the body. */
 void ir_graph_unique_name(const ir_graph *g, const char *prefix, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", prefix);
-    for (int k = 1; ir_graph_find_tensor(g, buf) >= 0; k++)
+    for (int k = 1; name_taken_deep(g, buf); k++)
         snprintf(buf, len, "%s_%d", prefix, k);
+}
+
+void ir_sync_capture_names(ir_graph *g, int tensor)
+{
+    if (tensor < 0 || tensor >= g->n_tensors)
+        return;
+    const char *name = g->tensors[tensor].name;
+    for (int i = 0; i < g->n_nodes; i++) {
+        ir_graph *sub;
+        for (int k = 0; (sub = ir_node_subgraph(&g->nodes[i], k)); k++)
+            for (int t = 0; t < sub->n_tensors; t++) {
+                ir_tensor *c = &sub->tensors[t];
+                if (c->outer_id != tensor || strcmp(c->name, name) == 0 ||
+                    ir_graph_find_tensor(sub, name) >= 0)
+                    continue;
+                char *copy = ir_strdup(name);
+                if (!copy)
+                    continue; /* the old name stays: outer_id, not the name, is the link */
+                free(c->name);
+                c->name = copy;
+                ir_index_rebuild(sub);
+                ir_sync_capture_names(sub, t);
+            }
+    }
 }
 
 tosac_code ir_graph_rename_tensor(ir_graph *g, int tensor, const char *name, tosac_error *err)
@@ -427,6 +467,7 @@ tosac_code ir_graph_rename_tensor(ir_graph *g, int tensor, const char *name, tos
     free(g->tensors[tensor].name);
     g->tensors[tensor].name = copy;
     ir_index_rebuild(g);
+    ir_sync_capture_names(g, tensor);
     return TOSAC_OK;
 }
 

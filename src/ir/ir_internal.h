@@ -16,6 +16,9 @@ tosac_code ir_tensor_copy(tosac_tensor *dst, const tosac_tensor *src, tosac_erro
 
 /* Name index maintenance (src/ir/ir_graph.c). */
 void ir_index_rebuild(ir_graph *g);
+/* The captures of tensor in g's bodies (and theirs, deeper) take its current name where the
+ * body has no tensor of that name: a dump of a body then names what the body really reads. */
+void ir_sync_capture_names(ir_graph *g, int tensor);
 
 
 #endif

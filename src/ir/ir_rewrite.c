@@ -18,6 +18,18 @@ int ir_graph_producer(const ir_graph *g, int tensor)
     return -1;
 }
 
+/* True when a subgraph of n captures tensor (bodies reach deeper scopes through captures in
+ * the graphs between, so the immediate subgraphs are enough). */
+static bool node_captures(const ir_node *n, int tensor)
+{
+    const ir_graph *sub;
+    for (int k = 0; (sub = ir_node_subgraph(n, k)); k++)
+        for (int t = 0; t < sub->n_tensors; t++)
+            if (sub->tensors[t].outer_id == tensor)
+                return true;
+    return false;
+}
+
 int ir_graph_consumers(const ir_graph *g, int tensor, int *nodes, int max)
 {
     int count = 0;
@@ -25,12 +37,13 @@ int ir_graph_consumers(const ir_graph *g, int tensor, int *nodes, int max)
         const ir_node *n = &g->nodes[i];
         if (n->dead)
             continue;
+        int reads = 0;
         for (int k = 0; k < n->n_inputs; k++)
-            if (n->inputs[k] == tensor) {
-                if (nodes && count < max)
-                    nodes[count] = i;
-                count++;
-            }
+            reads += n->inputs[k] == tensor;
+        reads += node_captures(n, tensor);
+        for (; reads > 0; reads--, count++)
+            if (nodes && count < max)
+                nodes[count] = i;
     }
     return count;
 }
@@ -113,6 +126,7 @@ static void replace_captures(ir_graph *g, int old_t, int new_t)
                 if (sub->tensors[t].outer_id == old_t)
                     sub->tensors[t].outer_id = new_t;
     }
+    ir_sync_capture_names(g, new_t);
 }
 
 void ir_graph_replace_uses(ir_graph *g, int old_t, int new_t)

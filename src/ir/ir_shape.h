@@ -17,6 +17,7 @@ typedef struct shape_ctx {
     shape_val *vals;       /* per tensor */
     int64_t opset;
     tosac_error *err;
+    const ir_graph *dead_branch; /* If: a branch that cannot run with these shapes, or NULL */
 } shape_ctx;
 
 typedef tosac_code (*shape_rule)(shape_ctx *c, int node);

@@ -186,12 +186,35 @@ static tosac_code infer_node(shape_ctx *c, int i)
 {
     ir_node *n = &c->g->nodes[i];
     ir_graph *sub;
+    c->dead_branch = NULL;
+    /* A condition known from the shapes ("dim == 1" tests) leaves the other branch dead:
+     * whatever its shapes, it never runs. */
+    const ir_graph *untaken = NULL;
+    int64_t cond;
+    int n_cond;
+    if (ir_node_is(n, "If") && sh_ints(c, i, 0, &cond, &n_cond, 1) && n_cond == 1) {
+        const ir_attr *a = ir_node_attr(n, cond ? "else_branch" : "then_branch");
+        untaken = a && a->kind == IR_ATTR_GRAPH ? a->g : NULL;
+    }
+    c->dead_branch = untaken;
     for (int k = 0; (sub = ir_node_subgraph(n, k)); k++) {
         refresh_captures(sub);
         if (!ir_node_is(n, "If"))
             continue; /* Loop/Scan bodies depend on iteration state: outputs must be declared */
-        if (infer_graph(sub, c->opset, c->err))
-            return c->err ? c->err->code : TOSAC_ERR_INPUT;
+        if (!infer_graph(sub, c->opset, c->err))
+            continue;
+        if (sub == untaken && c->err->code != TOSAC_ERR_INTERNAL) {
+            tosac_error_clear(c->err);
+            continue;
+        }
+        /* A branch whose shapes contradict (silero's 8 kHz branch fed a 16 kHz frame) fails
+         * whenever it runs with these inputs: no successful run takes it, so the If has the
+         * other branch's shapes; the dead branch keeps what was inferred and runs on the CPU,
+         * where taking it is the run-time error it would be anyway. */
+        if (c->err->code != TOSAC_ERR_INPUT || c->dead_branch || untaken)
+            return c->err->code;
+        c->dead_branch = sub;
+        tosac_error_clear(c->err);
     }
     if (n->domain[0] != '\0') {
         char desc[160];
@@ -220,7 +243,7 @@ static tosac_code infer_graph(ir_graph *g, int64_t opset, tosac_error *err)
     }
     for (int t = 0; t < g->n_tensors; t++)
         vals[t].n = -1;
-    shape_ctx c = {g, vals, opset, err};
+    shape_ctx c = {g, vals, opset, err, NULL};
     int n_order = 0;
     tosac_code rc = ir_graph_topo_order(g, order, &n_order, err);
     for (int i = 0; i < n_order && !rc; i++)

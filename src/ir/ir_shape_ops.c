@@ -135,9 +135,40 @@ static tosac_code r_compare(shape_ctx *c, int node)
 {
     int rank;
     int64_t shape[TOSAC_MAX_RANK];
-    if (broadcast(c, node, 0, 1, &rank, shape))
+    if (broadcast(c, node, 0, 1, &rank, shape) || sh_set(c, node, 0, TOSAC_DT_BOOL, rank, shape))
         return c->err->code;
-    return sh_set(c, node, 0, TOSAC_DT_BOOL, rank, shape);
+    /* on known integer values (shape tests such as "dim == 1" that pick an If branch) */
+    int64_t a[SHAPE_MAX_VALUES], b[SHAPE_MAX_VALUES], r[SHAPE_MAX_VALUES];
+    int na, nb;
+    if (!tosac_dtype_is_int(IN(0)->dtype) || !sh_ints(c, node, 0, a, &na, SHAPE_MAX_VALUES) ||
+        !sh_ints(c, node, 1, b, &nb, SHAPE_MAX_VALUES) || (na != nb && na != 1 && nb != 1))
+        return TOSAC_OK;
+    const char *op = NODE->op_type;
+    int n = na > nb ? na : nb;
+    for (int i = 0; i < n; i++) {
+        int64_t x = a[na == 1 ? 0 : i], y = b[nb == 1 ? 0 : i];
+        r[i] = strcmp(op, "Equal") == 0         ? x == y
+               : strcmp(op, "Less") == 0        ? x < y
+               : strcmp(op, "Greater") == 0     ? x > y
+               : strcmp(op, "LessOrEqual") == 0 ? x <= y
+                                                : x >= y;
+    }
+    sh_set_vals(c, node, 0, r, n);
+    return TOSAC_OK;
+}
+
+static tosac_code r_not(shape_ctx *c, int node)
+{
+    if (r_same(c, node))
+        return c->err->code;
+    int64_t v[SHAPE_MAX_VALUES];
+    int n;
+    if (IN(0)->dtype != TOSAC_DT_BOOL || !sh_ints(c, node, 0, v, &n, SHAPE_MAX_VALUES))
+        return TOSAC_OK;
+    for (int i = 0; i < n; i++)
+        v[i] = !v[i];
+    sh_set_vals(c, node, 0, v, n);
+    return TOSAC_OK;
 }
 
 static tosac_code r_where(shape_ctx *c, int node)
@@ -167,8 +198,16 @@ static tosac_code r_cast(shape_ctx *c, int node)
     }
     if (sh_set(c, node, 0, to, x->rank, x->shape))
         return c->err->code;
-    if (tosac_dtype_is_int(to))
+    int64_t v[SHAPE_MAX_VALUES];
+    int n;
+    if (to == TOSAC_DT_BOOL && (tosac_dtype_is_int(x->dtype) || x->dtype == TOSAC_DT_BOOL) &&
+        sh_ints(c, node, 0, v, &n, SHAPE_MAX_VALUES)) {
+        for (int i = 0; i < n; i++)
+            v[i] = v[i] != 0;
+        sh_set_vals(c, node, 0, v, n);
+    } else if (tosac_dtype_is_int(to)) {
         pass_vals(c, node);
+    }
     return TOSAC_OK;
 }
 
@@ -457,7 +496,27 @@ static tosac_code r_transpose(shape_ctx *c, int node)
         seen[p] = true;
         out[d] = x->shape[p];
     }
-    return sh_set(c, node, 0, x->dtype, x->rank, out);
+    if (sh_set(c, node, 0, x->dtype, x->rank, out))
+        return c->err->code;
+    /* small integer values move too (torch's pad arithmetic transposes a [n,2] table) */
+    int64_t v[SHAPE_MAX_VALUES], r[SHAPE_MAX_VALUES], numel;
+    int nv;
+    if (!sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES) || !sh_numel(x->rank, x->shape, &numel) ||
+        numel != nv)
+        return TOSAC_OK;
+    int64_t in_stride[TOSAC_MAX_RANK], idx[TOSAC_MAX_RANK] = {0};
+    for (int d = x->rank - 1, st = 1; d >= 0; st *= (int)x->shape[d], d--)
+        in_stride[d] = st;
+    for (int64_t i = 0; i < numel; i++) {
+        int64_t src = 0;
+        for (int d = 0; d < x->rank; d++)
+            src += idx[d] * in_stride[perm ? perm[d] : x->rank - 1 - d];
+        r[i] = v[src];
+        for (int d = x->rank - 1; d >= 0 && ++idx[d] == out[d]; d--)
+            idx[d] = 0;
+    }
+    sh_set_vals(c, node, 0, r, nv);
+    return TOSAC_OK;
 }
 
 /* Axes from the attribute (older opsets) or input 1; *n = -1 when absent. */
@@ -662,13 +721,24 @@ static tosac_code r_slice(shape_ctx *c, int node)
     }
     if (sh_set(c, node, 0, x->dtype, x->rank, out))
         return c->err->code;
-    int64_t v[SHAPE_MAX_VALUES], r[SHAPE_MAX_VALUES];
+    int64_t v[SHAPE_MAX_VALUES], r[SHAPE_MAX_VALUES], numel, out_numel;
     int nv;
-    if (x->rank == 1 && sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES) && nv == x->shape[0]) {
-        for (int64_t i = 0; i < out[0]; i++)
-            r[i] = v[begin[0] + i * step_of[0]];
-        sh_set_vals(c, node, 0, r, (int)out[0]);
+    if (!sh_ints(c, node, 0, v, &nv, SHAPE_MAX_VALUES) || !sh_numel(x->rank, x->shape, &numel) ||
+        numel != nv || !sh_numel(x->rank, out, &out_numel) || out_numel > numel)
+        return TOSAC_OK; /* (a slice never grows: anything else reads no value) */
+    /* small integer values of any rank (a [n,2] pads table reversed along axis 0) */
+    int64_t stride[TOSAC_MAX_RANK], idx[TOSAC_MAX_RANK] = {0};
+    for (int d = x->rank - 1, st = 1; d >= 0; st *= (int)x->shape[d], d--)
+        stride[d] = st;
+    for (int64_t i = 0; i < out_numel; i++) {
+        int64_t src = 0;
+        for (int d = 0; d < x->rank; d++)
+            src += (begin[d] + idx[d] * step_of[d]) * stride[d];
+        r[i] = v[src];
+        for (int d = x->rank - 1; d >= 0 && ++idx[d] == out[d]; d--)
+            idx[d] = 0;
     }
+    sh_set_vals(c, node, 0, r, (int)out_numel);
     return TOSAC_OK;
 }
 
@@ -758,7 +828,16 @@ static tosac_code r_constant_of_shape(shape_ctx *c, int node)
         return sh_declared_or_fail(c, node, 0, "the shape is not a known constant");
     const ir_attr *a = ir_node_attr(NODE, "value");
     tosac_dtype dt = a && a->kind == IR_ATTR_TENSOR ? a->t.dtype : TOSAC_DT_F32;
-    return sh_set(c, node, 0, dt, n, s);
+    if (sh_set(c, node, 0, dt, n, s))
+        return c->err->code;
+    int64_t numel, v[SHAPE_MAX_VALUES];
+    if (tosac_dtype_is_int(dt) && tosac_tensor_numel(&a->t) == 1 && sh_numel(n, s, &numel) &&
+        numel <= SHAPE_MAX_VALUES) {
+        for (int64_t i = 0; i < numel; i++)
+            v[i] = tosac_tensor_int_at(&a->t, 0);
+        sh_set_vals(c, node, 0, v, (int)numel);
+    }
+    return TOSAC_OK;
 }
 
 static tosac_code r_range(shape_ctx *c, int node)
@@ -946,9 +1025,12 @@ static tosac_code r_if(shape_ctx *c, int node)
     if (!t || !e || t->kind != IR_ATTR_GRAPH || e->kind != IR_ATTR_GRAPH ||
         t->g->n_outputs != NODE->n_outputs || e->g->n_outputs != NODE->n_outputs)
         return sh_fail(c, node, "malformed branches");
+    /* a branch that cannot run with these shapes (ir_shape_infer.c) gives no shapes */
+    const ir_graph *ta = t->g == c->dead_branch ? e->g : t->g;
+    const ir_graph *eb = e->g == c->dead_branch ? t->g : e->g;
     for (int k = 0; k < NODE->n_outputs; k++) {
-        const ir_tensor *a = &t->g->tensors[t->g->outputs[k]];
-        const ir_tensor *b = &e->g->tensors[e->g->outputs[k]];
+        const ir_tensor *a = &ta->tensors[ta->outputs[k]];
+        const ir_tensor *b = &eb->tensors[eb->outputs[k]];
         bool same = a->rank == b->rank && a->dtype == b->dtype &&
                     memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)(a->rank > 0 ? a->rank : 0)) == 0;
         if (!sh_static(a) || !same) {
@@ -973,7 +1055,7 @@ static const struct {
     {"Floor", r_same}, {"Ceil", r_same}, {"Round", r_same}, {"Reciprocal", r_same},
     {"Sin", r_same}, {"Cos", r_same}, {"Sign", r_same}, {"Softplus", r_same}, {"Gelu", r_same},
     {"Mish", r_same}, {"CumSum", r_same}, {"BatchNormalization", r_same},
-    {"InstanceNormalization", r_same}, {"LayerNormalization", r_same}, {"Not", r_same},
+    {"InstanceNormalization", r_same}, {"LayerNormalization", r_same}, {"Not", r_not},
     {"LpNormalization", r_same}, {"Identity", r_identity}, {"IsNaN", r_bool_same},
     {"IsInf", r_bool_same}, {"Dropout", r_dropout},
     {"Add", r_binary}, {"Sub", r_binary}, {"Mul", r_binary}, {"Div", r_binary},

@@ -172,6 +172,22 @@ tosac_code ir_graph_verify(const ir_graph *g, tosac_error *err)
                                 ir_node_desc(g, i, buf, sizeof buf), k,
                                 g->tensors[n->inputs[k]].name);
     }
+    /* ... and so must every tensor a body captures (a pass that drops or re-wires a captured
+     * value without updating the capture leaves the body reading nothing). */
+    for (int i = 0; i < g->n_nodes && !rc; i++) {
+        const ir_node *n = &g->nodes[i];
+        const ir_graph *sub;
+        for (int k = 0; !n->dead && !rc && (sub = ir_node_subgraph(n, k)); k++)
+            for (int t = 0; t < sub->n_tensors && !rc; t++) {
+                int o = sub->tensors[t].outer_id;
+                if (o >= 0 && o < nt && !source[o])
+                    rc = tosac_fail(err, TOSAC_ERR_INPUT,
+                                    "%s: subgraph '%s' captures '%s', which is not produced by "
+                                    "any node, input or constant",
+                                    ir_node_desc(g, i, buf, sizeof buf), sub->name,
+                                    g->tensors[o].name);
+            }
+    }
     for (int i = 0; i < g->n_outputs && !rc; i++) {
         int t = g->outputs[i];
         if (t < 0 || t >= nt)

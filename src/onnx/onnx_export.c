@@ -49,9 +49,22 @@ static Onnx__ValueInfoProto *value_info(const ir_graph *g, int id, tosac_error *
     tp->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
     tp->tensor_type = tt;
     vi->name = dup(export_name(g, id));
+    bool ok = vi->name != NULL;
+    if (t->dtype == TOSAC_DT_UNKNOWN) {
+        /* nothing known (a branch set aside by shape inference): an empty TypeProto, as
+         * spox writes; elem_type 0 would be an invalid type to onnxruntime */
+        tp->value_case = ONNX__TYPE_PROTO__VALUE__NOT_SET;
+        tp->tensor_type = NULL;
+        free(tt);
+        if (!ok) {
+            onnx__value_info_proto__free_unpacked(vi, NULL);
+            OOM(err);
+            return NULL;
+        }
+        return vi;
+    }
     tt->has_elem_type = 1;
     tt->elem_type = onnx_dtype_from_tosac(t->dtype);
-    bool ok = vi->name != NULL;
     if (ok && t->rank >= 0) {
         Onnx__TensorShapeProto *sp = malloc(sizeof *sp);
         ok = sp != NULL;
@@ -218,7 +231,7 @@ static tosac_code fill_graph(const ir_graph *g, Onnx__GraphProto *gp, tosac_erro
                 return err->code;
             gp->initializer[gp->n_initializer++] = tp;
         } else if (x->outer_id < 0 && !ir_graph_is_input(g, t) && !ir_graph_is_output(g, t) &&
-                   (x->dtype != TOSAC_DT_UNKNOWN || x->rank >= 0)) {
+                   x->dtype != TOSAC_DT_UNKNOWN) {
             Onnx__ValueInfoProto *vi = value_info(g, t, err);
             if (!vi)
                 return err->code;

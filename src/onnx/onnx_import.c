@@ -28,6 +28,10 @@ static tosac_code apply_type(ir_graph *g, int id, const Onnx__TypeProto *tp, con
     if (!tp)
         return TOSAC_OK;
     ir_tensor *t = &g->tensors[id];
+    /* An empty TypeProto says nothing (spox writes one for If branch outputs); a sequence,
+     * map or optional type is a field our onnx.proto does not know, kept as unknown. */
+    if (tp->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET && tp->base.n_unknown_fields == 0)
+        return TOSAC_OK;
     if (tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type)
         return tosac_fail(err, TOSAC_ERR_UNSUPPORTED, "%s '%s' is not a dense tensor", what,
                           t->name);

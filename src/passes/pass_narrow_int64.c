@@ -189,6 +189,12 @@ static tosac_code plan(const ir_graph *g, unsigned char *narrow, tosac_error *er
         for (int o = 0; !n->dead && ir_node_subgraph(n, 0) && o < n->n_outputs; o++)
             if (n->outputs[o] >= 0)
                 narrow[n->outputs[o]] = 0;
+        /* values the bodies capture: the bodies read them as the int64 they declare */
+        const ir_graph *sub;
+        for (int b = 0; !n->dead && (sub = ir_node_subgraph(n, b)); b++)
+            for (int t = 0; t < sub->n_tensors; t++)
+                if (sub->tensors[t].outer_id >= 0 && sub->tensors[t].outer_id < g->n_tensors)
+                    narrow[sub->tensors[t].outer_id] = 0;
     }
     /* a constant is narrowed for a reader that can compute in int32: all its int64 values
      * narrowed too (otherwise it would only be cast back) */

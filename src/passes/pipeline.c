@@ -1,4 +1,6 @@
 /* The pass pipeline, in order. */
+#include <stdio.h>
+
 #include "passes/passes.h"
 
 static const struct {
@@ -41,10 +43,15 @@ tosac_code passes_run(ir_graph *g, const pass_ctx *c, tosac_error *err)
 {
     for (size_t i = 0; i < sizeof pipeline / sizeof pipeline[0]; i++) {
         tosac_code rc = pipeline[i].fn(g, c, err);
-        if (!rc)
-            rc = ir_graph_verify(g, err);
         if (rc)
             return tosac_fail(err, rc, "pass %s failed", pipeline[i].name);
+        if (ir_graph_verify(g, err)) { /* the input was valid: the pass broke the graph */
+            char why[sizeof err->msg];
+            snprintf(why, sizeof why, "%s", err->msg);
+            tosac_error_clear(err);
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "pass %s left an invalid graph: %s",
+                              pipeline[i].name, why);
+        }
     }
     return TOSAC_OK;
 }
