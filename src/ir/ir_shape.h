@@ -17,6 +17,7 @@ typedef struct shape_ctx {
     shape_val *vals;       /* per tensor */
     int64_t opset;
     tosac_error *err;
+    bool other_domains;    /* nodes of other domains keep their declared outputs */
 } shape_ctx;
 
 typedef tosac_code (*shape_rule)(shape_ctx *c, int node);
