@@ -13,7 +13,20 @@
 #include "tosac/onnx.h"
 #include "util/fileio.h"
 
-/* -o, --report and --emit-tosa must name neither the model nor each other. */
+/* True when path names an input the command reads: the model or a --calib file. */
+static bool is_input(const char *path, const char *model, const tosac_compile_options *o)
+{
+    if (tosac_same_file(path, model))
+        return true;
+    for (int i = 0; i < o->n_calib; i++) {
+        const char *eq = strchr(o->calib[i], '=');
+        if (tosac_same_file(path, o->calib[i]) || (eq && tosac_same_file(path, eq + 1)))
+            return true;
+    }
+    return false;
+}
+
+/* -o, --report and --emit-tosa must name neither an input nor each other. */
 static tosac_code check_paths(const char *model, const char *out, const tosac_compile_options *o,
                               tosac_error *err)
 {
@@ -23,9 +36,10 @@ static tosac_code check_paths(const char *model, const char *out, const tosac_co
     for (int i = 0; i < 3; i++) {
         if (!path[i])
             continue;
-        if (tosac_same_file(path[i], model))
+        if (is_input(path[i], model, o))
             return tosac_fail(err, TOSAC_ERR_INPUT,
-                              "%s '%s' names the input model: it would be overwritten", what[i],
+                              "%s '%s' names an input of the command (the model or a --calib "
+                              "file): it would be overwritten", what[i],
                               tosac_msg_path(path[i], mp));
         for (int k = 0; k < i; k++)
             if (path[k] && tosac_same_file(path[i], path[k]))
