@@ -8,8 +8,6 @@
 #include "partition/partition.h"
 #include "passes/passes.h"
 #include "tosac/compile.h"
-#include "tosac/onnx.h"
-#include "util/fileio.h"
 
 typedef struct compile_state {
     tosa_spec spec;
