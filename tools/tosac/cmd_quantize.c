@@ -19,7 +19,8 @@ static void usage(void)
     printf("usage: tosac quantize MODEL.onnx --scheme a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ..."
            " -o QDQ.onnx\n"
            "  --calib  calibration samples: FILE.npy (one-input model), NAME=FILE.npy per input,\n"
-           "           or DIR with one sub-folder per sample holding <input>.npy; repeatable\n");
+           "           or DIR with one sub-folder per sample holding <input>.npy; repeatable\n"
+           "  -o       written whole or not at all; refused when it names the model or a --calib file\n");
 }
 
 static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *err)
