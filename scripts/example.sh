@@ -36,7 +36,10 @@ for d in $EX/inputs/*/; do
     s=$(basename "$d")
     $T run $EX/model.onnx --input "$d/x.npy" --output-dir "$OUT/float/$s" >/dev/null
     $T run "$OUT/ppocr_cls.prog" --input "$d/x.npy" --output-dir "$OUT/prog/$s" >/dev/null
-    cmp=$($T compare "$OUT/float/$s/softmax_0.tmp_0.npy" "$OUT/prog/$s/softmax_0.tmp_0.npy")
+    # exit 1 = outside compare's default tolerance (1e-3): expected of int8 against float;
+    # the figures are printed either way, and exit 2 (cannot compare) still stops the script
+    cmp=$($T compare "$OUT/float/$s/softmax_0.tmp_0.npy" "$OUT/prog/$s/softmax_0.tmp_0.npy") ||
+        [ $? -eq 1 ]
     diff=$(echo "$cmp" | awk '/^max_abs_diff/ {print $2}')
     agree=$(echo "$cmp" | awk '/^argmax_agree/ {print ($2 == "1/1") ? "yes" : "NO"}')
     printf "%s      %-22s  %-24s  %-12s  %s\n" "$s" \

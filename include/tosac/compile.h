@@ -6,6 +6,7 @@
 #include "tosac/error.h"
 #include "tosac/ir.h"
 #include "tosac/program.h"
+#include "tosac/spec.h"
 
 typedef struct tosac_compile_options {
     const char *spec;                   /* "TOSA-1.0+INT", ... */
@@ -25,9 +26,22 @@ tosac_code tosac_compile_model(ir_model *m, const tosac_compile_options *o, tosa
 /* With o->quantize: calibrates on o->calib and quantizes m in place (tosac_quantize); graph
  * inputs with dynamic dims and no --input-shape take the first calibration sample's shape. */
 tosac_code tosac_compile_quantize(ir_model *m, const tosac_compile_options *o, tosac_error *err);
-/* Reads model_path, (quantizes,) compiles, writes the program to out_path (atomically) and the optional
- * emit dir / report. */
+/* The check behind every exit 0 of compile (compile_verify.c): the program's bytes read back
+ * (program container, ONNX CPU graph, each .tosa delegate), load as a run loads them
+ * (tosac_program_prepare), the CPU graph's declared types are what its nodes compute
+ * (ir_model_check_shapes), and every operator of every delegate block is legal for spec
+ * (tosa_validate_op). A failure is TOSAC_ERR_INTERNAL naming what broke: a tosac bug. */
+tosac_code tosac_compile_verify(const void *bytes, size_t len, const tosa_spec *spec,
+                                tosac_error *err);
+/* Reads model_path, (quantizes,) compiles, verifies (tosac_compile_verify) and writes the
+ * program to out_path with the optional emit dir / report (compile_output.c): all or nothing.
+ * Refused up front: an output naming the model or another output. A float model for a spec
+ * without FP that delegates nothing is TOSAC_ERR_UNSUPPORTED (quantize it or add +FP). */
 tosac_code tosac_compile_file(const char *model_path, const char *out_path,
                               const tosac_compile_options *o, tosac_error *err);
+/* The same; *report (may be NULL) gets the report JSON (malloc'd) on success. */
+tosac_code tosac_compile_file_report(const char *model_path, const char *out_path,
+                                     const tosac_compile_options *o, char **report,
+                                     tosac_error *err);
 
 #endif

@@ -322,5 +322,8 @@ tosac_code ir_model_set_input_shape(ir_model *m, const char *name, int rank,
  * An input with an unknown dim is TOSAC_ERR_INPUT naming it and the --input-shape to give;
  * an operator it cannot infer is TOSAC_ERR_UNSUPPORTED naming the node. */
 tosac_code ir_model_infer_shapes(ir_model *m, tosac_error *err);
+/* The same over a compiled CPU graph: nodes of other domains (TosaDelegate) keep their
+ * declared outputs; a declared dtype or shape that a node does not compute is an error. */
+tosac_code ir_model_check_shapes(ir_model *m, tosac_error *err);
 
 #endif

@@ -41,6 +41,12 @@ tosac_code tosac_program_from_bytes(const void *buf, size_t len, tosac_program *
 tosac_code tosac_program_read_file(const char *path, tosac_program **out, tosac_error *err);
 void tosac_program_free(tosac_program *p);
 
+/* Loads everything a run needs, without input data: checks every TosaDelegate node (also in
+ * If/Loop/Scan bodies) against its delegate's main block (value count, dtype, static shape),
+ * prepares each delegate on the interpreter and plans the CPU segments. A failure names the
+ * delegate or node. tosac_program_run calls the planning part itself. */
+tosac_code tosac_program_prepare(tosac_program *p, tosac_error *err);
+
 /* Runs the program: CPU segments on the CPU executor, delegates on the TOSA interpreter.
  * inputs bind the CPU graph's inputs in order; outputs get its outputs (caller frees). */
 tosac_code tosac_program_run(tosac_program *p, const tosac_tensor *inputs, int n_inputs,

@@ -8,8 +8,6 @@
 #include "partition/partition.h"
 #include "passes/passes.h"
 #include "tosac/compile.h"
-#include "tosac/onnx.h"
-#include "util/fileio.h"
 
 typedef struct compile_state {
     tosa_spec spec;
@@ -318,43 +316,4 @@ tosac_code tosac_compile_model(ir_model *m, const tosac_compile_options *o, tosa
     else
         free(rep);
     return TOSAC_OK;
-}
-
-static tosac_code emit(const tosac_program *p, const char *dir, tosac_error *err)
-{
-    tosac_code rc = tosac_mkdirs(dir, err);
-    for (int k = 0; !rc && k < p->n_delegates; k++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%d.tosa", dir, k);
-        rc = tosa_graph_write_file(p->delegates[k], path, err);
-        snprintf(path, sizeof path, "%s/%d.json", dir, k);
-        if (!rc)
-            rc = tosac_write_file(path, p->meta[k], strlen(p->meta[k]), err);
-    }
-    return rc;
-}
-
-tosac_code tosac_compile_file(const char *model_path, const char *out_path,
-                              const tosac_compile_options *o, tosac_error *err)
-{
-    ir_model *m = NULL;
-    tosac_code rc = onnx_import_file(model_path, &m, err);
-    if (!rc && o->quantize)
-        rc = tosac_compile_quantize(m, o, err);
-    if (rc) {
-        ir_model_free(m);
-        return rc;
-    }
-    tosac_program *p = NULL;
-    char *report = NULL;
-    rc = tosac_compile_model(m, o, &p, &report, err);
-    if (!rc)
-        rc = tosac_program_write_file(p, out_path, err);
-    if (!rc && o->emit_dir)
-        rc = emit(p, o->emit_dir, err);
-    if (!rc && o->report_path)
-        rc = tosac_write_file(o->report_path, report, strlen(report), err);
-    free(report);
-    tosac_program_free(p);
-    return rc;
 }

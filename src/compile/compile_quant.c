@@ -16,11 +16,40 @@ static bool shape_given(const tosac_compile_options *o, const char *name)
     return false;
 }
 
+/* The scheme's integer types must be legal under the spec: an integer scheme needs the INT
+ * profile, int16 activations need EXT-INT16. The error gives the spec string that works. */
+static tosac_code check_scheme(const tosac_compile_options *o, quant_scheme scheme,
+                               tosac_error *err)
+{
+    tosa_spec spec;
+    tosac_code rc = tosa_spec_parse(o->spec ? o->spec : "", &spec, err);
+    if (rc)
+        return rc;
+    tosa_spec fixed = spec;
+    const char *need = NULL;
+    if (!tosa_spec_supports_integer(&spec)) {
+        fixed.profiles |= TOSA_FEAT_INT;
+        need = "the INT profile";
+    }
+    if (scheme == QUANT_A16W8 && !tosa_spec_has_ext(&fixed, TOSA_EXT_INT16)) {
+        fixed.extensions |= 1u << TOSA_EXT_INT16;
+        need = need ? "the INT profile and +int16" : "+int16 (int16 activations)";
+    }
+    if (!need)
+        return TOSAC_OK;
+    char want[128];
+    tosa_spec_to_string(&fixed, want, sizeof want);
+    return tosac_fail(err, TOSAC_ERR_INPUT, "--quantize %s needs %s, which %s lacks: use --spec %s",
+                      quant_scheme_name(scheme), need, o->spec, want);
+}
+
 tosac_code tosac_compile_quantize(ir_model *m, const tosac_compile_options *o, tosac_error *err)
 {
     quant_options qo;
     memset(&qo, 0, sizeof qo);
     tosac_code rc = quant_parse_scheme(o->quantize, &qo.scheme, err);
+    if (!rc)
+        rc = check_scheme(o, qo.scheme, err);
     if (rc)
         return rc;
     if (o->n_calib == 0)

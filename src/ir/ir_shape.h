@@ -18,6 +18,7 @@ typedef struct shape_ctx {
     int64_t opset;
     tosac_error *err;
     const ir_graph *dead_branch; /* If: a branch that cannot run with these shapes, or NULL */
+    bool other_domains;    /* nodes of other domains keep their declared outputs */
 } shape_ctx;
 
 typedef tosac_code (*shape_rule)(shape_ctx *c, int node);

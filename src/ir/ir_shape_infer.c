@@ -166,7 +166,7 @@ tosac_dtype sh_onnx_dtype(int64_t code)
     return code > 0 && code < (int64_t)(sizeof map / sizeof map[0]) ? map[code] : TOSAC_DT_UNKNOWN;
 }
 
-static tosac_code infer_graph(ir_graph *g, int64_t opset, tosac_error *err);
+static tosac_code infer_graph(ir_graph *g, int64_t opset, bool other_domains, tosac_error *err);
 
 /* Subgraphs see the outer tensors as they are now. */
 static void refresh_captures(ir_graph *sub)
@@ -201,7 +201,7 @@ static tosac_code infer_node(shape_ctx *c, int i)
         refresh_captures(sub);
         if (!ir_node_is(n, "If"))
             continue; /* Loop/Scan bodies depend on iteration state: outputs must be declared */
-        if (!infer_graph(sub, c->opset, c->err))
+        if (!infer_graph(sub, c->opset, c->other_domains, c->err))
             continue;
         if (sub == untaken && c->err->code != TOSAC_ERR_INTERNAL) {
             tosac_error_clear(c->err);
@@ -215,6 +215,12 @@ static tosac_code infer_node(shape_ctx *c, int i)
             return c->err->code;
         c->dead_branch = sub;
         tosac_error_clear(c->err);
+    }
+    if (n->domain[0] != '\0' && c->other_domains) {
+        for (int k = 0; k < n->n_outputs; k++)
+            if (n->outputs[k] >= 0 && !sh_static(&c->g->tensors[n->outputs[k]]))
+                return sh_fail(c, i, "an operator of another domain without declared outputs");
+        return TOSAC_OK;
     }
     if (n->domain[0] != '\0') {
         char desc[160];
@@ -231,7 +237,7 @@ static tosac_code infer_node(shape_ctx *c, int i)
     return TOSAC_OK;
 }
 
-static tosac_code infer_graph(ir_graph *g, int64_t opset, tosac_error *err)
+static tosac_code infer_graph(ir_graph *g, int64_t opset, bool other_domains, tosac_error *err)
 {
     int nn = g->n_nodes;
     int *order = malloc((size_t)(nn ? nn : 1) * sizeof *order);
@@ -243,7 +249,7 @@ static tosac_code infer_graph(ir_graph *g, int64_t opset, tosac_error *err)
     }
     for (int t = 0; t < g->n_tensors; t++)
         vals[t].n = -1;
-    shape_ctx c = {g, vals, opset, err, NULL};
+    shape_ctx c = {g, vals, opset, err, NULL, other_domains};
     int n_order = 0;
     tosac_code rc = ir_graph_topo_order(g, order, &n_order, err);
     for (int i = 0; i < n_order && !rc; i++)
@@ -253,7 +259,7 @@ static tosac_code infer_graph(ir_graph *g, int64_t opset, tosac_error *err)
     return rc;
 }
 
-tosac_code ir_model_infer_shapes(ir_model *m, tosac_error *err)
+static tosac_code infer_model(ir_model *m, bool other_domains, tosac_error *err)
 {
     tosac_error local;
     tosac_error_clear(&local);
@@ -275,7 +281,7 @@ tosac_code ir_model_infer_shapes(ir_model *m, tosac_error *err)
         if (t->dtype == TOSAC_DT_UNKNOWN)
             return tosac_fail(err, TOSAC_ERR_INPUT, "input '%s' has no element type", t->name);
     }
-    tosac_code rc = infer_graph(g, ir_model_opset(m, ""), err);
+    tosac_code rc = infer_graph(g, ir_model_opset(m, ""), other_domains, err);
     if (rc)
         return rc;
     for (int i = 0; i < g->n_outputs; i++)
@@ -283,4 +289,14 @@ tosac_code ir_model_infer_shapes(ir_model *m, tosac_error *err)
             return tosac_fail(err, TOSAC_ERR_UNSUPPORTED, "output '%s' has no static shape",
                               g->tensors[g->outputs[i]].name);
     return TOSAC_OK;
+}
+
+tosac_code ir_model_infer_shapes(ir_model *m, tosac_error *err)
+{
+    return infer_model(m, false, err);
+}
+
+tosac_code ir_model_check_shapes(ir_model *m, tosac_error *err)
+{
+    return infer_model(m, true, err);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpu/cpu_exec.h"
+#include "interp/interp_state.h"
 #include "tosac/interp.h"
 #include "tosac/onnx.h"
 #include "tosac/program.h"
@@ -251,6 +252,83 @@ static tosac_code plan(tosac_program *p, tosac_error *err)
     p->run_ = ex;
     if (rc)
         tosac_program_free_run(p);
+    return rc;
+}
+
+/* A TosaDelegate node's values against its delegate's main block: the interpreter binds
+ * them exactly (count, dtype, and every static dimension). */
+static tosac_code check_delegate_io(const tosac_program *p, const ir_graph *g, const ir_node *n,
+                                    tosac_error *err)
+{
+    int64_t idx = ir_node_attr_int(n, "index", -1);
+    if (idx < 0 || idx >= p->n_delegates)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "program: delegate index %lld out of range",
+                          (long long)idx);
+    const tosa_block *b = tosa_graph_main_block(p->delegates[idx]);
+    if (!b)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "delegate %lld has no main block",
+                          (long long)idx);
+    if (n->n_inputs != b->n_inputs || n->n_outputs != b->n_outputs)
+        return tosac_fail(err, TOSAC_ERR_INPUT,
+                          "delegate %lld: the CPU graph passes %d inputs and takes %d outputs, "
+                          "its graph has %d and %d", (long long)idx, n->n_inputs, n->n_outputs,
+                          b->n_inputs, b->n_outputs);
+    for (int i = 0; i < n->n_inputs + n->n_outputs; i++) {
+        bool in = i < n->n_inputs;
+        int k = in ? i : i - n->n_inputs, id = in ? n->inputs[k] : n->outputs[k];
+        const tosa_tensor *bt = &b->tensors[in ? b->inputs[k] : b->outputs[k]];
+        const ir_tensor *t = id >= 0 && id < g->n_tensors ? &g->tensors[id] : NULL;
+        bool ok = t && (t->dtype == TOSAC_DT_UNKNOWN || t->dtype == bt->dtype) &&
+                  (t->rank < 0 || t->rank == bt->rank);
+        for (int d = 0; ok && t->rank >= 0 && d < t->rank; d++)
+            ok = t->shape[d] < 0 || t->shape[d] == bt->shape[d];
+        if (ok)
+            continue;
+        char a[96] = "(missing)", c[96];
+        if (t)
+            ir_tensor_type_str(t, a, sizeof a);
+        snprintf(c, sizeof c, "%s", tosac_dtype_name(bt->dtype));
+        tosac_shape_str(bt->rank, bt->shape, c + strlen(c), sizeof c - strlen(c));
+        return tosac_fail(err, TOSAC_ERR_INPUT,
+                          "delegate %lld: %s %d '%s' is %s in the CPU graph but %s in the "
+                          "delegate", (long long)idx, in ? "input" : "output", k,
+                          t ? t->name : "?", a, c);
+    }
+    return TOSAC_OK;
+}
+
+/* Every TosaDelegate node of g and of its bodies. */
+static tosac_code check_delegate_nodes(const tosac_program *p, const ir_graph *g, int depth,
+                                       tosac_error *err)
+{
+    if (depth > 64)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "program: bodies nested over 64 deep");
+    tosac_code rc = TOSAC_OK;
+    for (int i = 0; !rc && i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (is_delegate(n))
+            rc = check_delegate_io(p, g, n, err);
+        ir_graph *sub;
+        for (int k = 0; !rc && (sub = ir_node_subgraph(n, k)); k++)
+            rc = check_delegate_nodes(p, sub, depth + 1, err);
+    }
+    return rc;
+}
+
+tosac_code tosac_program_prepare(tosac_program *p, tosac_error *err)
+{
+    tosac_code rc = check_delegate_nodes(p, p->cpu->graph, 0, err);
+    for (int i = 0; !rc && i < p->n_delegates; i++) {
+        interp_state *st = NULL;
+        tosac_error e;
+        tosac_error_clear(&e);
+        if (interp_prepare(p->delegates[i], &st, &e))
+            rc = tosac_fail(err, e.code, "delegate %d does not load on the interpreter: %s", i,
+                            e.msg);
+        interp_state_free(st);
+    }
+    if (!rc && !p->run_)
+        rc = plan(p, err);
     return rc;
 }
 

@@ -53,36 +53,164 @@ tosac_code tosac_read_file(const char *path, void **data, size_t *len, tosac_err
     return TOSAC_OK;
 }
 
-tosac_code tosac_write_file_parts(const char *path, const void *const *parts, const size_t *lens,
-                                  int nparts, tosac_error *err)
+/* Writes the parts to a fresh "<path>.tmp<pid>" (malloc'd into *tmp_out). */
+static tosac_code write_temp(const char *path, const void *const *parts, const size_t *lens,
+                             int nparts, char **tmp_out, tosac_error *err)
 {
     char mp[TOSAC_MSG_PATH];
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 32);
+    *tmp_out = NULL;
     if (!tmp)
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     snprintf(tmp, plen + 32, "%s.tmp%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
     if (!f) {
         const char *why = strerror(errno);
-        tosac_fail(err, TOSAC_ERR_INPUT, "cannot write '%s': %s", tosac_msg_path(path, mp), why);
         free(tmp);
-        return err ? err->code : TOSAC_ERR_INPUT;
+        return tosac_fail(err, TOSAC_ERR_INPUT, "cannot write '%s': %s", tosac_msg_path(path, mp),
+                          why);
     }
     int ok = 1;
     for (int i = 0; i < nparts && ok; i++)
         if (lens[i] && fwrite(parts[i], 1, lens[i], f) != lens[i])
             ok = 0;
-    if (fclose(f) != 0)
+    int e = errno;
+    if (fclose(f) != 0 && ok) {
         ok = 0;
-    if (!ok || rename(tmp, path) != 0) {
-        int e = errno;
+        e = errno;
+    }
+    if (!ok) {
         remove(tmp);
         free(tmp);
-        return tosac_fail(err, TOSAC_ERR_INPUT, "cannot write '%s': %s", tosac_msg_path(path, mp), strerror(e));
+        return tosac_fail(err, TOSAC_ERR_INPUT, "cannot write '%s': %s", tosac_msg_path(path, mp),
+                          strerror(e));
+    }
+    *tmp_out = tmp;
+    return TOSAC_OK;
+}
+
+tosac_code tosac_write_file_parts(const char *path, const void *const *parts, const size_t *lens,
+                                  int nparts, tosac_error *err)
+{
+    char mp[TOSAC_MSG_PATH], *tmp;
+    tosac_code rc = write_temp(path, parts, lens, nparts, &tmp, err);
+    if (rc)
+        return rc;
+    if (rename(tmp, path) != 0) {
+        const char *why = strerror(errno);
+        remove(tmp);
+        free(tmp);
+        return tosac_fail(err, TOSAC_ERR_INPUT, "cannot write '%s': %s", tosac_msg_path(path, mp),
+                          why);
     }
     free(tmp);
     return TOSAC_OK;
+}
+
+tosac_code tosac_stage_file(tosac_stage *s, const char *path, const void *data, size_t len,
+                            tosac_error *err)
+{
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 8;
+        tosac_staged *f = realloc(s->files, (size_t)cap * sizeof *f);
+        if (!f)
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        s->files = f;
+        s->cap = cap;
+    }
+    tosac_staged *f = &s->files[s->n];
+    const void *parts[1] = {data};
+    f->path = strdup(path);
+    if (!f->path)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    tosac_code rc = write_temp(path, parts, &len, 1, &f->tmp, err);
+    if (rc) {
+        free(f->path);
+        return rc;
+    }
+    s->n++;
+    return TOSAC_OK;
+}
+
+/* Every missing directory on the way to path, outermost first, into s->dirs. */
+static tosac_code note_missing_dirs(tosac_stage *s, const char *path, tosac_error *err)
+{
+    size_t n = strlen(path);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        struct stat st;
+        char *d = strndup(path, i);
+        if (!d)
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        if (stat(d, &st) == 0) {
+            free(d);
+            continue;
+        }
+        char **dirs = realloc(s->dirs, ((size_t)s->n_dirs + 1) * sizeof *dirs);
+        if (!dirs) {
+            free(d);
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        }
+        s->dirs = dirs;
+        s->dirs[s->n_dirs++] = d;
+    }
+    return TOSAC_OK;
+}
+
+tosac_code tosac_stage_mkdirs(tosac_stage *s, const char *dir, tosac_error *err)
+{
+    tosac_code rc = note_missing_dirs(s, dir, err);
+    return rc ? rc : tosac_mkdirs(dir, err);
+}
+
+static void stage_free(tosac_stage *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        free(s->files[i].path);
+        free(s->files[i].tmp);
+    }
+    for (int i = 0; i < s->n_dirs; i++)
+        free(s->dirs[i]);
+    free(s->files);
+    free(s->dirs);
+    memset(s, 0, sizeof *s);
+}
+
+void tosac_stage_abort(tosac_stage *s)
+{
+    for (int i = 0; i < s->n; i++)
+        remove(s->files[i].tmp);
+    for (int i = s->n_dirs - 1; i >= 0; i--)
+        rmdir(s->dirs[i]); /* only if still empty: never anyone else's files */
+    stage_free(s);
+}
+
+tosac_code tosac_stage_commit(tosac_stage *s, tosac_error *err)
+{
+    char mp[TOSAC_MSG_PATH];
+    tosac_code rc = TOSAC_OK;
+    for (int i = 0; i < s->n; i++) {
+        if (rc) {
+            remove(s->files[i].tmp);
+        } else if (rename(s->files[i].tmp, s->files[i].path) != 0) {
+            const char *why = strerror(errno);
+            remove(s->files[i].tmp);
+            rc = tosac_fail(err, TOSAC_ERR_INPUT, "cannot write '%s': %s",
+                            tosac_msg_path(s->files[i].path, mp), why);
+        }
+    }
+    stage_free(s);
+    return rc;
+}
+
+bool tosac_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return strcmp(a, b) == 0;
 }
 
 tosac_code tosac_write_file(const char *path, const void *data, size_t len, tosac_error *err)

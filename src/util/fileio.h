@@ -2,6 +2,7 @@
 #ifndef TOSAC_UTIL_FILEIO_H
 #define TOSAC_UTIL_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "tosac/error.h"
 
@@ -14,6 +15,29 @@ tosac_code tosac_read_file(const char *path, void **data, size_t *len, tosac_err
 tosac_code tosac_write_file_parts(const char *path, const void *const *parts, const size_t *lens,
                                   int nparts, tosac_error *err);
 tosac_code tosac_write_file(const char *path, const void *data, size_t len, tosac_error *err);
+
+/* The outputs of one command, put in place together: each file is written under a temporary
+ * name next to its target ("<path>.tmp<pid>"); commit renames them all, abort removes them
+ * and the directories tosac_stage_mkdirs created (when empty). Zero-initialize. */
+typedef struct tosac_staged {
+    char *path, *tmp;
+} tosac_staged;
+typedef struct tosac_stage {
+    tosac_staged *files;
+    int n, cap;
+    char **dirs;    /* created by tosac_stage_mkdirs, outermost first */
+    int n_dirs;
+} tosac_stage;
+tosac_code tosac_stage_file(tosac_stage *s, const char *path, const void *data, size_t len,
+                            tosac_error *err);
+tosac_code tosac_stage_mkdirs(tosac_stage *s, const char *dir, tosac_error *err);
+/* Both end the stage (it is empty again). */
+tosac_code tosac_stage_commit(tosac_stage *s, tosac_error *err);
+void tosac_stage_abort(tosac_stage *s);
+
+/* True when a and b name the same existing file (same device and inode: links and other
+ * spellings included), or are the same string. */
+bool tosac_same_file(const char *a, const char *b);
 
 /* mkdir -p for one directory level chain; ok if it exists. */
 tosac_code tosac_mkdirs(const char *path, tosac_error *err);

@@ -14,16 +14,6 @@
 
 #define MODEL "models/synth_qdq_s8_op13_conv"
 
-static char *slurp(const char *path)
-{
-    void *buf = NULL;
-    size_t len;
-    tosac_error err;
-    tosac_error_clear(&err);
-    assert_int_equal(tosac_read_file(path, &buf, &len, &err), TOSAC_OK);
-    return buf;
-}
-
 static int count(const char *hay, const char *needle)
 {
     int n = 0;
@@ -49,7 +39,7 @@ static void test_compile_run_conv(void **state)
                             "--emit-tosa", emit, "--report", rep, NULL), 0);
     /* report: the Conv is delegated; the input Q and output DQ stay on the CPU; the other
      * Q/DQ nodes are folded */
-    char *r = slurp(rep);
+    char *r = tu_slurp(rep);
     assert_int_equal(count(r, "\"placement\": \"delegate\""), 1);
     assert_int_equal(count(r, "\"placement\": \"cpu\""), 2);
     assert_int_equal(count(r, "\"placement\": \"folded\""), 4);
@@ -58,7 +48,7 @@ static void test_compile_run_conv(void **state)
     /* metadata: quantized int8 boundary with the model's parameters */
     char path[600];
     snprintf(path, sizeof path, "%s/0.json", emit);
-    char *meta = slurp(path);
+    char *meta = tu_slurp(path);
     assert_non_null(strstr(meta, "\"name\": \"x_q\""));
     assert_non_null(strstr(meta, "\"dtype\": \"int8\""));
     assert_non_null(strstr(meta, "\"zero_point\": 3"));

@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/fileio.h"
+
 const char *tu_shared(const char *rel)
 {
     static char buf[4096];
@@ -152,4 +154,15 @@ int tu_count_lines(const char *s)
     for (; *s; s++)
         n += *s == '\n';
     return n;
+}
+
+char *tu_slurp(const char *path)
+{
+    void *buf = NULL;
+    size_t len;
+    tosac_error err;
+    tosac_error_clear(&err);
+    if (tosac_read_file(path, &buf, &len, &err))
+        fail_msg("%s", err.msg);
+    return buf;
 }

@@ -31,6 +31,9 @@ uint32_t tu_below(uint32_t n);
  * buffer, so ASan sees any read past its end. */
 void *tu_memdup(const void *p, size_t len);
 
+/* The whole file at path, NUL-terminated (malloc'd); the test fails if it cannot be read. */
+char *tu_slurp(const char *path);
+
 /* Number of lines in s. */
 int tu_count_lines(const char *s);
 

@@ -1,7 +1,7 @@
-/* tosac compare REFERENCE.npy RESULT.npy [--atol X] [--rtol X]
+/* tosac compare REFERENCE.npy RESULT.npy [--atol X | --qtol N --scale S] [--rtol X]
  * How close a result is to a reference (e.g. a quantized program's output to the float
- * model's): one figure a line, `name: value`. Exit 0 when compared (the verdict is printed as
- * `within_tolerance: yes|no`), 2 when the files cannot be compared. */
+ * model's): one figure a line, `name: value`. Exit 0 within tolerance, 1 outside it (like
+ * cmp), 2 when the files cannot be compared. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +11,13 @@
 #include "tosac/npy.h"
 
 static const char usage[] =
-    "usage: tosac compare REFERENCE.npy RESULT.npy [--atol X] [--rtol X]\n"
+    "usage: tosac compare REFERENCE.npy RESULT.npy [--atol X | --qtol N --scale S] [--rtol X]\n"
     "Prints max_abs_diff, max_rel_diff (relative to max |reference|), mean_abs_diff,\n"
-    "argmax_agree (over the last axis), and within_tolerance: every element satisfies\n"
-    "|result - reference| <= atol + rtol * |reference| (defaults: atol 1e-3, rtol 1e-3).\n";
+    "argmax_agree (over the last axis), cosine (similarity), sqnr_db (10 log10 of signal\n"
+    "over error energy; inf when equal), and within_tolerance: every element satisfies\n"
+    "|result - reference| <= atol + rtol * |reference| (defaults: atol 1e-3, rtol 1e-3).\n"
+    "--qtol N --scale S: a tolerance of N output quantization steps of size S\n"
+    "(atol = 1e-3 + N * S). Exit 0 within tolerance, 1 outside, 2 cannot compare.\n";
 
 static int parse_tol(const char *opt, const char *v, double *out)
 {
@@ -34,15 +37,22 @@ int cmd_compare(int argc, char **argv)
     }
     const char *files[2] = {NULL, NULL};
     int nfiles = 0;
-    double atol = 1e-3, rtol = 1e-3;
+    double atol = 1e-3, rtol = 1e-3, qtol = -1, scale = -1;
+    bool atol_given = false;
     for (int i = 1; i < argc; i++) {
-        int is_atol = strcmp(argv[i], "--atol") == 0, is_rtol = strcmp(argv[i], "--rtol") == 0;
-        if (is_atol || is_rtol) {
+        const char *a = argv[i];
+        double *slot = strcmp(a, "--atol") == 0   ? &atol
+                       : strcmp(a, "--rtol") == 0 ? &rtol
+                       : strcmp(a, "--qtol") == 0 ? &qtol
+                       : strcmp(a, "--scale") == 0 ? &scale
+                                                   : NULL;
+        if (slot) {
             if (i + 1 >= argc)
-                return cli_error(TOSAC_ERR_INPUT, "%s needs a value", argv[i]);
-            int rc = parse_tol(argv[i], argv[i + 1], is_atol ? &atol : &rtol);
+                return cli_error(TOSAC_ERR_INPUT, "%s needs a value", a);
+            int rc = parse_tol(a, argv[i + 1], slot);
             if (rc)
                 return rc;
+            atol_given |= slot == &atol;
             i++;
         } else if (argv[i][0] == '-') {
             return cli_error(TOSAC_ERR_INPUT, "unknown option '%s' for compare", argv[i]);
@@ -54,6 +64,12 @@ int cmd_compare(int argc, char **argv)
     }
     if (nfiles != 2)
         return cli_error(TOSAC_ERR_INPUT, "compare needs two .npy files (try 'tosac compare --help')");
+    if ((qtol >= 0) != (scale >= 0))
+        return cli_error(TOSAC_ERR_INPUT, "--qtol N and --scale S go together (atol = 1e-3 + N * S)");
+    if (qtol >= 0 && atol_given)
+        return cli_error(TOSAC_ERR_INPUT, "--atol and --qtol both set the absolute tolerance");
+    if (qtol >= 0)
+        atol = 1e-3 + qtol * scale;
     tosac_error err;
     tosac_error_clear(&err);
     tosac_tensor ref, res;
@@ -74,7 +90,7 @@ int cmd_compare(int argc, char **argv)
                            files[1], s2);
     } else {
         int64_t n = tosac_tensor_numel(&ref);
-        double max_abs = 0, max_ref = 0, sum_abs = 0;
+        double max_abs = 0, max_ref = 0, sum_abs = 0, dot = 0, ref2 = 0, res2 = 0, err2 = 0;
         int64_t bad = 0;
         for (int64_t i = 0; i < n; i++) {
             double a = tosac_tensor_f64_at(&ref, i), b = tosac_tensor_f64_at(&res, i);
@@ -88,6 +104,12 @@ int cmd_compare(int argc, char **argv)
             if (fabs(a) > max_ref && !isnan(a))
                 max_ref = fabs(a);
             sum_abs += d;
+            if (!isnan(a) || !isnan(b)) { /* both NaN: equal, no energy */
+                dot += a * b;
+                ref2 += a * a;
+                res2 += b * b;
+                err2 += (a - b) * (a - b);
+            }
             if (!(d <= atol + rtol * fabs(a)))
                 bad++;
         }
@@ -109,9 +131,16 @@ int cmd_compare(int argc, char **argv)
         printf("max_abs_diff: %.6g\nmax_rel_diff: %.6g\nmean_abs_diff: %.6g\n", max_abs,
                max_ref > 0 ? max_abs / max_ref : max_abs, n ? sum_abs / (double)n : 0.0);
         printf("argmax_agree: %lld/%lld\n", (long long)agree, (long long)rows);
+        /* all-zero vectors: cosine 1 when both are, 0 when one is; SQNR inf when equal */
+        double cosine = ref2 > 0 && res2 > 0 ? dot / (sqrt(ref2) * sqrt(res2))
+                        : ref2 == res2        ? 1.0
+                                              : 0.0;
+        double sqnr = err2 == 0 ? INFINITY : ref2 == 0 ? -INFINITY : 10 * log10(ref2 / err2);
+        printf("cosine: %.6g\nsqnr_db: %.6g\n", cosine, sqnr);
         printf("outside_tolerance: %lld\n", (long long)bad);
         printf("within_tolerance: %s (atol %g + rtol %g * |reference|)\n", bad ? "no" : "yes",
                atol, rtol);
+        status = bad ? 1 : 0;
     }
     tosac_tensor_free(&ref);
     tosac_tensor_free(&res);

@@ -1,21 +1,101 @@
-/* tosac compile MODEL.onnx --spec SPEC -o PROGRAM [--emit-tosa DIR] [--report FILE.json]
- *               [--input-shape NAME=D0,..]... */
+/* tosac compile MODEL.onnx --spec SPEC -o PROGRAM [--emit-tosa DIR] [--report FILE.json|-]
+ *               [--input-shape NAME=D0,..]... [--quiet]
+ * On success one summary line on stderr, read from the report. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "tosac/compile.h"
+#include "util/json.h"
 
 #define MAX_SHAPES 64
 #define MAX_CALIB 256
 
 static const char usage[] =
     "usage: tosac compile MODEL.onnx --spec SPEC -o PROGRAM [--emit-tosa DIR]\n"
-    "                     [--report FILE.json] [--input-shape NAME=D0,D1,...]...\n"
+    "                     [--report FILE.json|-] [--input-shape NAME=D0,D1,...]...\n"
     "                     [--quantize a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ...]\n"
+    "                     [--quiet]\n"
     "--quantize calibrates a float model on the --calib samples and quantizes it (int8\n"
-    "activations for a8w8, int16 for a16w8; int8 per-channel weights) before compiling;\n"
-    "inputs with dynamic dimensions then take the calibration samples' shape.\n";
+    "activations for a8w8, int16 for a16w8 (needs +int16); int8 per-channel weights) before\n"
+    "compiling; inputs with dynamic dimensions then take the calibration samples' shape.\n"
+    "--report - prints the report on standard output. The program is read back, loaded and\n"
+    "validated before anything is written; all outputs appear together or not at all, and an\n"
+    "output naming the input model is refused. On success one line on stderr counts the\n"
+    "delegates, the delegated compute nodes and the commonest CPU reasons (--quiet: none).\n"
+    "Exit 0 success, 2 bad input or a model the spec cannot express (e.g. a float model\n"
+    "under an integer-only spec without --quantize), 1 internal error.\n";
+
+#define MAX_CATS 16
+
+/* "tosac: compiled: 1 delegate, 101/103 compute nodes delegated; on the CPU: 2 boundary rule"
+ * from the report: model nodes that are not folded are compute nodes; CPU ones are counted
+ * per category (at most 3 shown, commonest first, ties in report order). */
+static void print_summary(const char *report)
+{
+    tosac_json *r = NULL;
+    tosac_error err;
+    if (!report || tosac_json_parse(report, strlen(report), &r, &err))
+        return;
+    int64_t top = 0, body = 0;
+    tosac_json_int(tosac_json_get(r, "delegates"), &top);
+    tosac_json_int(tosac_json_get(r, "body_delegates"), &body);
+    const tosac_json *nodes = tosac_json_get(r, "nodes");
+    const char *cat[MAX_CATS];
+    int cnt[MAX_CATS], n_cat = 0, total = 0, delegated = 0, other = 0;
+    for (int i = 0; i < tosac_json_count(nodes); i++) {
+        const tosac_json *n = tosac_json_at(nodes, i);
+        const char *pl = tosac_json_string(tosac_json_get(n, "placement"));
+        if (!pl || strcmp(pl, "folded") == 0 || tosac_json_get(n, "origin"))
+            continue;
+        total++;
+        if (strcmp(pl, "delegate") == 0) {
+            delegated++;
+            continue;
+        }
+        const char *c = tosac_json_string(tosac_json_get(n, "category"));
+        int k = 0;
+        while (k < n_cat && strcmp(cat[k], c ? c : "") != 0)
+            k++;
+        if (k == n_cat && n_cat == MAX_CATS) {
+            other++;
+            continue;
+        }
+        if (k == n_cat) {
+            cat[n_cat] = c ? c : "";
+            cnt[n_cat++] = 0;
+        }
+        cnt[k]++;
+    }
+    char line[1024];
+    int len = snprintf(line, sizeof line, "tosac: compiled: %lld delegate%s", (long long)(top + body),
+                       top + body == 1 ? "" : "s");
+    if (body)
+        len += snprintf(line + len, sizeof line - (size_t)len, " (%lld in control-flow bodies)",
+                        (long long)body);
+    len += snprintf(line + len, sizeof line - (size_t)len, ", %d/%d compute nodes delegated",
+                    delegated, total);
+    for (int shown = 0; shown < 3 && shown < n_cat; shown++) {
+        int best = -1;
+        for (int k = 0; k < n_cat; k++)
+            if (cnt[k] > 0 && (best < 0 || cnt[k] > cnt[best]))
+                best = k;
+        if (best < 0)
+            break;
+        len += snprintf(line + len, sizeof line - (size_t)len, "%s%d %s",
+                        shown ? ", " : "; on the CPU: ", cnt[best], cat[best]);
+        cnt[best] = -cnt[best]; /* shown */
+    }
+    int rest = other;
+    for (int k = 0; k < n_cat; k++)
+        rest += cnt[k] > 0 ? cnt[k] : 0;
+    if (rest)
+        len += snprintf(line + len, sizeof line - (size_t)len, ", %d other", rest);
+    if (len > 0 && (size_t)len < sizeof line)
+        fprintf(stderr, "%s\n", line);
+    tosac_json_free(r);
+}
 
 int cmd_compile(int argc, char **argv)
 {
@@ -26,8 +106,13 @@ int cmd_compile(int argc, char **argv)
     const char *model = NULL, *out = NULL, *shapes[MAX_SHAPES], *calib[MAX_CALIB];
     tosac_compile_options o;
     memset(&o, 0, sizeof o);
+    bool quiet = false;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
+        if (strcmp(s, "--quiet") == 0 || strcmp(s, "-q") == 0) {
+            quiet = true;
+            continue;
+        }
         const char **slot = strcmp(s, "--spec") == 0        ? &o.spec
                             : strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ? &out
                             : strcmp(s, "--emit-tosa") == 0 ? &o.emit_dir
@@ -65,8 +150,19 @@ int cmd_compile(int argc, char **argv)
         return cli_error(TOSAC_ERR_INPUT, "--calib is only used with --quantize a8w8|a16w8");
     o.input_shapes = shapes;
     o.calib = calib;
+    bool report_stdout = o.report_path && strcmp(o.report_path, "-") == 0;
+    if (report_stdout)
+        o.report_path = NULL;
     tosac_error err;
     tosac_error_clear(&err);
-    tosac_code rc = tosac_compile_file(model, out, &o, &err);
-    return rc ? cli_report(&err) : 0;
+    char *report = NULL;
+    tosac_code rc = tosac_compile_file_report(model, out, &o, &report, &err);
+    if (rc)
+        return cli_report(&err);
+    if (report_stdout)
+        printf("%s\n", report);
+    if (!quiet)
+        print_summary(report);
+    free(report);
+    return 0;
 }

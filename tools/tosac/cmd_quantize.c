@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "tosac/onnx.h"
+#include "util/fileio.h"
 #include "tosac/quant.h"
 
 typedef struct quant_args {
@@ -18,7 +19,8 @@ static void usage(void)
     printf("usage: tosac quantize MODEL.onnx --scheme a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ..."
            " -o QDQ.onnx\n"
            "  --calib  calibration samples: FILE.npy (one-input model), NAME=FILE.npy per input,\n"
-           "           or DIR with one sub-folder per sample holding <input>.npy; repeatable\n");
+           "           or DIR with one sub-folder per sample holding <input>.npy; repeatable\n"
+           "  -o       written whole or not at all; refused when it names the model or a --calib file\n");
 }
 
 static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *err)
@@ -50,6 +52,17 @@ static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *
         return tosac_fail(err, TOSAC_ERR_INPUT, "no --calib data given");
     if (!a->out)
         return tosac_fail(err, TOSAC_ERR_INPUT, "no output given (-o QDQ.onnx)");
+    /* -o must not overwrite what the command reads: the model or a calibration file */
+    char mp[TOSAC_MSG_PATH];
+    if (tosac_same_file(a->out, a->model))
+        return tosac_fail(err, TOSAC_ERR_INPUT, "-o '%s' names the input model: it would be "
+                          "overwritten", tosac_msg_path(a->out, mp));
+    for (int i = 0; i < a->n_calib; i++) {
+        const char *eq = strchr(a->calib[i], '=');
+        if (tosac_same_file(a->out, a->calib[i]) || (eq && tosac_same_file(a->out, eq + 1)))
+            return tosac_fail(err, TOSAC_ERR_INPUT, "-o '%s' names a --calib input: it would "
+                              "be overwritten", tosac_msg_path(a->out, mp));
+    }
     return TOSAC_OK;
 }
 

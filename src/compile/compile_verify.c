@@ -1,0 +1,59 @@
+/* The read-back check compile runs before it claims success: the program's bytes are read
+ * as `tosac run` reads them, loaded as a run loads them (delegate wiring, interpreter
+ * preparation, CPU segment plans), the CPU graph's declared types are re-derived node by
+ * node, and every operator of every delegate block passes the spec validator. */
+#include <stdio.h>
+#include <string.h>
+
+#include "lower/validate.h"
+#include "tosac/compile.h"
+
+/* The first operator of p's delegates that spec does not allow. */
+static tosac_code validate_delegates(const tosac_program *p, const tosa_spec *spec,
+                                     tosac_error *err)
+{
+    char spec_s[128], reason[256];
+    tosa_spec_to_string(spec, spec_s, sizeof spec_s);
+    for (int d = 0; d < p->n_delegates; d++) {
+        const tosa_graph *g = p->delegates[d];
+        for (int r = 0; r < g->n_regions; r++)
+            for (int b = 0; b < g->regions[r].n_blocks; b++) {
+                const tosa_block *blk = &g->regions[r].blocks[b];
+                for (int i = 0; i < blk->n_ops; i++)
+                    if (!tosa_validate_op(spec, blk, i, reason, sizeof reason))
+                        return tosac_fail(err, TOSAC_ERR_INTERNAL,
+                                          "delegate %d, block '%s', operator %d is not legal "
+                                          "under %s: %s", d, blk->name ? blk->name : "",
+                                          i, spec_s, reason);
+            }
+    }
+    return TOSAC_OK;
+}
+
+tosac_code tosac_compile_verify(const void *bytes, size_t len, const tosa_spec *spec,
+                                tosac_error *err)
+{
+    tosac_program *p = NULL;
+    tosac_error e;
+    tosac_error_clear(&e);
+    const char *stage = "does not read back";
+    tosac_code rc = tosac_program_from_bytes(bytes, len, &p, &e);
+    if (!rc) {
+        stage = "does not load";
+        rc = tosac_program_prepare(p, &e);
+    }
+    if (!rc) {
+        stage = "has a CPU graph whose declared types do not hold";
+        rc = ir_model_check_shapes(p->cpu, &e);
+    }
+    if (!rc) {
+        stage = "breaks the spec";
+        rc = validate_delegates(p, spec, &e);
+    }
+    tosac_program_free(p);
+    if (rc)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL,
+                          "internal error: the compiled program %s (nothing written): %s", stage,
+                          e.msg);
+    return TOSAC_OK;
+}
