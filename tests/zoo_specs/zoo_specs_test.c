@@ -6,8 +6,8 @@
  *
  * `zoo_specs_test MODEL COLUMN SCHEME` is one cell (one ctest, see CMakeLists.txt); the
  * expected outcome of every cell is written in `expects` below, never derived from tosac:
- *   - exit 0: `tosac run PROGRAM` succeeds on the run samples of the model and matches the
- *     reference (tolerances in `models`, with their reasons);
+ *   - exit 0: `tosac inspect PROGRAM` succeeds, and `tosac run PROGRAM` succeeds on every
+ *     sample of the model and matches the reference (tolerances in `models`, with reasons);
  *   - exit 2: exactly one stderr line holding the stated substring, and no program written.
  * An exit status other than the expected one fails the cell, and so does a program that
  * compile wrote (exit 0) but that does not run. */
@@ -111,7 +111,7 @@ static const expect expects[] = {
  * output's cosine similarity at least cos8 / cos16 and its largest error at most steps8 /
  * steps16 output steps, a step being the reference's range over the samples / 255 (a8w8) or
  * max |reference| / 32767 (a16w8): the output scale the quantizer picks when, as here, the
- * calibration samples are the run samples. Integer outputs exact. The bounds are those of
+ * calibration samples are the compared samples. Integer outputs exact. The bounds are those of
  * the same quantized model run on the CPU (`tosac quantize` then `tosac run MODEL.onnx`, the
  * figures below), with room for the delegates' integer rounding. */
 typedef struct model_info {
@@ -174,7 +174,7 @@ static const model_info *info_of(const char *m)
     return &none;
 }
 
-/* Accumulated comparison of one output over the run samples. */
+/* Accumulated comparison of one output over the samples. */
 typedef struct acc {
     double dot, nr, ng, maxd, lo, hi, maxabs; /* float outputs */
     int64_t int_diffs;                        /* integer outputs */
@@ -311,6 +311,12 @@ static void test_cell(void **state)
            schemes[scheme], rc, err, *err && err[strlen(err) - 1] == '\n' ? "" : "\n");
     if (rc != 0)
         fail_msg("compile exits %d, expected 0", rc);
+    /* the program reads back: inspect loads it with its report */
+    free(err);
+    err = NULL;
+    rc = tu_cli(NULL, &err, "inspect", prg, (char *)NULL);
+    if (rc != 0)
+        fail_msg("compile exited 0 but `tosac inspect` of its program exits %d: %s", rc, err);
 
     ok(tosac_json_parse_file(metap, &meta, &E));
     const tosac_json *samples = tosac_json_get(meta, "samples");
