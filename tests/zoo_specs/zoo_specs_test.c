@@ -102,16 +102,15 @@ static const expect expects[] = {
 /* How a model is compiled and checked (zero fields take the defaults in brackets).
  * Float runs (no --quantize): every float output within ftol [1e-4] * max(1, max |reference|)
  * of onnxruntime's (models/README.md: 1e-4, deep models up to 1e-3); integer outputs exact.
- * QDQ models: within qtol [1] output steps (qtol_int_fp [qtol] under both profiles) + spread,
- * the step being the scale of the
- * output's quantization (meta.json quantization.tensor_qparams, else `step` here) and spread
- * onnxruntime's own fused-vs-unfused difference (meta.json reference), plus f32 rounding of
- * the dequantized value; integer outputs exact.
+ * QDQ models: within qtol [1] output steps (qtol_int_fp [qtol] under both profiles) + spread
+ * + f32 rounding of the dequantized value, the step being the scale of the output's
+ * quantization (meta.json quantization.tensor_qparams, else `step` here) and the spread
+ * onnxruntime's own fused-vs-unfused difference (meta.json reference); integers exact.
  * Quantized float models, against the float reference over all samples together: each float
  * output's cosine similarity at least cos8 / cos16 and its largest error at most steps8 /
  * steps16 output steps, a step being the reference's range over the samples / 255 (a8w8) or
  * max |reference| / 32767 (a16w8): the output scale the quantizer picks when, as here, the
- * calibration samples are the compared samples. Integer outputs exact. The bounds are those of
+ * calibration samples are the compared ones. Integer outputs exact. The bounds are those of
  * the same quantized model run on the CPU (`tosac quantize` then `tosac run MODEL.onnx`, the
  * figures below), with room for the delegates' integer rounding. */
 typedef struct model_info {
