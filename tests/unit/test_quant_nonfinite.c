@@ -18,6 +18,7 @@
 #include "quant_testgraph.h"
 #include "tosac/npy.h"
 #include "tosac/onnx.h"
+#include "util/json.h"
 
 static char *g_dir;
 
@@ -89,7 +90,8 @@ static int teardown(void **state)
 }
 
 /* Runs `tosac quantize MODEL --scheme S --calib ARGS... -o OUT` and, with compile, the same
- * through `tosac compile --quantize` (spec for the scheme); returns the exit status. */
+ * through `tosac compile --quantize` (spec for the scheme; delegates emitted into
+ * OUT_tosa/); returns the exit status. */
 static int quantize(bool compile, const char *model, const char *scheme, const char *out,
                     const char *const *calib, int n_calib, char **errs)
 {
@@ -106,6 +108,12 @@ static int quantize(bool compile, const char *model, const char *scheme, const c
     for (int i = 0; i < n_calib; i++) {
         args[n++] = "--calib";
         args[n++] = calib[i];
+    }
+    char emit[1100];
+    if (compile) {
+        snprintf(emit, sizeof emit, "%s_tosa", path(out));
+        args[n++] = "--emit-tosa";
+        args[n++] = emit;
     }
     args[n++] = "-o";
     args[n++] = path(out);
@@ -146,6 +154,28 @@ static const char *hold(char *buf, const char *prefix, const char *rel)
 {
     snprintf(buf, 1100, "%s%s", prefix, path(rel));
     return buf;
+}
+
+/* The scale and zero point of delegate input or output (`side`) `name` in the I/O metadata
+ * at rel. */
+static void delegate_qparams(const char *rel, const char *side, const char *name, double *scale,
+                             int64_t *zp)
+{
+    tosac_json *j = NULL;
+    assert_int_equal(tosac_json_parse_file(path(rel), &j, NULL), TOSAC_OK);
+    const tosac_json *ins = tosac_json_get(j, side);
+    bool found = false;
+    for (int i = 0; i < tosac_json_count(ins) && !found; i++) {
+        const tosac_json *in = tosac_json_at(ins, i);
+        if (strcmp(tosac_json_string(tosac_json_get(in, "name")), name) != 0)
+            continue;
+        assert_true(tosac_json_double(tosac_json_get(in, "scale"), scale));
+        assert_true(tosac_json_int(tosac_json_get(in, "zero_point"), zp));
+        found = true;
+    }
+    tosac_json_free(j);
+    if (!found)
+        fail_msg("%s: no delegate %s '%s'", rel, side, name);
 }
 
 static void test_nonfinite_inputs_refused(void **state)
@@ -199,6 +229,10 @@ static void test_nonfinite_intermediates_warn(void **state)
     assert_int_equal(quantize(true, "log.onnx", "a8w8", "log.prog", &calib, 1, &errs), 0);
     assert_non_null(strstr(errs, want));
     free(errs);
+    double ds; /* the delegate (Log, Add) writes y with its finite range's parameters */
+    delegate_qparams("log.prog_tosa/0.json", "outputs", "y_quantized", &ds, &zp);
+    assert_true((float)ds == (float)((double)(ln4 + 4.0f) / 255.0));
+    assert_int_equal(zp, -128);
 }
 
 static void test_degenerate_range_warns(void **state)
@@ -233,6 +267,10 @@ static void test_degenerate_range_warns(void **state)
     assert_int_equal(quantize(true, "conv.onnx", "a8w8", "zero.prog", zero, 2, &errs), 0);
     assert_non_null(strstr(errs, want));
     free(errs);
+    double ds; /* the delegate reads x with those parameters */
+    delegate_qparams("zero.prog_tosa/0.json", "inputs", "x_quantized", &ds, &zp);
+    assert_true((float)ds == (float)(2.0 / 255.0));
+    assert_int_equal(zp, -1);
     /* a constant 0.5: its range [0, 0.5] is a range (scale 0.5/255), still named; skip varies */
     const char *half[2] = {hold(b[2], "x=", "half_x.npy"), hold(b[3], "skip=", "vary_skip.npy")};
     assert_int_equal(quantize(false, "conv.onnx", "a8w8", "half_q.onnx", half, 2, &errs), 0);
