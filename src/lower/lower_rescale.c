@@ -116,7 +116,8 @@ done:
     return out;
 }
 
-/* Bias element o in accumulator units (lower_bias); false when it does not fit acc. */
+/* Bias element i in accumulator units of acc_scale (lower_bias); false when it does not fit
+ * acc (*steps says how many it is). */
 static bool bias_units(const ir_tensor *bt, const tosac_tensor *bv, int64_t i, double beta,
                        double acc_scale, tosac_dtype acc, int64_t *out, double *steps)
 {
