@@ -28,4 +28,12 @@ tosac_code tosac_vfail(tosac_error *err, tosac_code code, const char *fmt, va_li
 /* Process exit status for a code: 0, 1 (internal) or 2 (input / unsupported). */
 int tosac_exit_status(tosac_code code);
 
+/* Warnings: what a user must know about a result that is still produced (calibration data
+ * that says nothing about a tensor's range). One line each; the default handler prints
+ * "tosac: warning: <msg>" to stderr with control characters escaped. A program or test may
+ * take them instead (fn NULL restores the default); the handler is process-wide. */
+typedef void (*tosac_warning_fn)(void *ctx, const char *msg);
+void tosac_set_warning_handler(tosac_warning_fn fn, void *ctx);
+void tosac_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #endif

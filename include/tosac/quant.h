@@ -4,12 +4,14 @@
  * CPU executor), then rewrites the graph into the QDQ form onnxruntime and ExecuTorch emit:
  *   activations: x -> QuantizeLinear -> DequantizeLinear -> op   (per-tensor)
  *   weights:     int8 initializer (per output channel) -> DequantizeLinear -> op
- *   bias:        int32 initializer (scale = s_in * s_w[c]) -> DequantizeLinear -> op
+ *   bias:        int32 initializer (scale = s_in * s_w[c]) -> DequantizeLinear -> op (a8w8;
+ *                a value beyond int32 is an error naming the tensor)
  * Schemes (as ExecuTorch's Arm quantizer):
  *   A8W8:  int8 asymmetric activations (range extended to include 0), int8 symmetric
  *          per-channel weights in [-127, 127], int32 bias.
  *   A16W8: int16 symmetric activations (zero point 0, scale = max|x| / 32767), int8 weights,
- *          int32 bias (the backend widens it to int48).
+ *          float bias: the convolutions accumulate in int48, and ONNX DequantizeLinear has no
+ *          48-bit input, so the compiler quantizes the bias to int48 at s_in * s_w[c].
  * The model's ai.onnx opset is raised when the QDQ form needs it (13 for per-channel
  * weights, 21 for int16 Q/DQ); the operators whose signature changed are rewritten.
  * BatchNormalization that directly follows a Conv is folded into it first; Relu/Clip right

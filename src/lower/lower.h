@@ -135,6 +135,16 @@ typedef struct lower_rescale_args {
 /* RESCALE of t: out = clamp(((t - in_zp) * scale) + out_zp); multipliers are 32-bit except for
  * i48 inputs (16-bit, as the spec requires), rounding SINGLE_ROUND. Returns the output tensor. */
 int lower_rescale(lower_ctx *c, int t, const lower_rescale_args *a);
+/* The bias of a convolution or linear layer as an accumulator-typed (acc) [nn] CONST: the
+ * constant at input slot `slot` of n (1 or nn values; slot < 0 or an omitted input: zeros)
+ * times beta. Float accumulators take the values as they are; integer ones (i32, i48) take
+ * them in units of acc_scale[o], the scale of the accumulator before the output RESCALE,
+ * rounded half to even: a float bias (a QDQ model that left it float, a16w8) is quantized
+ * here, an integer bias is requantized from its own parameters, and taken exactly when they
+ * already are acc_scale. A value beyond the accumulator's range is TOSAC_ERR_UNSUPPORTED
+ * naming the tensor, never clamped. */
+int lower_bias(lower_ctx *c, const ir_node *n, int slot, tosac_dtype acc, int64_t nn,
+               const double *acc_scale, double beta);
 /* Per-tensor scale and zero point of an IR tensor's quantization (1.0 / 0 when it has none). */
 double lower_qscale(const ir_tensor *t);
 int64_t lower_qzp(const ir_tensor *t);

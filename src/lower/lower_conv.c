@@ -3,7 +3,8 @@
  * Weights must be constant: they are laid out for TOSA at compile time (OIHW -> OHWI, or
  * [C*M,1,KH,KW] -> [KH,KW,C,M] for depthwise). Quantized int8: i8 x i8 -> i32 accumulator with
  * the i32 bias, then a per-channel RESCALE by sx*sw[oc]/sy. int16 activations (a16w8): i16 x i8
- * -> i48 accumulator with the bias widened to i48, RESCALE from i48 (16-bit multipliers).
+ * -> i48 accumulator with an i48 bias, RESCALE from i48 (16-bit multipliers). A float bias
+ * (left float by the QDQ model) is quantized here at sx*sw[oc] (lower_bias).
  * Float: f32 in, f32 accumulator. */
 #include <stdlib.h>
 #include <string.h>
@@ -127,47 +128,6 @@ static int weights(lower_ctx *c, const conv_geom *g, const tosac_tensor *wv, siz
     return k;
 }
 
-/* Bias as acc-typed [OC] constant: the given data (i32 -> i48 widened), or zeros. */
-static int bias(lower_ctx *c, const ir_node *n, const conv_geom *g, tosac_dtype bt)
-{
-    size_t es = tosac_dtype_size(bt);
-    void *buf = calloc((size_t)g->oc, es);
-    if (!buf) {
-        tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory building a bias");
-        return -1;
-    }
-    tosac_tensor bv;
-    if (n->n_inputs > 2 && n->inputs[2] >= 0) {
-        if (!lower_in_const(c, n, 2, &bv) || tosac_tensor_numel(&bv) != g->oc) {
-            free(buf);
-            tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "Conv: bias is not a constant of %lld "
-                       "values", (long long)g->oc);
-            return -1;
-        }
-        bool ok = true;
-        for (int64_t i = 0; i < g->oc; i++) {
-            if (bt == TOSAC_DT_F32 && bv.dtype == TOSAC_DT_F32)
-                ((float *)buf)[i] = ((const float *)bv.data)[i];
-            else if (bt == TOSAC_DT_I32 && bv.dtype == TOSAC_DT_I32)
-                ((int32_t *)buf)[i] = ((const int32_t *)bv.data)[i];
-            else if (bt == TOSAC_DT_I48 && bv.dtype == TOSAC_DT_I32)
-                ((int64_t *)buf)[i] = ((const int32_t *)bv.data)[i];
-            else
-                ok = false;
-        }
-        if (!ok) {
-            free(buf);
-            tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "Conv: %s bias with a %s accumulator",
-                       tosac_dtype_name(bv.dtype), tosac_dtype_name(bt));
-            return -1;
-        }
-    }
-    int64_t oc = g->oc;
-    int k = lower_const(c, "bias", bt, 1, &oc, buf);
-    free(buf);
-    return k;
-}
-
 /* The weights' single zero point (TOSA has one per tensor). */
 static bool weight_zp(const ir_tensor *w, int64_t *zp)
 {
@@ -215,14 +175,23 @@ static tosac_code lower_conv(lower_ctx *c, const ir_node *n)
             return c->err->code;
         x = cropped;
     }
+    /* per output channel: the accumulator's scale sx*sw[oc] (bias units; RESCALE by it / sy) */
+    double *scales = malloc((size_t)(g.oc > 0 ? g.oc : 1) * sizeof *scales);
+    if (!scales)
+        return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory");
+    for (int64_t o = 0; o < g.oc; o++)
+        scales[o] = quant ? lower_qscale(X) * (double)W->quant->scale[W->quant->n > 1 ? o : 0]
+                          : 1.0;
     int w = weights(c, &g, &wv, tosac_dtype_size(wv.dtype));
-    int b = bias(c, n, &g, acc);
+    int b = lower_bias(c, n, n->n_inputs > 2 ? 2 : -1, acc, g.oc, scales, 1.0);
     int izp = lower_scalar(c, "input_zp", X->dtype, quant ? lower_qzp(X) : 0);
     int wz = lower_scalar(c, "weight_zp", W->dtype, wzp);
     int64_t nhwc[4] = {g.n, g.oh, g.ow, g.oc};
     int conv = lower_tmp(c, "conv", acc, 4, nhwc);
-    if (x < 0 || w < 0 || b < 0 || izp < 0 || wz < 0 || conv < 0)
+    if (x < 0 || w < 0 || b < 0 || izp < 0 || wz < 0 || conv < 0) {
+        free(scales);
         return c->err->code;
+    }
     tosa_attr a;
     memset(&a, 0, sizeof a);
     memcpy(a.pad, g.pad, sizeof g.pad);
@@ -231,22 +200,21 @@ static tosac_code lower_conv(lower_ctx *c, const ir_node *n)
     a.dilation[0] = g.dil[0]; a.dilation[1] = g.dil[1]; a.n_dilation = 2;
     a.acc_type = acc;
     int ins[5] = {x, w, b, izp, wz};
-    if (lower_emit(c, g.depthwise ? TOSA_OP_DEPTHWISE_CONV2D : TOSA_OP_CONV2D, &a, ins, 5, &conv, 1))
+    tosa_op op = g.depthwise ? TOSA_OP_DEPTHWISE_CONV2D : TOSA_OP_CONV2D;
+    if (lower_emit(c, op, &a, ins, 5, &conv, 1)) {
+        free(scales);
         return c->err->code;
+    }
     int res = conv;
     if (quant) {
-        double *scales = malloc((size_t)g.oc * sizeof *scales);
-        if (!scales)
-            return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory");
-        double sx = lower_qscale(X), sy = lower_qscale(Y);
         for (int64_t o = 0; o < g.oc; o++)
-            scales[o] = sx * (double)W->quant->scale[W->quant->n > 1 ? o : 0] / sy;
+            scales[o] /= lower_qscale(Y);
         lower_rescale_args ra = {Y->dtype, scales, (int)g.oc, 0, lower_qzp(Y), -1, "conv_q"};
         res = lower_rescale(c, conv, &ra);
-        free(scales);
-        if (res < 0)
-            return c->err->code;
     }
+    free(scales);
+    if (res < 0)
+        return c->err->code;
     int out = lower_out(c, n, 0);
     return out < 0 || lower_transpose(c, res, lower_nhwc_to_nchw, out) < 0 ? c->err->code
                                                                           : TOSAC_OK;

@@ -12,7 +12,6 @@
  * are MATMUL operands), int16 x int16 -> i48 (EXT-INT16; zero points must be 0), then a
  * per-tensor RESCALE. Constant int8 weights meeting int16 activations are widened to int16 at
  * compile time, since MATMUL takes one input type. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,57 +88,6 @@ static int fc_weights(lower_ctx *c, const mm *m, const tosac_tensor *wv, bool kn
     return t;
 }
 
-/* Gemm's beta*C as the accumulator-typed [N] bias: float as is (the weights carry alpha);
- * quantized in units of the accumulator's scale alpha*sa*sw[o] (exactly the stored int32 when
- * C's scale is sa*sw[o] and alpha = beta = 1). */
-static int fc_bias(lower_ctx *c, const mm *m, tosac_dtype acc, int64_t nn)
-{
-    size_t es = tosac_dtype_size(acc);
-    char *buf = calloc((size_t)nn, es);
-    if (!buf) {
-        tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory building a bias");
-        return -1;
-    }
-    tosac_tensor cv;
-    if (m->cc) {
-        int64_t cn = 0;
-        if (!lower_in_const(c, m->n, 2, &cv) || ((cn = tosac_tensor_numel(&cv)) != nn && cn != 1)) {
-            free(buf);
-            unsupported(c, m, "C is not a constant of 1 or N values");
-            return -1;
-        }
-        for (int64_t o = 0; o < nn; o++) {
-            int64_t i = cn == 1 ? 0 : o;
-            double v = tosac_tensor_f64_at(&cv, i);
-            if (m->quant && lower_is_quantized(m->cc)) {
-                const ir_quant *q = m->cc->quant;
-                int64_t qi = q->n > 1 ? i : 0;
-                v = (v - (double)q->zero_point[qi]) * q->scale[qi];
-            }
-            v *= m->beta;
-            if (acc == TOSAC_DT_F32) {
-                ((float *)buf)[o] = (float)v;
-                continue;
-            }
-            /* the accumulator is later scaled by alpha*sa*sw[o]: the bias goes in before */
-            double r = nearbyint(v / (m->alpha * lower_qscale(m->a) * b_scale(m->b, o)));
-            double lim = ldexp(1.0, acc == TOSAC_DT_I32 ? 31 : 47);
-            if (!(fabs(r) < lim)) {
-                free(buf);
-                unsupported(c, m, "bias does not fit the accumulator");
-                return -1;
-            }
-            if (acc == TOSAC_DT_I32)
-                ((int32_t *)buf)[o] = (int32_t)r;
-            else
-                ((int64_t *)buf)[o] = (int64_t)r;
-        }
-    }
-    int t = lower_const(c, "bias", acc, 1, &nn, buf);
-    free(buf);
-    return t;
-}
-
 /* a2 holds A as [rows, K]; writes the [rows, N] result, reshaped to Y's shape, into out. */
 static tosac_code lower_fc(lower_ctx *c, const mm *m, int a2, int64_t rows, int64_t k,
                            int64_t nn, const tosac_tensor *wv, bool kn, int out)
@@ -151,13 +99,22 @@ static tosac_code lower_fc(lower_ctx *c, const mm *m, int a2, int64_t rows, int6
         return unsupported(c, m, "quantized weights are not int8");
     int64_t view[4] = {1, rows, 1, k}, res[4] = {1, rows, 1, nn};
     int x = lower_reshape(c, a2, 4, view, -1);
+    /* Gemm's beta*C is the bias, in units of the accumulator's scale alpha*sa*sw[o] (float:
+     * as is, the weights carry alpha) */
+    double *sc = malloc((size_t)(nn > 0 ? nn : 1) * sizeof *sc);
+    if (!sc)
+        return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory");
+    for (int64_t o = 0; o < nn; o++)
+        sc[o] = m->quant ? m->alpha * lower_qscale(m->a) * b_scale(m->b, o) : 1.0;
     int w = fc_weights(c, m, wv, kn, k, nn);
-    int b = fc_bias(c, m, acc, nn);
+    int b = lower_bias(c, m->n, m->cc ? 2 : -1, acc, nn, sc, m->beta);
     int izp = lower_scalar(c, "input_zp", in_dt, m->quant ? lower_qzp(m->a) : 0);
     int wzp = lower_scalar(c, "weight_zp", wv->dtype, m->quant ? lower_qzp(m->b) : 0);
     int conv = lower_tmp(c, "fc", acc, 4, res);
-    if (x < 0 || w < 0 || b < 0 || izp < 0 || wzp < 0 || conv < 0)
+    if (x < 0 || w < 0 || b < 0 || izp < 0 || wzp < 0 || conv < 0) {
+        free(sc);
         return c->err->code;
+    }
     tosa_attr a;
     memset(&a, 0, sizeof a);
     a.n_pad = 4;
@@ -167,20 +124,19 @@ static tosac_code lower_fc(lower_ctx *c, const mm *m, int a2, int64_t rows, int6
     a.n_dilation = 2;
     a.acc_type = acc;
     int ins[5] = {x, w, b, izp, wzp};
-    if (lower_emit(c, TOSA_OP_CONV2D, &a, ins, 5, &conv, 1))
+    if (lower_emit(c, TOSA_OP_CONV2D, &a, ins, 5, &conv, 1)) {
+        free(sc);
         return c->err->code;
+    }
     int r = conv;
     if (m->quant) {
-        double *sc = malloc((size_t)nn * sizeof *sc);
-        if (!sc)
-            return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory");
         for (int64_t o = 0; o < nn; o++)
-            sc[o] = m->alpha * lower_qscale(m->a) * b_scale(m->b, o) / lower_qscale(m->y);
+            sc[o] /= lower_qscale(m->y);
         int per = m->b->quant->n > 1 ? (int)nn : 1;
         lower_rescale_args ra = {m->y->dtype, sc, per, 0, lower_qzp(m->y), -1, "fc_q"};
         r = lower_rescale(c, conv, &ra);
-        free(sc);
     }
+    free(sc);
     return r < 0 || lower_reshape(c, r, m->y->rank, m->y->shape, out) < 0 ? c->err->code
                                                                            : TOSAC_OK;
 }

@@ -115,3 +115,76 @@ done:
     free(heap);
     return out;
 }
+
+/* Bias element i in accumulator units of acc_scale (lower_bias); false when it does not fit
+ * acc (*steps says how many it is). */
+static bool bias_units(const ir_tensor *bt, const tosac_tensor *bv, int64_t i, double beta,
+                       double acc_scale, tosac_dtype acc, int64_t *out, double *steps)
+{
+    double r;
+    if (lower_is_quantized(bt)) {
+        int qi = bt->quant->n > 1 ? (int)i : 0;
+        int64_t raw = tosac_tensor_int_at(bv, i) - bt->quant->zero_point[qi];
+        double s = (double)bt->quant->scale[qi] * beta / acc_scale;
+        /* an int32 bias stored at float(sx * sw) is the accumulator's own integer */
+        r = fabs(s - 1.0) <= 0x1p-20 ? (double)raw : nearbyint((double)raw * s);
+    } else if (tosac_dtype_is_float(bv->dtype)) {
+        r = nearbyint(tosac_tensor_f64_at(bv, i) * beta / acc_scale);
+    } else { /* integers without parameters are accumulator units already */
+        r = nearbyint((double)tosac_tensor_int_at(bv, i) * beta);
+    }
+    double lim = ldexp(1.0, acc == TOSAC_DT_I32 ? 31 : 47);
+    *steps = r;
+    if (!(r >= -lim && r < lim))
+        return false;
+    *out = (int64_t)r;
+    return true;
+}
+
+int lower_bias(lower_ctx *c, const ir_node *n, int slot, tosac_dtype acc, int64_t nn,
+               const double *acc_scale, double beta)
+{
+    size_t es = tosac_dtype_size(acc);
+    char *buf = calloc((size_t)(nn > 0 ? nn : 1), es);
+    if (!buf) {
+        tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory building a bias");
+        return -1;
+    }
+    const ir_tensor *bt = slot >= 0 ? lower_in_ir(c, n, slot) : NULL;
+    tosac_tensor bv;
+    int64_t cnt = 0;
+    if (bt && (!lower_in_const(c, n, slot, &bv) || ((cnt = tosac_tensor_numel(&bv)) != nn &&
+                                                     cnt != 1))) {
+        free(buf);
+        tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "%s: bias '%s' is not a constant of 1 or "
+                   "%lld values", n->op_type, bt->name, (long long)nn);
+        return -1;
+    }
+    bool float_acc = tosac_dtype_is_float(acc);
+    if (bt && float_acc && !tosac_dtype_is_float(bv.dtype)) {
+        free(buf);
+        tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "%s: %s bias with a %s accumulator",
+                   n->op_type, tosac_dtype_name(bv.dtype), tosac_dtype_name(acc));
+        return -1;
+    }
+    for (int64_t o = 0; bt && o < nn; o++) {
+        int64_t i = cnt == 1 ? 0 : o, v = 0;
+        double steps;
+        if (float_acc) {
+            ((float *)buf)[o] = (float)(tosac_tensor_f64_at(&bv, i) * beta);
+        } else if (!bias_units(bt, &bv, i, beta, acc_scale[o], acc, &v, &steps)) {
+            free(buf);
+            tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "%s: bias '%s' element %lld is %.4g "
+                       "accumulator steps, beyond %s", n->op_type, bt->name, (long long)i,
+                       steps, acc == TOSAC_DT_I32 ? "int32" : "int48");
+            return -1;
+        } else if (acc == TOSAC_DT_I32) {
+            ((int32_t *)buf)[o] = (int32_t)v;
+        } else {
+            ((int64_t *)buf)[o] = v;
+        }
+    }
+    int k = lower_const(c, "bias", acc, 1, &nn, buf);
+    free(buf);
+    return k;
+}

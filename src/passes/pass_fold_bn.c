@@ -9,7 +9,8 @@
  * channel with negative k is negated, which needs symmetric weights without -128) and their
  * per-channel scales become s_w * |k|; the int32 bias is requantized with the accumulator
  * scale s_x * s_w' (what the conv lowering assumes). Both get new DequantizeLinear nodes, so
- * fold_qdq folds the result like any quantized Conv. */
+ * fold_qdq folds the result like any quantized Conv. A float bias, or any bias of int16
+ * activations (int48 accumulators), becomes a float constant the lowering quantizes. */
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -206,17 +207,24 @@ static int dq_input(const ir_graph *g, const ir_node *n, int slot, bool want_con
 }
 
 /* QDQ Conv: int8 weights keep their values (negated where k < 0), scales s_w * |k|; the
- * int32 bias is requantized to s_x * s_w'. */
+ * int32 bias is requantized to s_x * s_w' (bs holds its scales, or the float bias). */
 static tosac_code fold_qdq_conv(ir_graph *g, int pi, const bn_params *p, bool *done,
                                 tosac_error *err)
 {
     const ir_node *n = &g->nodes[pi];
     int xq = dq_input(g, n, 0, false), wq = dq_input(g, n, 1, true);
-    int bq = n->n_inputs > 2 && n->inputs[2] >= 0 ? dq_input(g, n, 2, true) : -2;
-    if (!ir_node_is(n, "Conv") || xq < 0 || wq < 0 || bq == -1 ||
+    bool has_b = n->n_inputs > 2 && n->inputs[2] >= 0;
+    int bq = has_b ? dq_input(g, n, 2, true) : -2;
+    tosac_tensor fbv; /* a float bias (a16w8 QDQ models keep it float) */
+    bool fbias = bq == -1 && ir_graph_const_value(g, n->inputs[2], &fbv) &&
+                 tosac_dtype_is_float(fbv.dtype) && tosac_tensor_numel(&fbv) == p->c;
+    if (!ir_node_is(n, "Conv") || xq < 0 || wq < 0 || (bq == -1 && !fbias) ||
         g->tensors[xq].quant->n != 1 || g->tensors[wq].dtype != TOSAC_DT_I8 ||
         g->tensors[wq].shape[0] != p->c || (bq >= 0 && g->tensors[bq].dtype != TOSAC_DT_I32))
         return TOSAC_OK;
+    /* the new bias stays float when it was, or when int16 activations accumulate in int48
+     * (an int32 bias might not hold it): the lowering quantizes it (lower_bias) */
+    bool out_float = fbias || g->tensors[xq].dtype == TOSAC_DT_I16;
     const ir_tensor *W = &g->tensors[wq];
     const ir_quant *wqp = W->quant;
     if (wqp->n != 1 && (wqp->axis != 0 || wqp->n != p->c))
@@ -242,15 +250,15 @@ static tosac_code fold_qdq_conv(ir_graph *g, int pi, const bn_params *p, bool *d
         }
         ws[ch] = (float)(sw * fabs(k));
         ok = ok && ws[ch] > 0.0f;
-        double bf = 0.0;
+        double bf = fbias ? tosac_tensor_f64_at(&fbv, ch) : 0.0;
         if (bq >= 0) {
             const ir_quant *bqp = g->tensors[bq].quant;
             int bi = bqp->n > 1 ? (int)ch : 0;
             bf = ((double)((const int32_t *)g->tensors[bq].data)[ch] - (double)bqp->zero_point[bi]) *
                  bqp->scale[bi];
         }
-        bs[ch] = (float)(sx * ws[ch]);
-        double v = nearbyint((bf * k + p->add[ch]) / ((double)bs[ch]));
+        bs[ch] = out_float ? (float)(bf * k + p->add[ch]) : (float)(sx * ws[ch]);
+        double v = out_float ? 0.0 : nearbyint((bf * k + p->add[ch]) / ((double)bs[ch]));
         ok = ok && fabs(v) < 2147483647.0;
         b[ch] = ok ? (int32_t)v : 0;
     }
@@ -259,9 +267,11 @@ static tosac_code fold_qdq_conv(ir_graph *g, int pi, const bn_params *p, bool *d
         int nw = const_like(g, wq, TOSAC_DT_I8, w, err);
         const char *origin = g->nodes[pi].name; /* the DQs serve the conv (passes.h) */
         int wf = nw < 0 ? -1 : dequantized(g, nw, ws, c, origin, err);
-        int nb = wf < 0 ? -1 : pass_add_const(g, g->tensors[nw].name, "_bias", TOSAC_DT_I32, 1,
-                                              cc, b, err);
-        int bf = nb < 0 ? -1 : dequantized(g, nb, bs, c, origin, err);
+        int nb = wf < 0 ? -1 : pass_add_const(g, g->tensors[nw].name, "_bias",
+                                              out_float ? TOSAC_DT_F32 : TOSAC_DT_I32, 1, cc,
+                                              out_float ? (const void *)bs : (const void *)b,
+                                              err);
+        int bf = nb < 0 || out_float ? nb : dequantized(g, nb, bs, c, origin, err);
         if (bf < 0 || ir_node_set_input(g, pi, 1, wf, err) || pass_set_input(g, pi, 2, bf, err))
             rc = err->code;
         *done = !rc;

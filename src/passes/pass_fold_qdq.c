@@ -6,8 +6,9 @@
  * An op folds when every float input comes from a DequantizeLinear of a quantized tensor and
  * every output's only reader is a QuantizeLinear (directly, or through one Relu/Clip whose
  * only reader is a QuantizeLinear; t_q then takes that Q's type and parameters, as a fused
- * activation would), or, for ArgMax/ArgMin and comparisons, is the index or bool it is. Non-float inputs (shapes, indices) and float constant parameters (Clip
- * bounds, Resize scales) stay as they are. DequantizeLinear
+ * activation would), or, for ArgMax/ArgMin and comparisons, is the index or bool it is.
+ * Non-float inputs (shapes, indices) and float constant parameters (Clip bounds, Resize
+ * scales, a Conv/Gemm bias) stay as they are. DequantizeLinear
  * nodes nobody reads any more are dropped; the Q at a graph input and the DQ at a graph output
  * remain (CPU operators under INT). The importer has recorded every Q/DQ's constant scale and
  * zero point on its quantized tensor (ir_tensor.quant). */
@@ -81,13 +82,15 @@ static bool foldable_op(const ir_node *n)
 
 /* Float inputs that are parameters, not data: a constant there stays float when the op folds
  * (Clip's bounds are read in the float domain by the quantized rule; Resize's roi and
- * scales are coordinates). */
+ * scales are coordinates; a float Conv/Gemm bias, as a16w8 QDQ models keep it since ONNX has
+ * no 48-bit DequantizeLinear, is quantized by the lowering at the accumulator's scale). */
 static bool float_param_slot(const ir_graph *g, const ir_node *n, int slot)
 {
     tosac_tensor cv;
     if (!ir_graph_const_value(g, n->inputs[slot], &cv))
         return false;
     return (ir_node_is(n, "Clip") && (slot == 1 || slot == 2)) ||
+           ((ir_node_is(n, "Conv") || ir_node_is(n, "Gemm")) && slot == 2) ||
            (ir_node_is(n, "Resize") && (slot == 1 || slot == 2)) ||
            (ir_node_is(n, "Upsample") && slot == 1);
 }

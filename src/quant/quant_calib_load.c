@@ -1,8 +1,10 @@
 /* Calibration data loading: --calib FILE.npy | NAME=FILE.npy | DIR, checked against the graph
- * inputs (dtype, rank, known dims) so a wrong file is reported by name before any run. */
+ * inputs (dtype, rank, known dims, finite values) so a wrong file is reported by name before
+ * any run. */
 #include "quant/quant_internal.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,13 +88,32 @@ static tosac_tensor *slot(loader *L, int input)
     return &L->c->tensors[(size_t)(L->c->n_samples - 1) * (size_t)L->c->n_inputs + (size_t)input];
 }
 
+/* A NaN or inf input makes every range downstream meaningless: refused, by file. */
+static tosac_code check_finite(const ir_graph *g, const tosac_tensor *t, int input,
+                               const char *path, tosac_error *err)
+{
+    if (!tosac_dtype_is_float(t->dtype))
+        return TOSAC_OK;
+    int64_t n = tosac_tensor_numel(t);
+    for (int64_t i = 0; i < n; i++) {
+        double v = tosac_tensor_f64_at(t, i);
+        if (!isfinite(v))
+            return tosac_fail(err, TOSAC_ERR_INPUT,
+                              "calibration input '%s' (%s): element %lld is %s; calibration "
+                              "data must be finite",
+                              g->tensors[g->inputs[input]].name, path, (long long)i,
+                              isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf");
+    }
+    return TOSAC_OK;
+}
+
 static tosac_code load_into(loader *L, int input, const char *path, tosac_error *err)
 {
     tosac_tensor *t = slot(L, input);
     tosac_code rc = tosac_npy_read(path, t, err);
-    if (rc)
-        return rc;
-    return quant_calib_check(L->g, t, input, path, err);
+    if (!rc)
+        rc = quant_calib_check(L->g, t, input, path, err);
+    return rc ? rc : check_finite(L->g, t, input, path, err);
 }
 
 /* The sample still being filled is complete only when every input was given. */

@@ -1,9 +1,12 @@
 /* Calibration: runs the float model with the CPU executor on every sample and records, per
  * tensor of the top-level graph, the min/max it took. The executor frees intermediate values
  * after their last use, so for the calibration runs every node output is made a graph output
- * (the model's own outputs stay first) and the original output list is restored afterwards. */
+ * (the model's own outputs stay first) and the original output list is restored afterwards.
+ * Non-finite values are left out of the ranges, and the tensors that had them named in a
+ * warning. */
 #include "quant/quant_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +21,23 @@ static void observe(quant_seen *s, const tosac_tensor *t)
     if (t->dtype != TOSAC_DT_F32)
         return;
     s->is_float = true;
-    quant_range_observe(&s->range, (const float *)t->data, tosac_tensor_numel(t));
+    s->nonfinite += quant_range_observe(&s->range, (const float *)t->data, tosac_tensor_numel(t));
+}
+
+/* NaN / inf values (a log of 0, an attention mask) are left out of ranges; say where. */
+static void warn_nonfinite(const ir_graph *g, const quant_seen *seen)
+{
+    quant_names l = {0};
+    for (int t = 0; t < g->n_tensors; t++) {
+        char detail[64];
+        if (!seen[t].nonfinite)
+            continue;
+        snprintf(detail, sizeof detail, "%lld value%s", (long long)seen[t].nonfinite,
+                 seen[t].nonfinite == 1 ? "" : "s");
+        quant_names_add(&l, g->tensors[t].name, detail);
+    }
+    quant_names_warn(&l, "non-finite values (NaN or inf)",
+                     "; their ranges come from the finite values only");
 }
 
 /* Makes every node output (Constant nodes aside) a graph output for the calibration runs. */
@@ -87,5 +106,7 @@ tosac_code quant_calibrate(ir_model *m, const quant_calib *c, quant_seen *seen,
     if (!rc)
         rc = run_all(m, c, seen, err);
     g->n_outputs = saved;
+    if (!rc)
+        warn_nonfinite(g, seen);
     return rc;
 }

@@ -1,7 +1,8 @@
 /* Q/DQ insertion. Weights and biases first (they need the input activation's parameters,
  * read by original tensor id), then one QuantizeLinear -> DequantizeLinear pair after every
  * activation of the plan, every reader switched to the DequantizeLinear output. Constant
- * weights become int8 initializers read through a DequantizeLinear (never float + Q). */
+ * weights become int8 initializers read through a DequantizeLinear (never float + Q); a8w8
+ * biases int32 ones, a16w8 biases stay float. */
 #include "quant/quant_internal.h"
 
 #include <stdio.h>
@@ -85,10 +86,20 @@ static tosac_code quant_bias(ir_graph *g, int i, int k, const tosac_tensor *b, f
     float *sc = malloc((size_t)n * sizeof *sc);
     int32_t *q = malloc((size_t)n * sizeof *q), *zp = calloc((size_t)n, sizeof *zp);
     tosac_code rc = TOSAC_OK;
+    int64_t bad;
     if (!sc || !q || !zp) {
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    } else if ((bad = quant_bias_values(b->data, n, s_in, sw, n_sw, sc, q)) >= 0) {
+        char desc[200];
+        double v = ((const float *)b->data)[bad];
+        rc = tosac_fail(err, TOSAC_ERR_INPUT,
+                        "bias '%s' of %s: element %lld (%g) is %.4g steps of its scale %g, "
+                        "beyond the int32 of a8w8 (the input and weight ranges are too narrow "
+                        "for it; a16w8 keeps biases in int48)",
+                        g->tensors[g->nodes[i].inputs[k]].name,
+                        ir_node_desc(g, i, desc, sizeof desc), (long long)bad, v,
+                        v / (double)sc[bad], (double)sc[bad]);
     } else {
-        quant_bias_values(b->data, n, s_in, sw, n_sw, sc, q);
         char base[512];
         snprintf(base, sizeof base, "%s", g->tensors[g->nodes[i].inputs[k]].name);
         int y = add_dq_const(g, base, TOSAC_DT_I32, b->rank, b->shape, q, (int)n, sc, zp,
@@ -159,7 +170,9 @@ static tosac_code quant_node_consts(ir_graph *g, quant_scheme s, const quant_pla
             sw = NULL;
             rc = quant_weight(g, i, k, &v, axis, &sw, &n_sw, err);
         } else if (quant_bias_slot(&g->nodes[i], k)) {
-            if (sw && have_in)
+            /* a16w8 accumulates in int48, which no ONNX DequantizeLinear holds: the bias
+             * stays float and the compiler quantizes it (lower_bias) */
+            if (sw && have_in && s == QUANT_A8W8)
                 rc = quant_bias(g, i, k, &v, p->qp[x].scale, sw, n_sw, err);
         } else if (quant_const_act_slot(&g->nodes[i], k)) {
             rc = quant_const_act(g, s, p, i, k, &v, err);

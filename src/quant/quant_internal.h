@@ -3,6 +3,7 @@
 #define TOSAC_QUANT_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tosac/quant.h"
@@ -17,8 +18,20 @@ typedef struct quant_range {
 } quant_range;
 
 void quant_range_init(quant_range *r);
-void quant_range_observe(quant_range *r, const float *x, int64_t n);
+/* Returns the number of non-finite values skipped. */
+int64_t quant_range_observe(quant_range *r, const float *x, int64_t n);
 void quant_range_merge(quant_range *dst, const quant_range *src);
+
+/* One warning line naming tensors: "calibration: <what> in N tensors: 'a' (detail), ... and
+ * M more<tail>" (the first QUANT_NAMES_SHOWN named). Nothing when the list is empty. */
+#define QUANT_NAMES_SHOWN 8
+typedef struct quant_names {
+    int n;
+    size_t len;
+    char text[1024];
+} quant_names;
+void quant_names_add(quant_names *l, const char *name, const char *detail);
+void quant_names_warn(const quant_names *l, const char *what, const char *tail);
 
 /* ---- quantization parameters (quant_params.c) ---- */
 
@@ -29,9 +42,11 @@ typedef struct quant_qparams {
 } quant_qparams;
 
 /* Activation parameters for a range under a scheme: A8W8 asymmetric int8 over [min(lo,0),
- * max(hi,0)], A16W8 symmetric int16 with scale max|x| / 32767. An empty or all-zero range
- * gets scale 1 (any scale represents zeros exactly; 1 keeps rescale multipliers sane). */
-void quant_act_params(quant_scheme s, const quant_range *r, quant_qparams *out);
+ * max(hi,0)], A16W8 symmetric int16 with scale max|x| / 32767. A range that gives no normal
+ * float scale (never seen, all zero, or narrower than ~1e-36) gets the parameters of [-1, 1]
+ * (zeros stay exact, and the unit range is the common one of normalised activations, where
+ * 1 would leave 3 int8 levels for it); returns true then, for the caller's warning. */
+bool quant_act_params(quant_scheme s, const quant_range *r, quant_qparams *out);
 
 /* ONNX QuantizeLinear of one value: saturate(round_half_even(x / scale) + zp) to [qmin, qmax]. */
 int64_t quant_value(float x, float scale, int64_t zp, int64_t qmin, int64_t qmax);
@@ -44,9 +59,10 @@ void quant_weight_values(const float *w, int64_t outer, int64_t n, int64_t inner
                          const float *scales, int8_t *q);
 
 /* int32 bias: scale[c] = s_in * s_w[c] (s_w has n values, or 1 value for all channels),
- * q[c] = saturate_int32(round(b[c] / scale[c])). */
-void quant_bias_values(const float *b, int64_t n, float s_in, const float *s_w, int n_sw,
-                       float *scales, int32_t *q);
+ * q[c] = round(b[c] / scale[c]). Returns the first channel whose value does not fit int32
+ * (never clamped: a bias that lost its value would go unnoticed), or -1. */
+int64_t quant_bias_values(const float *b, int64_t n, float s_in, const float *s_w, int n_sw,
+                          float *scales, int32_t *q);
 
 /* ---- calibration (quant_calibrate.c) ---- */
 
@@ -54,6 +70,7 @@ void quant_bias_values(const float *b, int64_t n, float s_in, const float *s_w, 
 typedef struct quant_seen {
     quant_range range;
     bool is_float;       /* produced as float32 on the runs */
+    int64_t nonfinite;   /* NaN / inf values seen (left out of the range) */
     int rank;            /* -1 when never produced */
     int64_t shape[TOSAC_MAX_RANK];
 } quant_seen;

@@ -1,7 +1,9 @@
-/* Min/max observers: the range a tensor took over the calibration samples. */
+/* Min/max observers: the range a tensor took over the calibration samples; the warning line
+ * that names the tensors whose observations say little. */
 #include "quant/quant_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 
 void quant_range_init(quant_range *r)
 {
@@ -10,14 +12,17 @@ void quant_range_init(quant_range *r)
     r->seen = false;
 }
 
-void quant_range_observe(quant_range *r, const float *x, int64_t n)
+int64_t quant_range_observe(quant_range *r, const float *x, int64_t n)
 {
     float lo = r->lo, hi = r->hi;
     bool seen = r->seen;
+    int64_t skipped = 0;
     for (int64_t i = 0; i < n; i++) {
         float v = x[i];
-        if (!isfinite(v))
+        if (!isfinite(v)) {
+            skipped++;
             continue;
+        }
         if (!seen) {
             lo = hi = v;
             seen = true;
@@ -30,6 +35,7 @@ void quant_range_observe(quant_range *r, const float *x, int64_t n)
     r->lo = lo;
     r->hi = hi;
     r->seen = seen;
+    return skipped;
 }
 
 void quant_range_merge(quant_range *dst, const quant_range *src)
@@ -44,4 +50,26 @@ void quant_range_merge(quant_range *dst, const quant_range *src)
         dst->lo = src->lo;
     if (src->hi > dst->hi)
         dst->hi = src->hi;
+}
+
+void quant_names_add(quant_names *l, const char *name, const char *detail)
+{
+    l->n++;
+    if (l->n > QUANT_NAMES_SHOWN)
+        return;
+    int w = snprintf(l->text + l->len, sizeof l->text - l->len, "%s'%s' (%s)",
+                     l->n > 1 ? ", " : "", name, detail);
+    if (w > 0)
+        l->len += (size_t)w < sizeof l->text - l->len ? (size_t)w : sizeof l->text - l->len - 1;
+}
+
+void quant_names_warn(const quant_names *l, const char *what, const char *tail)
+{
+    if (l->n == 0)
+        return;
+    char more[40] = "";
+    if (l->n > QUANT_NAMES_SHOWN)
+        snprintf(more, sizeof more, " and %d more", l->n - QUANT_NAMES_SHOWN);
+    tosac_warn("calibration: %s in %d tensor%s: %s%s%s", what, l->n, l->n == 1 ? "" : "s",
+               l->text, more, tail);
 }

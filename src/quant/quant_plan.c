@@ -8,9 +8,12 @@
  *     Transpose, Squeeze, Unsqueeze, Slice, Split, Gather), the pools and Resize pass values
  *     through, so their output shares the input's range (integer lowering needs no rescale);
  *   - other operators stay float: they read the DQ outputs and their outputs are quantized
- *     only when a quantized operator or the graph output reads them. */
+ *     only when a quantized operator or the graph output reads them.
+ * An activation whose range is one value (or none) is named in a warning: its scale does not
+ * come from the data (quant_act_params). */
 #include "quant/quant_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,9 +202,25 @@ tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen 
     for (int t = 0; t < nt; t++)
         if (p->role[t] == QROLE_ACT)
             quant_range_merge(&ranges[find(p->group, t)], &seen[t].range);
-    for (int t = 0; t < nt; t++)
-        if (p->role[t] == QROLE_ACT)
-            quant_act_params(s, &ranges[find(p->group, t)], &p->qp[t]);
+    quant_names flat = {0};
+    for (int t = 0; t < nt; t++) {
+        if (p->role[t] != QROLE_ACT)
+            continue;
+        const quant_range *r = &ranges[find(p->group, t)];
+        bool unit = quant_act_params(s, r, &p->qp[t]);
+        char detail[96];
+        if (r->seen && r->lo == r->hi)
+            snprintf(detail, sizeof detail, "always %g, scale %g%s", (double)r->lo,
+                     (double)p->qp[t].scale, unit ? " of [-1, 1]" : "");
+        else if (unit)
+            snprintf(detail, sizeof detail, "%s, scale %g of [-1, 1]",
+                     r->seen ? "range too narrow" : "no finite value", (double)p->qp[t].scale);
+        else
+            continue;
+        quant_names_add(&flat, g->tensors[t].name, detail);
+    }
+    quant_names_warn(&flat, "a degenerate range (one value, or none, on every sample)",
+                     "; their scales do not come from the data (calibrate with varied samples)");
     free(ranges);
     return TOSAC_OK;
 }

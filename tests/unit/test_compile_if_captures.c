@@ -312,7 +312,7 @@ static void test_silero_quantized_if_bodies(void **state)
     } cases[] = {
         {"TOSA-1.0+INT", "a8w8", {0.05f, 1.0f}},
         {"TOSA-1.0+INT+int16", "a16w8", {2e-4f, 0.01f}},
-        {"TOSA-1.0+FP", "a8w8", {0.05f, 1.0f}},
+        {"TOSA-1.0+INT+FP", "a8w8", {0.05f, 1.0f}},
         {"TOSA-1.0+INT+cf", "a8w8", {0.05f, 1.0f}},
         {"TOSA-1.0+INT+u55", "a8w8", {0.05f, 1.0f}},
     };

@@ -119,11 +119,11 @@ static void test_shared_output_not_folded(void **state)
     ir_graph_free(g);
 }
 
-/* DQ(x) -> Conv(DQ w int8, DQ b int32) -> BN -> Q -> DQ: weight values kept (channel 1
- * negated), scales s_w*|k|, bias requantized; the quantized output moves by at most one step. */
-static void test_qdq_conv(void **state)
+/* DQ(x) -> Conv(DQ w int8, DQ b int32 or a float b) -> BN -> Q -> DQ: weight values kept
+ * (channel 1 negated), scales s_w*|k|, bias requantized (a float bias stays float, for the
+ * lowering to quantize); the quantized output moves by at most one step. */
+static void qdq_conv(bool float_bias)
 {
-    (void)state;
     const int64_t xs[4] = {1, 2, 3, 3}, ws[4] = {3, 2, 1, 1}, ys[4] = {1, 3, 3, 3}, three = 3;
     const int8_t w[6] = {50, -100, 127, 20, -60, 90};
     const int32_t bias[3] = {100, -200, 300};
@@ -150,6 +150,9 @@ static void test_qdq_conv(void **state)
     int bdq[3] = {bq, pt_const(g, "sb", TOSAC_DT_F32, 0, NULL, &sb),
                   pt_const(g, "zb", TOSAC_DT_I32, 0, NULL, &zb)};
     pt_node(g, "DequantizeLinear", bdq, 3, &bf, 1);
+    const float fbias[3] = {bias[0] * sb, bias[1] * sb, bias[2] * sb};
+    if (float_bias)
+        bf = pt_const(g, "b_float", TOSAC_DT_F32, 1, &three, fbias);
     int y = pt_tensor(g, "y", TOSAC_DT_F32, 4, ys);
     int cin[3] = {xf, wf, bf};
     pt_node(g, "Conv", cin, 3, &y, 1);
@@ -181,12 +184,31 @@ static void test_qdq_conv(void **state)
     assert_int_equal(wd[5], 90);
     double k1 = 0.75 / sqrt(0.25 + 1e-5);
     assert_float_equal(W->quant->scale[1], 0.01 * k1, 1e-8);
+    const ir_tensor *B = &g->tensors[g->nodes[conv].inputs[2]];
+    if (float_bias) { /* (b - mean) k + beta, channel 1: (-0.1 + 0.2) * -k1 - 1 */
+        assert_int_equal(B->dtype, TOSAC_DT_F32);
+        assert_float_equal(((const float *)B->data)[1], 0.1 * -k1 - 1.0, 1e-6);
+    } else {
+        assert_int_equal(ir_graph_producer(g, g->nodes[conv].inputs[2]) >= 0, 1); /* a DQ */
+    }
     pt_cpu(g, &in, 1, &o2, 1);
     for (int i = 0; i < 27; i++)
         assert_true(fabs(((float *)o1.data)[i] - ((float *)o2.data)[i]) <= sy * 1.001);
     tosac_tensor_free(&o1);
     tosac_tensor_free(&o2);
     ir_graph_free(g);
+}
+
+static void test_qdq_conv(void **state)
+{
+    (void)state;
+    qdq_conv(false);
+}
+
+static void test_qdq_conv_float_bias(void **state)
+{
+    (void)state;
+    qdq_conv(true);
 }
 
 /* ppocr (float, 35 BatchNormalization after Conv): all folded, outputs within 1e-5. */
@@ -227,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_conv_transpose),
         cmocka_unit_test(test_shared_output_not_folded),
         cmocka_unit_test(test_qdq_conv),
+        cmocka_unit_test(test_qdq_conv_float_bias),
         cmocka_unit_test(test_zoo_ppocr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

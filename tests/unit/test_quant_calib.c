@@ -15,14 +15,7 @@
 
 static char *g_dir;
 
-static const char *path(const char *rel)
-{
-    static char buf[4][1024];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", g_dir, rel);
-    return buf[k];
-}
+static const char *path(const char *rel) { return tu_join(g_dir, rel); }
 
 /* A float32 (or other dtype) .npy of shape, every element = v. */
 static void write_npy(const char *rel, tosac_dtype dt, int rank, const int64_t *shape, float v)
@@ -64,8 +57,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    tu_rmtree(g_dir);
-    free(g_dir);
+    tu_rmtree_free(g_dir);
     return 0;
 }
 

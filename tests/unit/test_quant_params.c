@@ -59,13 +59,19 @@ static void test_a8w8_activation_params(void **state)
     r = range(-1.0f, 1.0f);
     quant_act_params(QUANT_A8W8, &r, &q);
     assert_int_equal(q.zero_point, -1);
-    /* an all-zero range and a never-seen tensor get scale 1 */
-    r = range(0.0f, 0.0f);
-    quant_act_params(QUANT_A8W8, &r, &q);
-    assert_true(q.scale == 1.0f && q.zero_point == 0);
-    quant_range_init(&r);
-    quant_act_params(QUANT_A8W8, &r, &q);
-    assert_true(q.scale == 1.0f);
+    assert_false(quant_act_params(QUANT_A8W8, &r, &q)); /* a range from the data */
+    /* an all-zero range, a never-seen tensor and a range too narrow for a normal float scale
+     * (1e-36 / 255 < FLT_MIN) get the parameters of [-1, 1] (the case above), and say so */
+    const quant_range flat[3] = {range(0.0f, 0.0f), {0.0f, 0.0f, false}, range(0.0f, 1e-36f)};
+    for (int i = 0; i < 3; i++) {
+        assert_true(quant_act_params(QUANT_A8W8, &flat[i], &q));
+        assert_true(q.scale == (float)(2.0 / 255.0));
+        assert_int_equal(q.zero_point, -1);
+    }
+    /* a constant non-zero range is a range: [0, 5] */
+    r = range(5.0f, 5.0f);
+    assert_false(quant_act_params(QUANT_A8W8, &r, &q));
+    assert_true(q.scale == (float)(5.0 / 255.0) && q.zero_point == -128);
 }
 
 static void test_a16w8_activation_params(void **state)
@@ -82,8 +88,9 @@ static void test_a16w8_activation_params(void **state)
     assert_true(q.scale == (float)(4.0 / 32767.0));
     assert_int_equal(q.zero_point, 0);
     r = range(0.0f, 0.0f);
-    quant_act_params(QUANT_A16W8, &r, &q);
-    assert_true(q.scale == 1.0f);
+    assert_true(quant_act_params(QUANT_A16W8, &r, &q)); /* [-1, 1]: 1 / 32767 */
+    assert_true(q.scale == (float)(1.0 / 32767.0));
+    assert_int_equal(q.zero_point, 0);
 }
 
 static void test_quantize_value_rounding(void **state)
@@ -147,16 +154,19 @@ static void test_bias_int32(void **state)
     const float b[2] = {1.0f, -0.5f}, sw[2] = {0.01f, 0.02f};
     float sc[2];
     int32_t q[2];
-    quant_bias_values(b, 2, 0.1f, sw, 2, sc, q);
+    assert_int_equal(quant_bias_values(b, 2, 0.1f, sw, 2, sc, q), -1); /* all fit */
     assert_true(sc[0] == 0.1f * 0.01f && sc[1] == 0.1f * 0.02f);
     assert_int_equal(q[0], 1000);
     assert_int_equal(q[1], -250);
-    /* one weight scale for every channel; saturation at the int32 limits */
-    const float huge[2] = {1e12f, -1e12f}, one = 1.0f;
-    quant_bias_values(huge, 2, 1.0f, &one, 1, sc, q);
-    assert_true(sc[0] == 1.0f && sc[1] == 1.0f);
-    assert_int_equal(q[0], INT32_MAX);
-    assert_int_equal(q[1], INT32_MIN);
+    /* one weight scale for every channel; a value beyond int32 is reported (its channel),
+     * never saturated: 3 / (1e-5 * 1e-5) = 3e10 */
+    const float big[2] = {1e-5f, 3.0f}, tiny = 1e-5f; /* 1e-5 / 1e-10 = 1e5 fits */
+    assert_int_equal(quant_bias_values(big, 2, 1e-5f, &tiny, 1, sc, q), 1);
+    assert_true(sc[0] == 1e-5f * 1e-5f);
+    /* the edges: -2^31 fits, 2^31 does not (both exact in float) */
+    const float edge[2] = {-2147483648.0f, 2147483648.0f};
+    assert_int_equal(quant_bias_values(edge, 2, 1.0f, &(float){1.0f}, 1, sc, q), 1);
+    assert_int_equal(q[0], INT32_MIN);
 }
 
 static void test_parse_scheme(void **state)

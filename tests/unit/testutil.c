@@ -45,6 +45,21 @@ void tu_rmtree(const char *path)
     waitpid(pid, &st, 0);
 }
 
+void tu_rmtree_free(char *path)
+{
+    tu_rmtree(path);
+    free(path);
+}
+
+const char *tu_join(const char *dir, const char *rel)
+{
+    static char buf[8][1024];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, rel);
+    return buf[k];
+}
+
 static char *slurp_fd(int fd)
 {
     size_t cap = 4096, n = 0;

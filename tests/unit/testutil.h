@@ -14,8 +14,11 @@ const char *tu_shared(const char *rel);
 const char *tu_source(const char *rel);
 /* A fresh empty directory under /tmp; the path is malloc'd. */
 char *tu_mkdtemp(void);
-/* Removes a directory tree (rm -rf). */
+/* Removes a directory tree (rm -rf); _free also frees the malloc'd path (tu_mkdtemp's). */
 void tu_rmtree(const char *path);
+void tu_rmtree_free(char *path);
+/* dir "/" rel in one of 8 rotating static buffers (valid until 8 more calls). */
+const char *tu_join(const char *dir, const char *rel);
 
 /* Runs the tosac CLI with the given arguments (NULL-terminated); captures stdout and stderr
  * into malloc'd strings (may pass NULL to discard). Returns the exit status. */
