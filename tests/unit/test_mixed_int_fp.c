@@ -7,8 +7,8 @@
  *     and splits the graph into two integer delegates;
  *   - TOSA-1.0+FP (no PRO-INT): every node runs in float; the int8 weights' and the int32
  *     bias's DequantizeLinear are computed at compile time (float constants), so the Conv
- *     delegates as a float CONV2D; the activations' DQ lower (CAST i8 -> f32), their Q (to
- *     int8) stays on the CPU.
+ *     delegates as a float CONV2D; the activations' Q/DQ lower with PRO-FP operators
+ *     (lower_quant.c), so the whole graph is one delegate.
  * Outputs against the reference either way (lower_core_testutil.h). */
 #include "lower_core_testutil.h"
 
@@ -80,20 +80,18 @@ static void test_fp_only(void **state)
     /* one output step: a float CONV2D sums in another order than the CPU's kernel, so an
      * activation within an ulp of a rounding boundary may quantize one step apart */
     lc_check(model, NULL, LC_A8W8, "TOSA-1.0+FP", 1, &r);
-    /* Conv, LayerNormalization, Relu, and the input's DQ: a delegate reads int8 and
-     * dequantizes it (CAST i8 -> f32 is PRO-FP); every Q (to int8) runs on the CPU */
-    assert_int_equal(r.delegated, 4);
-    assert_int_equal(r.n_delegates, 4);
-    assert_string_equal(r.cpu_graph, "QuantizeLinear TosaDelegate QuantizeLinear TosaDelegate "
-                                     "QuantizeLinear TosaDelegate QuantizeLinear TosaDelegate");
+    /* one float delegate: Conv, LayerNormalization, Relu and the edge Q and DQ, whose
+     * integer side stays inside (CAST f32 <-> i8 are PRO-FP) */
+    assert_int_equal(r.n_delegates, 1);
+    assert_int_equal(r.cpu, 0);
+    assert_int_equal(r.delegated, 5);
     assert_null(strstr(r.reasons, "Conv"));
     assert_null(strstr(r.reasons, "weights are not constant"));
     const lc_op_info *conv = lc_find(&r, TOSA_OP_CONV2D);
     assert_non_null(conv);
     assert_int_equal(conv->in_dtype, TOSAC_DT_F32);
-    assert_int_equal(conv->acc_type, TOSAC_DT_F32);
+    assert_int_equal(conv->acc_type, TOSAC_DT_F32); /* f32 weights and bias, as CONV2D needs */
     assert_int_equal(lc_count(&r, TOSA_OP_RESCALE, TOSAC_DT_UNKNOWN), 0);
-    assert_false(r.dtypes[TOSAC_DT_I32]); /* the bias is a float constant too */
 }
 
 int main(void)
