@@ -20,7 +20,9 @@
  *     it does not handle. Rules do not check the spec: every operator a rule emits is checked
  *     afterwards by tosa_validate_op (validate.h), and a node whose rule fails or emits an
  *     illegal operator stays on the CPU with that reason (partition, trial lowering). Lowering
- *     therefore never fails on a node the partitioner accepted.
+ *     therefore never fails on a node the partitioner accepted. (One exception: lower_pool.c
+ *     keeps AVG_POOL2D for a padded exclude-pad average under Ethos-U55, which refuses the
+ *     exact form's lone RESCALE.)
  *
  * Indices: "tensor" below means an index into c->b->tensors; pointers into the block are
  * invalidated by any call that adds tensors, so keep indices. */

@@ -11,6 +11,8 @@
  * quantization differs. A quantized global average whose output scale differs from its input's
  * sums in int32 instead (REDUCE_SUM) and rescales once by sx / (H*W*sy): AVG_POOL2D would round
  * the mean to the input's (often much coarser) scale first. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lower/lower.h"
@@ -145,6 +147,106 @@ static tosac_code global_avg_sum(lower_ctx *c, const ir_node *n, const ir_tensor
     return out < 0 || lower_rescale(c, t, &ro) < 0 ? c->err->code : TOSAC_OK;
 }
 
+/* Per-position multipliers round(2^30 / count) of the windows of an exclude-pad average
+ * ([1, OH, OW, 1]): count is the window's number of input cells (padding not counted). */
+static int reciprocal_counts(lower_ctx *c, const pool_geom *g, int64_t ih, int64_t iw,
+                             int64_t oh, int64_t ow)
+{
+    int32_t *m = malloc((size_t)(oh * ow) * sizeof *m);
+    if (!m) {
+        tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory");
+        return -1;
+    }
+    for (int64_t y = 0; y < oh; y++)
+        for (int64_t x = 0; x < ow; x++) {
+            int64_t y0 = y * g->s[0] - g->pb[0], x0 = x * g->s[1] - g->pb[1];
+            int64_t y1 = y0 + g->k[0] > ih ? ih : y0 + g->k[0];
+            int64_t x1 = x0 + g->k[1] > iw ? iw : x0 + g->k[1];
+            int64_t cnt = (y1 - (y0 < 0 ? 0 : y0)) * (x1 - (x0 < 0 ? 0 : x0));
+            m[y * ow + x] = (int32_t)(((int64_t)1 << 30) / cnt +
+                                      (((int64_t)1 << 30) % cnt * 2 >= cnt));
+        }
+    int64_t shape[4] = {1, oh, ow, 1};
+    int k = lower_const(c, "recip_count", TOSAC_DT_I32, 4, shape, m);
+    free(m);
+    return k;
+}
+
+/* Quantized average whose output quantization differs from its input's: the window sums in
+ * int32 (DEPTHWISE_CONV2D with ones; padding contributes 0 after the zero point, as ONNX's
+ * excluded or zero-valued cells do), then one rounding to the output: a RESCALE by
+ * sx / (count * sy) when every window counts the same, else a MUL by round(2^30 / count) per
+ * position (the mean with F fraction bits) and a RESCALE by sx / (2^F * sy). AVG_POOL2D would
+ * round the mean to the input's scale first, and a pooled mean's scale is often many times
+ * finer than its input's: half an input step is then several output steps. t is the trimmed
+ * NHWC input; include_pad says the padding cells count. */
+static tosac_code avg_sum(lower_ctx *c, const ir_node *n, const ir_tensor *x, const ir_tensor *y,
+                          int t, const pool_geom *g, bool include_pad)
+{
+    bool i16 = x->dtype == TOSAC_DT_I16;
+    int bits = i16 ? 16 : 8; /* |q - zp| < 2^bits */
+    int64_t ih = lower_shape(c, t)[1], iw = lower_shape(c, t)[2], ch = lower_shape(c, t)[3];
+    int64_t oh = y->shape[2], ow = y->shape[3], kk = g->k[0] * g->k[1];
+    if (kk >= ((int64_t)1 << (31 - bits)))
+        return unsupported(c, n, "too many values to sum in int32");
+    bool padded = g->pb[0] || g->pb[1] || g->pe[0] || g->pe[1];
+    bool uniform = include_pad || !padded;
+    tosac_dtype acc = i16 ? TOSAC_DT_I48 : TOSAC_DT_I32;
+    int8_t *ones = malloc((size_t)(kk * ch));
+    void *zeros = calloc((size_t)ch, tosac_dtype_size(acc));
+    if (!ones || !zeros) {
+        free(ones);
+        free(zeros);
+        return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory");
+    }
+    memset(ones, 1, (size_t)(kk * ch));
+    int64_t wshape[4] = {g->k[0], g->k[1], ch, 1};
+    int w = lower_const(c, "ones", TOSAC_DT_I8, 4, wshape, ones);
+    int b = lower_const(c, "zero_bias", acc, 1, &ch, zeros);
+    free(ones);
+    free(zeros);
+    int izp = lower_scalar(c, "input_zp", x->dtype, lower_qzp(x));
+    int wzp = lower_scalar(c, "weight_zp", TOSAC_DT_I8, 0);
+    int64_t nhwc[4] = {y->shape[0], oh, ow, y->shape[1]};
+    int sum = lower_tmp(c, "window_sum", acc, 4, nhwc);
+    if (w < 0 || b < 0 || izp < 0 || wzp < 0 || sum < 0)
+        return c->err->code;
+    tosa_attr a;
+    memset(&a, 0, sizeof a);
+    a.pad[0] = (int32_t)g->pb[0]; a.pad[1] = (int32_t)g->pe[0];
+    a.pad[2] = (int32_t)g->pb[1]; a.pad[3] = (int32_t)g->pe[1];
+    a.n_pad = 4;
+    a.stride[0] = (int32_t)g->s[0]; a.stride[1] = (int32_t)g->s[1]; a.n_stride = 2;
+    a.dilation[0] = a.dilation[1] = 1; a.n_dilation = 2;
+    a.acc_type = acc;
+    int ins[5] = {t, w, b, izp, wzp};
+    if (lower_emit(c, TOSA_OP_DEPTHWISE_CONV2D, &a, ins, 5, &sum, 1))
+        return c->err->code;
+    double s = lower_qscale(x) / (kk * lower_qscale(y));
+    if (!uniform) {
+        if (i16) { /* MUL takes i32 */
+            double one = 1.0;
+            lower_rescale_args rw = {TOSAC_DT_I32, &one, 1, 0, 0, -1, "window_sum32"};
+            if ((sum = lower_rescale(c, sum, &rw)) < 0)
+                return c->err->code;
+        }
+        int frac = 30 - bits;
+        int m = reciprocal_counts(c, g, ih, iw, oh, ow);
+        int sh = lower_scalar(c, "shift", TOSAC_DT_I8, 30 - frac);
+        int mean = lower_tmp(c, "window_mean", TOSAC_DT_I32, 4, nhwc);
+        int mins[3] = {sum, m, sh};
+        if (m < 0 || sh < 0 || mean < 0 || lower_emit(c, TOSA_OP_MUL, NULL, mins, 3, &mean, 1))
+            return c->err->code;
+        sum = mean;
+        s = lower_qscale(x) / (ldexp(1.0, frac) * lower_qscale(y));
+    }
+    lower_rescale_args ro = {y->dtype, &s, 1, 0, lower_qzp(y), -1, "pool_q"};
+    int q = lower_rescale(c, sum, &ro);
+    int out = q < 0 ? -1 : lower_out(c, n, 0);
+    return out < 0 || lower_transpose(c, q, lower_nhwc_to_nchw, out) < 0 ? c->err->code
+                                                                          : TOSAC_OK;
+}
+
 static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool global)
 {
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
@@ -178,7 +280,12 @@ static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool glob
     int t = lower_transpose(c, lower_in(c, n, 0), lower_nchw_to_nhwc, -1);
     if (t >= 0)
         t = trim(c, t, &g);
-    if (t >= 0 && include_pad && (g.pb[0] || g.pb[1] || g.pe[0] || g.pe[1]))
+    bool padded = g.pb[0] || g.pb[1] || g.pe[0] || g.pe[1];
+    /* Ethos-U55 fuses no RESCALE after the per-position MUL: its own AVG_POOL2D there */
+    bool u55_keep = tosa_spec_is_u55_subset(c->spec) && padded && !include_pad;
+    if (t >= 0 && avg && quant && !same_quant(x, y) && !u55_keep)
+        return avg_sum(c, n, x, y, t, &g, include_pad);
+    if (t >= 0 && include_pad && padded)
         t = pad_explicit(c, t, &g, zp);
     if (t < 0)
         return c->err->code;

@@ -1,11 +1,13 @@
 /* QuantizeLinear / DequantizeLinear inside a delegate, for specs with floating point
- * (TOSA-1.0+INT+FP): under INT alone the CASTs to and from float are illegal and the node
- * stays on the CPU.
+ * (TOSA-1.0+INT+FP, TOSA-1.0+FP): under INT alone the CASTs to and from float are illegal and
+ * the node stays on the CPU.
  *
  *   DequantizeLinear: CAST int -> float, SUB zero point (skipped when all are 0), MUL scale.
- *   QuantizeLinear:   MUL 1/scale, CAST float -> int32 (round half to even, saturating), the
- *                     zero point added in int32 (ADD, or RESCALE's output zero point for int8
- *                     per tensor), RESCALE by 1 to int8/int16 (saturating).
+ *   QuantizeLinear:   MUL 1/scale, CAST float -> int8/int16 (round half to even, saturating);
+ *                     with zero points, CAST to int32 and back to float (the rounding), ADD
+ *                     the zero point, then the CAST (exact, saturating).
+ * Only PRO-FP operators: under TOSA-1.0+FP too both lower (the integer side of a QDQ
+ * model's activations stays inside a float delegate).
  * Per-axis parameters become constants shaped [1, .., n, .., 1] that broadcast along the
  * axis. The parameters are the ones the importer recorded on the quantized tensor. */
 #include <stdlib.h>
@@ -105,15 +107,16 @@ static tosac_code lower_quantize(lower_ctx *c, const ir_node *n)
             scale[i] = 1.0 / scale[i];
         int x = la_binary(c, TOSA_OP_MUL, lower_in(c, n, 0),
                           param_const(c, "inv_scale", TOSAC_DT_F32, r, axis, cnt, scale), -1);
-        x = lx_cast(c, x, TOSAC_DT_I32, -1);
-        /* RESCALE takes an output zero point only for int8 (and one value) */
-        bool fold_zp = cnt == 1 && Y->dtype == TOSAC_DT_I8;
-        if (!fold_zp && any_nonzero(zp, cnt))
+        /* CAST to the integer type rounds half to even and saturates: with zero points 0
+         * that is the whole quantization; else the rounding comes first (in int32) and the
+         * zero point is added to the exact integer in float */
+        if (any_nonzero(zp, cnt)) {
+            x = lx_cast(c, lx_cast(c, x, TOSAC_DT_I32, -1), TOSAC_DT_F32, -1);
             x = la_binary(c, TOSA_OP_ADD, x,
-                          param_const(c, "zero_point", TOSAC_DT_I32, r, axis, cnt, zp), -1);
+                          param_const(c, "zero_point", TOSAC_DT_F32, r, axis, cnt, zp), -1);
+        }
         int y = x < 0 ? -1 : lower_out(c, n, 0);
-        rc = lx_rescale(c, x, 1.0, 0, fold_zp ? (int64_t)zp[0] : 0, Y->dtype, y) < 0
-                 ? lx_code(c) : TOSAC_OK;
+        rc = y < 0 || lx_cast(c, x, Y->dtype, y) < 0 ? lx_code(c) : TOSAC_OK;
     }
     free(scale);
     free(zp);

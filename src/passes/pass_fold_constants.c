@@ -23,8 +23,10 @@
 /* Outputs at most this big always fold; bigger ones only when no bigger than the inputs. */
 #define FOLD_SMALL_BYTES ((size_t)1 << 20)
 
-static bool never_fold(const ir_node *n)
+static bool never_fold(const ir_node *n, bool fold_dq)
 {
+    if (fold_dq && ir_node_is(n, "DequantizeLinear") && strcmp(n->domain, IR_DOMAIN_ONNX) == 0)
+        return false;
     static const char *const ops[] = {"QuantizeLinear", "DequantizeLinear", "RandomNormal",
                                       "RandomUniform", "RandomNormalLike", "RandomUniformLike",
                                       "Multinomial", "Bernoulli", "Constant"};
@@ -121,11 +123,12 @@ static tosac_code fold_shape_of(ir_graph *g, int ni, tosac_error *err)
     return err->code;
 }
 
-/* Evaluates node ni when every input is constant. */
-static tosac_code fold_node(ir_graph *g, int ni, int64_t opset, tosac_error *err)
+/* Evaluates node ni when every input is constant (DequantizeLinear too, of any size, when
+ * fold_dq: the float weights replace the integer ones). */
+static tosac_code fold_node(ir_graph *g, int ni, int64_t opset, bool fold_dq, tosac_error *err)
 {
     const ir_node *n = &g->nodes[ni];
-    if (never_fold(n) || n->n_inputs > CPU_MAX_IO || n->n_outputs > CPU_MAX_IO ||
+    if (never_fold(n, fold_dq) || n->n_inputs > CPU_MAX_IO || n->n_outputs > CPU_MAX_IO ||
         n->n_outputs < 1 || writes_graph_output(g, n))
         return TOSAC_OK;
     const cpu_op_entry *op = cpu_find_op(n->op_type);
@@ -154,7 +157,7 @@ static tosac_code fold_node(ir_graph *g, int ni, int64_t opset, tosac_error *err
     }
     if (n_const == 0 && n->n_inputs > 0)
         return TOSAC_OK;
-    if (out_bytes > FOLD_SMALL_BYTES && out_bytes > in_bytes)
+    if (!fold_dq && out_bytes > FOLD_SMALL_BYTES && out_bytes > in_bytes)
         return TOSAC_OK;
     tosac_tensor outs[CPU_MAX_IO];
     memset(outs, 0, sizeof(tosac_tensor) * (size_t)n->n_outputs);
@@ -224,7 +227,7 @@ tosac_code pass_fold_constants(ir_graph *g, const pass_ctx *c, tosac_error *err)
             continue;
         rc = fold_shape_of(g, i, err);
         if (!rc && !g->nodes[i].dead)
-            rc = fold_node(g, i, c->opset, err);
+            rc = fold_node(g, i, c->opset, false, err);
         if (!rc && !g->nodes[i].dead)
             drop_identity_cast(g, i, err);
         rc = rc ? rc : err->code;
@@ -233,4 +236,14 @@ tosac_code pass_fold_constants(ir_graph *g, const pass_ctx *c, tosac_error *err)
         return rc;
     ir_graph_compact(g);
     return onnx_record_quant(g, err);
+}
+
+tosac_code pass_fold_dequantized_weights(ir_graph *g, int64_t opset, tosac_error *err)
+{
+    for (int i = 0; i < g->n_nodes; i++)
+        if (!g->nodes[i].dead && ir_node_is(&g->nodes[i], "DequantizeLinear") &&
+            fold_node(g, i, opset, true, err))
+            return err->code;
+    ir_graph_compact(g);
+    return TOSAC_OK;
 }

@@ -3,7 +3,10 @@
  * before partitioning. With PRO-FP the DQ and Q lower inside the delegate (lower_quant.c) and
  * the op runs in float there, so the quantized islands around it stay one delegate instead
  * of being cut by a CPU node. Without PRO-FP nothing changes (the node stays on the CPU and
- * pass_unfold_cpu restores its float form after partitioning). */
+ * pass_unfold_cpu restores its float form after partitioning). Without PRO-INT (TOSA-1.0+FP
+ * compiling a QDQ model) the DQ of constant weights and biases is computed at compile time,
+ * so the unfolded Conv/Gemm has float constant weights and delegates; the activations' Q/DQ
+ * stay on the CPU (their integer side needs PRO-INT). */
 #include <stdlib.h>
 
 #include "lower/lower.h"
@@ -48,5 +51,10 @@ tosac_code pass_unfold_float(ir_graph *g, const pass_ctx *c, tosac_error *err)
     }
     tosac_code rc = any ? pass_unfold_cpu(g, mask, err) : TOSAC_OK;
     free(mask);
+    /* Without PRO-INT no integer operand lowers, so the int8 weights' DequantizeLinear would
+     * keep every Conv/Gemm on the CPU: dequantized once here, the weights are float
+     * constants (the values the DQ gives at run time) and the node delegates in float. */
+    if (!rc && any && !(tosa_spec_features(c->spec) & TOSA_FEAT_INT))
+        rc = pass_fold_dequantized_weights(g, c->opset, err);
     return rc ? rc : ir_graph_toposort(g, err);
 }

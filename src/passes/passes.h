@@ -32,6 +32,11 @@ tosac_code pass_fold_requant(ir_graph *g, const pass_ctx *c, tosac_error *err);
 tosac_code pass_narrow_int64(ir_graph *g, const pass_ctx *c, tosac_error *err);
 tosac_code pass_unfold_float(ir_graph *g, const pass_ctx *c, tosac_error *err);
 
+/* Not in the pipeline (pass_unfold_float's helper, pass_fold_constants.c): every
+ * DequantizeLinear of a constant becomes its float value, computed once by the CPU
+ * executor's kernel. */
+tosac_code pass_fold_dequantized_weights(ir_graph *g, int64_t opset, tosac_error *err);
+
 /* Not in the pipeline: run after partitioning on the nodes left on the CPU. A folded
  * (quantized) node gets float semantics back: DequantizeLinear before each quantized input,
  * QuantizeLinear after each quantized output. cpu[node] != 0 marks the CPU nodes. The new

@@ -1,5 +1,6 @@
-/* QuantizeLinear / DequantizeLinear inside a delegate under TOSA-1.0+INT+FP (CAST, MUL, SUB,
- * RESCALE), left on the CPU under TOSA-1.0+INT; results equal the CPU executor's exactly
+/* QuantizeLinear / DequantizeLinear inside a delegate under TOSA-1.0+INT+FP and TOSA-1.0+FP
+ * (PRO-FP operators only: CAST, MUL, ADD, SUB), left on the CPU under TOSA-1.0+INT; results
+ * equal the CPU executor's exactly
  * (power-of-two scales: 1/scale is exact, so MUL by it is the division ONNX specifies). */
 #include "backend_testutil.h"
 
@@ -98,16 +99,21 @@ static void check(tosac_dtype dt, int64_t zp, const char *spec, int delegated, c
 static void test_int8(void **s)
 {
     (void)s;
-    check(TOSAC_DT_I8, -3, "TOSA-1.0+INT+FP", 2, "MUL CAST RESCALE CAST SUB MUL");
-    check(TOSAC_DT_I8, 0, "TOSA-1.0+INT+FP", 2, "MUL CAST RESCALE CAST MUL");
+    /* Q: MUL 1/s, CAST to i32 (round half to even) and back, ADD zp, CAST to i8 (saturating);
+     * DQ: CAST, SUB zp, MUL s */
+    check(TOSAC_DT_I8, -3, "TOSA-1.0+INT+FP", 2, "MUL CAST CAST ADD CAST CAST SUB MUL");
+    /* zero point 0: the CAST to i8 rounds and saturates alone */
+    check(TOSAC_DT_I8, 0, "TOSA-1.0+INT+FP", 2, "MUL CAST CAST MUL");
+    /* no PRO-INT needed: the same under a float-only spec */
+    check(TOSAC_DT_I8, -3, "TOSA-1.0+FP", 2, "MUL CAST CAST ADD CAST CAST SUB MUL");
     check(TOSAC_DT_I8, -3, "TOSA-1.0+INT", 0, NULL);
 }
 
-/* int16: RESCALE takes no output zero point, so it is added in int32 first */
+/* int16: the same sequence (CAST f32 -> i16 saturates to the int16 range) */
 static void test_int16(void **s)
 {
     (void)s;
-    check(TOSAC_DT_I16, 5, "TOSA-1.0+INT+FP+int16", 2, "MUL CAST ADD RESCALE CAST SUB MUL");
+    check(TOSAC_DT_I16, 5, "TOSA-1.0+INT+FP+int16", 2, "MUL CAST CAST ADD CAST CAST SUB MUL");
 }
 
 int main(void)

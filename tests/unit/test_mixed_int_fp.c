@@ -4,7 +4,11 @@
  *     inside (lower_quant.c): ONE delegate holds the int8 CONV2D, the float normalization and
  *     the int8 Relu, and the edge Q/DQ too (the delegate reads and writes float);
  *   - TOSA-1.0+INT: the normalization stays on the CPU ("case not handled by the lowering")
- *     and splits the graph into two integer delegates.
+ *     and splits the graph into two integer delegates;
+ *   - TOSA-1.0+FP (no PRO-INT): every node runs in float; the int8 weights' and the int32
+ *     bias's DequantizeLinear are computed at compile time (float constants), so the Conv
+ *     delegates as a float CONV2D; the activations' Q/DQ lower with PRO-FP operators
+ *     (lower_quant.c), so the whole graph is one delegate.
  * Outputs against the reference either way (lower_core_testutil.h). */
 #include "lower_core_testutil.h"
 
@@ -66,11 +70,36 @@ static void test_split_without_fp(void **state)
     assert_false(r.dtypes[TOSAC_DT_F32]);
 }
 
+static void test_fp_only(void **state)
+{
+    (void)state;
+    lc_fill(x, 72, 7, 2.0f);
+    lc_fill(w, 72, 8, 0.5f);
+    lc_fill(bias, 4, 9, 0.5f);
+    lc_result r;
+    /* one output step: a float CONV2D sums in another order than the CPU's kernel, so an
+     * activation within an ulp of a rounding boundary may quantize one step apart */
+    lc_check(model, NULL, LC_A8W8, "TOSA-1.0+FP", 1, &r);
+    /* one float delegate: Conv, LayerNormalization, Relu and the edge Q and DQ, whose
+     * integer side stays inside (CAST f32 <-> i8 are PRO-FP) */
+    assert_int_equal(r.n_delegates, 1);
+    assert_int_equal(r.cpu, 0);
+    assert_int_equal(r.delegated, 5);
+    assert_null(strstr(r.reasons, "Conv"));
+    assert_null(strstr(r.reasons, "weights are not constant"));
+    const lc_op_info *conv = lc_find(&r, TOSA_OP_CONV2D);
+    assert_non_null(conv);
+    assert_int_equal(conv->in_dtype, TOSAC_DT_F32);
+    assert_int_equal(conv->acc_type, TOSAC_DT_F32); /* f32 weights and bias, as CONV2D needs */
+    assert_int_equal(lc_count(&r, TOSA_OP_RESCALE, TOSAC_DT_UNKNOWN), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_delegate_with_fp),
         cmocka_unit_test(test_split_without_fp),
+        cmocka_unit_test(test_fp_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
