@@ -86,7 +86,7 @@ static void check_samples_and_stream(const char *file, const char *ref, const fl
     char state[4096];
     snprintf(state, sizeof state, "%s", tu_shared(INPUTS "/00/state.npy"));
     for (int k = 0; k < 3; k++) {
-        char sample[8], sub[32];
+        char sample[16], sub[32];
         snprintf(sample, sizeof sample, "%02d", 2 + k);
         snprintf(sub, sizeof sub, "stream%d", k);
         const char *out = tu_join(dir, sub);
