@@ -5,7 +5,6 @@
  * Expected values: hand-derived (small models) or onnxruntime's outputs (tests/data/). */
 #include "testutil.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,30 +239,6 @@ static bool read_npy(const char *path, tosac_tensor *t)
     return tosac_npy_read(path, t, &err) == TOSAC_OK;
 }
 
-/* The quantization step of graph output k: the scale of "<name>_quantized", the value the
- * quantizer's Q/DQ pair at the output carries (its DQ runs on the CPU or in a delegate). */
-static float output_step(const tosac_program *p, int k)
-{
-    const ir_graph *g = p->cpu->graph;
-    char name[256];
-    snprintf(name, sizeof name, "%s_quantized", g->tensors[g->outputs[k]].name);
-    int t = ir_graph_find_tensor(g, name);
-    assert_true(t >= 0);
-    assert_non_null(g->tensors[t].quant);
-    return g->tensors[t].quant->scale[0];
-}
-
-/* max |a - b| over the elements (same count asserted). */
-static float max_diff(const tosac_tensor *a, const tosac_tensor *b)
-{
-    assert_int_equal(tosac_tensor_numel(a), tosac_tensor_numel(b));
-    const float *x = a->data, *y = b->data;
-    float m = 0;
-    for (int64_t e = 0; e < tosac_tensor_numel(a); e++)
-        m = fmaxf(m, fabsf(x[e] - y[e]));
-    return m;
-}
-
 /* Streaming: samples 02, 03, 04 in a row, each call's stateN the next call's state (zeros
  * first, sample 00's state), against onnxruntime's same chain on the QDQ model: the state
  * carries over, within one output step per call (as above). */
@@ -286,7 +261,7 @@ static void check_stream(tosac_program *p, const char *scheme, const float *step
             snprintf(f, sizeof f, "tests/data/silero_vad_op18_qdq/%s/stream/%d/%s.npy", scheme, k,
                      outs[o]);
             assert_true(read_npy(tu_source(f), &want));
-            float d = max_diff(&out[o], &want);
+            float d = tu_max_abs_diff(&out[o], &want);
             if (!(d <= step[o])) {
                 fprintf(stderr, "%s stream call %d %s: %g (step %g)\n", scheme, k, outs[o], d,
                         step[o]);
@@ -351,8 +326,8 @@ static void test_silero_quantized_if_bodies(void **state)
             step[1] = a8w8_step[1];
             assert_true(step[0] > 0 && step[1] > 0);
         } else {
-            step[0] = output_step(p, 0);
-            step[1] = output_step(p, 1);
+            step[0] = tu_output_step(p, 0);
+            step[1] = tu_output_step(p, 1);
             if (strcmp(cases[c].scheme, "a8w8") == 0) {
                 a8w8_step[0] = step[0];
                 a8w8_step[1] = step[1];
@@ -382,7 +357,8 @@ static void test_silero_quantized_if_bodies(void **state)
                  * output's quantization apart (float work inside the branches, summed in
                  * another order, may move a value across one rounding boundary of the
                  * output's Q; measured: 0). */
-                float dq = max_diff(&out[k], &qdq[k]), df = max_diff(&out[k], &flt[k]);
+                float dq = tu_max_abs_diff(&out[k], &qdq[k]);
+                float df = tu_max_abs_diff(&out[k], &flt[k]);
                 /* And close to the float model: the boundary Q/DQ of input, state and
                  * outputs are what the quantizer adds (it does not enter If bodies). a8w8's
                  * int8 input step (~0.005) rounds sample 01's background noise (sigma

@@ -2,6 +2,7 @@
 #include "testutil.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,4 +181,25 @@ char *tu_slurp(const char *path)
     if (tosac_read_file(path, &buf, &len, &err))
         fail_msg("%s", err.msg);
     return buf;
+}
+
+float tu_max_abs_diff(const tosac_tensor *a, const tosac_tensor *b)
+{
+    assert_int_equal(tosac_tensor_numel(a), tosac_tensor_numel(b));
+    const float *x = a->data, *y = b->data;
+    float m = 0;
+    for (int64_t e = 0; e < tosac_tensor_numel(a); e++)
+        m = fmaxf(m, fabsf(x[e] - y[e]));
+    return m;
+}
+
+float tu_output_step(const tosac_program *p, int k)
+{
+    const ir_graph *g = p->cpu->graph;
+    char name[256];
+    snprintf(name, sizeof name, "%s_quantized", g->tensors[g->outputs[k]].name);
+    int t = ir_graph_find_tensor(g, name);
+    assert_true(t >= 0);
+    assert_non_null(g->tensors[t].quant);
+    return g->tensors[t].quant->scale[0];
 }

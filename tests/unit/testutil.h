@@ -8,6 +8,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tosac/program.h"
+#include "tosac/tensor.h"
+
 /* TOSAC_SHARED_DIR "/" rel, in a static buffer (valid until the next call). */
 const char *tu_shared(const char *rel);
 /* TOSAC_SOURCE_DIR "/" rel. */
@@ -39,5 +42,12 @@ char *tu_slurp(const char *path);
 
 /* Number of lines in s. */
 int tu_count_lines(const char *s);
+
+/* max |a - b| over the float32 elements of two tensors (the test fails if the counts differ). */
+float tu_max_abs_diff(const tosac_tensor *a, const tosac_tensor *b);
+/* The quantization step of a quantized program's graph output k: the scale of
+ * "<name>_quantized", the value the quantizer's Q/DQ pair at the output carries (the test
+ * fails if the program has none, e.g. when that DQ runs inside a delegate). */
+float tu_output_step(const tosac_program *p, int k);
 
 #endif
