@@ -68,7 +68,9 @@ bool tosa_spec_supports_float(const tosa_spec *spec);
 bool tosa_spec_supports_extension(const tosa_spec *spec, const char *name);
 bool tosa_spec_has_ext(const tosa_spec *spec, tosa_ext ext);
 bool tosa_spec_is_u55_subset(const tosa_spec *spec);
-/* INT profile and EXT-INT64: int64 values stay 64-bit (only possible in 1.1). */
+/* The int64 rule: with EXT-INT64 (TOSA 1.1, either profile) int64 values stay 64-bit in
+ * the delegates; without it they are narrowed to int32 where provably in range
+ * (pass_narrow_int64) and stay on the CPU otherwise. Narrowing and partitioning ask this. */
 bool tosa_spec_keeps_int64(const tosa_spec *spec);
 /* Effective profiles and extensions as TOSA_FEAT_* bits (implications applied). */
 uint32_t tosa_spec_features(const tosa_spec *spec);

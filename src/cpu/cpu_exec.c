@@ -267,6 +267,17 @@ static tosac_code run_node(cpu_env *env, int ni, tosac_error *err)
             tosac_tensor_free(&outs[i]);
             continue;
         }
+        /* a value unlike its declaration would mislead every later reader (a delegate
+         * boundary checks it, a CPU reader would not): the graph is wrong, say so here, as
+         * bind_input does for inputs */
+        tosac_dtype decl = p->g->tensors[id].dtype;
+        if (decl != TOSAC_DT_UNKNOWN && outs[i].dtype != decl) {
+            rc = tosac_fail(err, TOSAC_ERR_INPUT, "node '%s' (%s): output '%s' is %s, "
+                            "declared %s", node_name(n), n->op_type, p->g->tensors[id].name,
+                            tosac_dtype_name(outs[i].dtype), tosac_dtype_name(decl));
+            tosac_tensor_free(&outs[i]);
+            continue;
+        }
         if (env->have[id])
             tosac_tensor_free(&env->vals[id]);
         env->vals[id] = outs[i];

@@ -200,16 +200,18 @@ static const char *unsigned_type(const char *detail)
 }
 
 /* A type refusal about int64 (an i64 operand the spec has no form for), not one where a
- * float operand is what the spec lacks. Its wording belongs to the int64 policy: kept. */
-static bool about_int64(const char *why)
+ * float operand is what the spec lacks, under a spec that does not keep int64 (with
+ * EXT-INT64 only this operator lacks an i64 form: a type refusal like any other). Its
+ * wording belongs to the int64 policy: kept. */
+static bool about_int64(const tosa_spec *spec, const char *why)
 {
-    return has(why, "=i64") && !has(why, "PRO-FP");
+    return has(why, "=i64") && !has(why, "PRO-FP") && !tosa_spec_keeps_int64(spec);
 }
 
 static const char *type_refusal(const tosa_spec *spec, const ir_node *n, const char *detail,
                                 char *why, size_t len)
 {
-    if (about_int64(detail))
+    if (about_int64(spec, detail))
         return PARTITION_INT64;
     const char *u = unsigned_type(detail);
     if (u) {

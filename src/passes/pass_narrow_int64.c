@@ -1,29 +1,34 @@
 /* int64 narrowed to int32 where a delegate would hold it and no value can leave int32.
  *
- * Only with TOSA-1.1+INT+int64 (tosa_spec_keeps_int64) can a delegate hold int64; otherwise
- * every int64 value a delegate reads or writes must be int32 there. A value may be narrowed
- * only when its range is known to fit, never on hope:
+ * The int64 rule (tosa_spec_keeps_int64, docs/USAGE.md): a spec with EXT-INT64 (TOSA 1.1,
+ * with INT or FP: every integer i64 row of the tables needs EXT-INT64 alone) keeps int64 in
+ * the delegates and this pass does nothing. Otherwise every int64 value a delegate reads or
+ * writes must be int32 there. A value may be narrowed only when its range is known to fit,
+ * never on hope:
  *   - constants by their values; ArgMax/ArgMin results, TopK indices, Shape/Size by the
  *     shapes; Cast to int64 from a narrower integer type by that type;
  *   - through Add/Sub/Mul/Neg/Abs/Min/Max/Where/Concat/Gather/layout ops/ReduceSum/CumSum
- *     by interval arithmetic on those ranges;
+ *     by interval arithmetic on those ranges (a range that crosses the int32 bounds, such as
+ *     2^31-1 plus a 0/1 value, is not narrowed);
  *   - a runtime int64 graph input has no known range: it and what is computed from it stay
  *     int64, so their nodes stay on the CPU.
  * A constant outside int32 read as a value by a node that has a lowering rule and could
- * otherwise be narrowed is a compile error naming it (the issue's rule: never silently wrong,
- * never silently slow).
+ * otherwise be narrowed is a compile error naming it and the spec that would keep it (never
+ * silently wrong, never silently slow).
  *
  * The rewrite: narrowed tensors become int32 (constants converted, Casts to int64 cast to
- * int32); a narrowed graph output is written through a Cast back to int64. Then every node
- * touching a narrowed tensor is trial-lowered exactly as the partitioner will: a node that
- * will stay on the CPU gets its int64 back (Cast to int64 before, Cast to int32 after), so the
- * CPU executor keeps running plain ONNX. Runs last: the trial must see the final graph. */
+ * int32); every node touching one is trial-lowered exactly as the partitioner will. Then each
+ * narrowed tensor is wired so that every node reads and writes what it computes in: a node
+ * that will stay on the CPU int64 (the CPU executor runs plain ONNX), every other node
+ * int32, and a graph output int64 under its own name; one Cast where a producer and its
+ * readers differ. Runs last: the trial must see the final graph. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lower/lower.h"
+#include "partition/partition.h"
 #include "passes/pass_util.h"
 #include "passes/passes.h"
 
@@ -158,8 +163,8 @@ static range infer(const ir_graph *g, const ir_node *n, int out_slot, const rang
 
 static bool is_i64(const ir_graph *g, int t) { return t >= 0 && g->tensors[t].dtype == TOSAC_DT_I64; }
 
-/* Which int64 tensors may be narrowed: known range in int32, not a graph input, read only as
- * values. */
+/* Which int64 tensors may be narrowed: known range in int32, not a graph input, not captured
+ * by a body, read only as values. */
 static tosac_code plan(const ir_graph *g, unsigned char *narrow, tosac_error *err)
 {
     range *rg = calloc((size_t)g->n_tensors + 1, sizeof *rg);
@@ -178,9 +183,10 @@ static tosac_code plan(const ir_graph *g, unsigned char *narrow, tosac_error *er
             if (is_i64(g, n->outputs[o]))
                 rg[n->outputs[o]] = infer(g, n, o, rg);
     }
+    /* a constant graph output has no producer to write its int32 twin */
     for (int t = 0; t < g->n_tensors; t++)
         narrow[t] = is_i64(g, t) && fits32(rg[t]) && !ir_graph_is_input(g, t) &&
-                    g->tensors[t].outer_id < 0;
+                    g->tensors[t].outer_id < 0 && !(g->tensors[t].data && ir_graph_is_output(g, t));
     for (int i = 0; i < g->n_nodes; i++) {
         const ir_node *n = &g->nodes[i];
         for (int k = 0; !n->dead && k < n->n_inputs; k++)
@@ -217,9 +223,24 @@ static tosac_code plan(const ir_graph *g, unsigned char *narrow, tosac_error *er
     return TOSAC_OK;
 }
 
+/* The exact value range of int64 constant t (for the message: doubles round past 2^53). */
+static void const_extremes(const ir_graph *g, int t, int64_t *lo, int64_t *hi)
+{
+    tosac_tensor v;
+    *lo = *hi = 0;
+    if (!ir_graph_const_value(g, t, &v))
+        return;
+    for (int64_t i = 0, n = tosac_tensor_numel(&v); i < n; i++) {
+        int64_t x = tosac_tensor_int_at(&v, i);
+        *lo = i == 0 || x < *lo ? x : *lo;
+        *hi = i == 0 || x > *hi ? x : *hi;
+    }
+}
+
 /* An int64 constant outside int32 that is the only thing keeping a node with a lowering rule
- * in int64: the compile error the issue asks for. */
-static tosac_code check_constants(const ir_graph *g, const unsigned char *narrow, tosac_error *err)
+ * in int64: a compile error naming the spec that would keep it. */
+static tosac_code check_constants(const ir_graph *g, const tosa_spec *spec,
+                                  const unsigned char *narrow, tosac_error *err)
 {
     for (int i = 0; i < g->n_nodes; i++) {
         const ir_node *n = &g->nodes[i];
@@ -238,12 +259,21 @@ static tosac_code check_constants(const ir_graph *g, const unsigned char *narrow
         }
         if (bad < 0 || !others_ok)
             continue;
-        range r = of_const(g, bad);
-        char desc[160];
+        int64_t lo, hi;
+        const_extremes(g, bad, &lo, &hi);
+        char desc[160], have[128], want[128];
+        tosa_spec keep = *spec;
+        keep.major = 1; /* EXT-INT64 came with TOSA 1.1 */
+        keep.minor = 1;
+        keep.patch = -1;
+        keep.extensions |= 1u << TOSA_EXT_INT64;
+        tosa_spec_to_string(spec, have, sizeof have);
+        tosa_spec_to_string(&keep, want, sizeof want);
         return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
-                          "int64 constant '%s' (values %.0f..%.0f, read by %s) does not fit "
-                          "int32 and the spec has no int64 (TOSA-1.1+INT+int64 keeps it)",
-                          g->tensors[bad].name, r.lo, r.hi, ir_node_desc(g, i, desc, sizeof desc));
+                          "int64 constant '%s' (values %lld..%lld, read by %s) does not fit "
+                          "int32 and %s has no int64 (EXT-INT64: %s keeps it)",
+                          g->tensors[bad].name, (long long)lo, (long long)hi,
+                          ir_node_desc(g, i, desc, sizeof desc), have, want);
     }
     return TOSAC_OK;
 }
@@ -256,74 +286,31 @@ static tosac_code add_cast(ir_graph *g, int from, int to, int onnx_to, const cha
     return k < 0 ? err->code : ir_node_set_int(g, k, "to", onnx_to, err);
 }
 
-static tosac_code apply(ir_graph *g, const unsigned char *narrow, int n_tensors, tosac_error *err)
+/* Narrowed tensors become int32: constants converted, Casts to int64 cast to int32. */
+static tosac_code retype(ir_graph *g, const unsigned char *narrow, int n_tensors, tosac_error *err)
 {
     for (int t = 0; t < n_tensors; t++) {
         if (!narrow[t])
             continue;
         ir_tensor *it = &g->tensors[t];
-        if (it->data) {
-            int64_t n = (int64_t)(it->nbytes / sizeof(int64_t));
-            int32_t *v = malloc((size_t)(n ? n : 1) * sizeof *v);
-            if (!v)
-                return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
-            for (int64_t i = 0; i < n; i++)
-                v[i] = (int32_t)((const int64_t *)it->data)[i];
-            it->dtype = TOSAC_DT_I32;
-            tosac_code rc = ir_tensor_set_data(g, t, v, (size_t)n * sizeof *v, err);
-            free(v);
-            if (rc)
-                return rc;
-            continue;
-        }
         it->dtype = TOSAC_DT_I32;
-        int p = ir_graph_producer(g, t);
-        if (p >= 0 && ir_node_is(&g->nodes[p], "Cast") &&
-            ir_node_set_int(g, p, "to", ONNX_INT32, err))
-            return err->code;
-        if (ir_graph_is_output(g, t)) {
-            /* the user still gets int64: the producer writes an int32 twin */
-            int t32 = pass_add_like(g, t, "_i32", TOSAC_DT_I32, err);
-            if (t32 < 0)
+        if (!it->data) {
+            int p = ir_graph_producer(g, t);
+            if (p >= 0 && ir_node_is(&g->nodes[p], "Cast") &&
+                ir_node_set_int(g, p, "to", ONNX_INT32, err))
                 return err->code;
-            ir_graph_replace_uses(g, t, t32);
-            for (int i = 0; i < g->n_outputs; i++)
-                if (g->outputs[i] == t32)
-                    g->outputs[i] = t;
-            for (int o = 0; p >= 0 && o < g->nodes[p].n_outputs; o++)
-                if (g->nodes[p].outputs[o] == t)
-                    g->nodes[p].outputs[o] = t32;
-            g->tensors[t].dtype = TOSAC_DT_I64;
-            if (add_cast(g, t32, t, ONNX_INT64, p >= 0 ? g->nodes[p].name : "", err))
-                return err->code;
+            continue;
         }
-    }
-    return TOSAC_OK;
-}
-
-/* A node staying on the CPU reads and writes int64 again. */
-static tosac_code rewiden(ir_graph *g, int ni, const unsigned char *narrow, int n_tensors,
-                          tosac_error *err)
-{
-    for (int k = 0; k < g->nodes[ni].n_inputs; k++) {
-        int t = g->nodes[ni].inputs[k];
-        if (t < 0 || t >= n_tensors || !narrow[t])
-            continue;
-        int w = pass_add_like(g, t, "_i64", TOSAC_DT_I64, err);
-        if (w < 0 || add_cast(g, t, w, ONNX_INT64, g->nodes[ni].name, err) ||
-            ir_node_set_input(g, ni, k, w, err))
-            return err->code;
-    }
-    for (int o = 0; o < g->nodes[ni].n_outputs; o++) {
-        int t = g->nodes[ni].outputs[o];
-        if (t < 0 || t >= n_tensors || !narrow[t] || g->tensors[t].dtype != TOSAC_DT_I32)
-            continue;
-        int w = pass_add_like(g, t, "_i64", TOSAC_DT_I64, err);
-        if (w < 0)
-            return err->code;
-        g->nodes[ni].outputs[o] = w;
-        if (add_cast(g, w, t, ONNX_INT32, g->nodes[ni].name, err))
-            return err->code;
+        int64_t n = (int64_t)(it->nbytes / sizeof(int64_t));
+        int32_t *v = malloc((size_t)(n ? n : 1) * sizeof *v);
+        if (!v)
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        for (int64_t i = 0; i < n; i++)
+            v[i] = (int32_t)((const int64_t *)it->data)[i];
+        tosac_code rc = ir_tensor_set_data(g, t, v, (size_t)n * sizeof *v, err);
+        free(v);
+        if (rc)
+            return rc;
     }
     return TOSAC_OK;
 }
@@ -339,6 +326,102 @@ static bool touches(const ir_node *n, const unsigned char *narrow, int n_tensors
     return false;
 }
 
+/* The nodes (of the first n_nodes) that will stay on the CPU: those touching a narrowed
+ * tensor whose trial lowering fails, exactly as the partitioner will try them. Casts are
+ * not tried: a Cast reads any integer type, and a narrowed one writes int32 wherever it
+ * runs. */
+static void find_cpu_nodes(const tosa_spec *spec, const ir_graph *g, const unsigned char *narrow,
+                           int n_tensors, unsigned char *cpu)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        char why[256];
+        cpu[i] = !n->dead && !ir_node_is(n, "Cast") && touches(n, narrow, n_tensors) &&
+                 !lower_trial_node(spec, g, i, why, sizeof why);
+    }
+}
+
+/* Points the input slots of readers who[0..cnt) that read t and are (wide) or are not
+ * (!wide) CPU nodes at tensor to. */
+static void retarget(ir_graph *g, const int *who, int cnt, int t, int to, bool wide,
+                     const unsigned char *cpu, int n_nodes)
+{
+    for (int c = 0; c < cnt; c++) {
+        ir_node *n = &g->nodes[who[c]];
+        if ((who[c] < n_nodes && cpu[who[c]]) != wide)
+            continue;
+        for (int k = 0; k < n->n_inputs; k++)
+            if (n->inputs[k] == t)
+                n->inputs[k] = to;
+    }
+}
+
+/* Wires narrowed tensor t so that every node reads and writes the type it computes in:
+ * a CPU node int64 (plain ONNX), any other node int32, and a graph output keeps its name and
+ * int64. A producer and its readers on different sides get one Cast between them; the
+ * CPU readers of a narrowed constant get an int64 copy of it. */
+static tosac_code wire(ir_graph *g, int t, const unsigned char *cpu, int n_nodes, tosac_error *err)
+{
+    int cnt = ir_graph_consumers(g, t, NULL, 0);
+    int *who = malloc(((size_t)cnt + 1) * sizeof *who);
+    if (!who)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    ir_graph_consumers(g, t, who, cnt);
+    bool wide = false, narrow = false;
+    for (int c = 0; c < cnt; c++) {
+        bool on_cpu = who[c] < n_nodes && cpu[who[c]];
+        wide |= on_cpu;
+        narrow |= !on_cpu;
+    }
+    int p = ir_graph_producer(g, t), k = 0;
+    const char *origin = p >= 0 ? g->nodes[p].name : cnt ? g->nodes[who[0]].name : "";
+    tosac_code rc = TOSAC_OK;
+    if (g->tensors[t].data) {
+        if (wide) { /* an int64 copy of the constant for the CPU readers */
+            size_t n = g->tensors[t].nbytes / sizeof(int32_t);
+            int64_t *v = malloc((n ? n : 1) * sizeof *v);
+            char name[320];
+            ir_graph_unique_name(g, g->tensors[t].name, name, sizeof name);
+            if (!v) {
+                free(who);
+                return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+            }
+            for (size_t i = 0; i < n; i++)
+                v[i] = ((const int32_t *)g->tensors[t].data)[i];
+            k = ir_graph_add_const_owned(g, name, TOSAC_DT_I64, g->tensors[t].rank,
+                                         g->tensors[t].shape, v, n * sizeof *v, err);
+            if (k >= 0)
+                retarget(g, who, cnt, t, k, true, cpu, n_nodes);
+        }
+    } else if (p >= 0 && ir_node_is(&g->nodes[p], "Cast") && !narrow) {
+        /* nothing computes in int32 (a lone CAST delegate would only be cast back) */
+        g->tensors[t].dtype = TOSAC_DT_I64;
+        rc = ir_node_set_int(g, p, "to", ONNX_INT64, err);
+    } else if (p >= 0 && p < n_nodes && cpu[p]) {
+        /* the producer writes int64: its delegated readers get a narrowing Cast */
+        g->tensors[t].dtype = TOSAC_DT_I64;
+        if (narrow && (k = pass_add_like(g, t, "_i32", TOSAC_DT_I32, err)) >= 0 &&
+            !(rc = add_cast(g, t, k, ONNX_INT32, origin, err)))
+            retarget(g, who, cnt, t, k, false, cpu, n_nodes);
+    } else if (ir_graph_is_output(g, t)) {
+        /* the user still gets int64 under the output's name, from an int32 twin */
+        if ((k = pass_add_like(g, t, "_i32", TOSAC_DT_I32, err)) >= 0) {
+            for (int o = 0; o < g->nodes[p].n_outputs; o++)
+                if (g->nodes[p].outputs[o] == t)
+                    g->nodes[p].outputs[o] = k;
+            g->tensors[t].dtype = TOSAC_DT_I64;
+            if (!(rc = add_cast(g, k, t, ONNX_INT64, origin, err)))
+                retarget(g, who, cnt, t, k, false, cpu, n_nodes);
+        }
+    } else if (wide && (k = pass_add_like(g, t, "_i64", TOSAC_DT_I64, err)) >= 0 &&
+               !(rc = add_cast(g, t, k, ONNX_INT64, origin, err))) {
+        /* CPU readers get int64 back */
+        retarget(g, who, cnt, t, k, true, cpu, n_nodes);
+    }
+    free(who);
+    return k < 0 ? err->code : rc;
+}
+
 tosac_code pass_narrow_int64(ir_graph *g, const pass_ctx *c, tosac_error *err)
 {
     if (tosa_spec_keeps_int64(c->spec))
@@ -348,21 +431,19 @@ tosac_code pass_narrow_int64(ir_graph *g, const pass_ctx *c, tosac_error *err)
         return rc;
     int n_tensors = g->n_tensors, n_nodes = g->n_nodes;
     unsigned char *narrow = calloc((size_t)n_tensors + 1, 1);
-    if (!narrow)
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
-    rc = plan(g, narrow, err);
+    unsigned char *cpu = calloc((size_t)n_nodes + 1, 1);
+    rc = narrow && cpu ? plan(g, narrow, err)
+                       : tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     if (!rc)
-        rc = check_constants(g, narrow, err);
+        rc = check_constants(g, c->spec, narrow, err);
     if (!rc)
-        rc = apply(g, narrow, n_tensors, err);
-    for (int i = 0; !rc && i < n_nodes; i++) {
-        const ir_node *n = &g->nodes[i];
-        if (n->dead || ir_node_is(n, "Cast") || !touches(n, narrow, n_tensors))
-            continue;
-        char why[256];
-        if (!lower_trial_node(c->spec, g, i, why, sizeof why))
-            rc = rewiden(g, i, narrow, n_tensors, err);
-    }
+        rc = retype(g, narrow, n_tensors, err);
+    if (!rc)
+        find_cpu_nodes(c->spec, g, narrow, n_tensors, cpu);
+    for (int t = 0; !rc && t < n_tensors; t++)
+        if (narrow[t])
+            rc = wire(g, t, cpu, n_nodes, err);
     free(narrow);
+    free(cpu);
     return rc ? rc : ir_graph_toposort(g, err);
 }

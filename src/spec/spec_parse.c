@@ -315,5 +315,7 @@ bool tosa_spec_is_u55_subset(const tosa_spec *spec)
 
 bool tosa_spec_keeps_int64(const tosa_spec *spec)
 {
-    return tosa_spec_supports_integer(spec) && tosa_spec_has_ext(spec, TOSA_EXT_INT64);
+    /* EXT-INT64 goes with PRO-INT and PRO-FP alike: every integer i64 row of the 1.1 tables
+     * (ADD, MUL, CAST, GATHER indices, ...) needs EXT-INT64 alone */
+    return tosa_spec_has_ext(spec, TOSA_EXT_INT64);
 }

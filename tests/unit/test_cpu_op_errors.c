@@ -1,5 +1,6 @@
 /* Bad attributes and data for the signal, detection, sampling, Einsum and TfIdf operators
- * are clean errors naming the problem (never a crash); a NaN grid coordinate samples NaN. */
+ * are clean errors naming the problem (never a crash); a NaN grid coordinate samples NaN; a
+ * node output unlike its declared type is an error. */
 #include "testutil.h"
 
 #include <math.h>
@@ -117,12 +118,33 @@ static void test_nms_and_tfidf(void **state)
     ir_model_free(m);
 }
 
+/* A node writing another type than its output declares (a pass that mis-typed the graph) is
+ * an error naming it, not a value passed on under the wrong type. */
+static void test_output_type_mismatch(void **state)
+{
+    (void)state;
+    ir_model *m = ir_model_new();
+    const int ranks[1] = {1};
+    const int64_t shapes[1][4] = {{2}};
+    int k = one_node(m, "Cast", 1, ranks, shapes);
+    tosac_error err;
+    tosac_error_clear(&err);
+    assert_int_equal(ir_node_set_int(m->graph, k, "to", 7, &err), TOSAC_OK); /* INT64 */
+    m->graph->tensors[m->graph->nodes[k].outputs[0]].dtype = TOSAC_DT_I32;
+    char msg[512];
+    tosac_tensor y;
+    assert_int_equal(run(m, 1.0f, msg, &y), TOSAC_ERR_INPUT);
+    assert_string_equal(msg, "node 'n' (Cast): output 'y' is i64, declared i32");
+    ir_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_einsum_equations),
         cmocka_unit_test(test_grid_and_rois),
         cmocka_unit_test(test_nms_and_tfidf),
+        cmocka_unit_test(test_output_type_mismatch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

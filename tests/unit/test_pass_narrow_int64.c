@@ -1,7 +1,8 @@
 /* pass_narrow_int64: int64 becomes int32 only where the range provably fits, never with
  * +int64; values beyond int32 (2^40) show that nothing is narrowed unseen. The zoo's int64
- * graph compiles under TOSA-1.0+INT and TOSA-1.1+INT+int64 and the program's outputs equal
- * onnxruntime's exactly. */
+ * graph compiles under TOSA-1.0+INT (also quantized), TOSA-1.1+INT+int64 and
+ * TOSA-1.1+FP+int64 and the program's outputs equal onnxruntime's exactly. The spec matrix
+ * of the int64 rule is test_int64_policy.c. */
 #include "passes_testutil.h"
 
 #include "tosac/compile.h"
@@ -90,6 +91,38 @@ static void test_keeps_int64_with_extension(void **state)
     ir_graph_free(g);
 }
 
+/* A node staying on the CPU writes a narrowed graph output (the TopK of issue 8): it writes
+ * the output itself, in int64 under its name, and the delegated reader gets an int32 Cast of
+ * it. Before, the CPU node wrote int64 into an int32 twin, which the CPU executor refuses. */
+static void test_cpu_node_writing_graph_output(void **state)
+{
+    (void)state;
+    ir_graph *g = argmax_add(1000);
+    int idx = ir_graph_find_tensor(g, "idx");
+    pt_output(g, idx);
+    pt_run(g, pass_narrow_int64, "TOSA-1.0+INT"); /* ARGMAX of f32 needs PRO-FP: CPU */
+    int am = pt_find(g, "ArgMax"), add = pt_find(g, "Add");
+    assert_int_equal(g->nodes[am].outputs[0], idx);
+    assert_int_equal(g->tensors[idx].dtype, TOSAC_DT_I64);
+    assert_int_equal(g->outputs[1], idx); /* outputs: out, idx */
+    int a32 = g->nodes[add].inputs[0], cast = ir_graph_producer(g, a32);
+    assert_int_equal(g->tensors[a32].dtype, TOSAC_DT_I32);
+    assert_true(cast >= 0 && ir_node_is(&g->nodes[cast], "Cast"));
+    assert_int_equal(g->nodes[cast].inputs[0], idx);
+    assert_int_equal(pt_count(g, "Cast"), 2); /* idx -> int32, Add's int32 result -> out */
+    tosac_tensor in = pt_host(TOSAC_DT_F32, 2, s2x4, scores), o[2];
+    pt_cpu(g, &in, 1, o, 2);
+    assert_int_equal(o[0].dtype, TOSAC_DT_I64);
+    assert_int_equal(o[1].dtype, TOSAC_DT_I64);
+    assert_int_equal(((int64_t *)o[0].data)[0], 1001); /* out = idx + 1000 */
+    assert_int_equal(((int64_t *)o[0].data)[1], 1000);
+    assert_int_equal(((int64_t *)o[1].data)[0], 1); /* idx: argmax of [0.5 3 -1 2], [9 1 0 4] */
+    assert_int_equal(((int64_t *)o[1].data)[1], 0);
+    tosac_tensor_free(&o[0]);
+    tosac_tensor_free(&o[1]);
+    ir_graph_free(g);
+}
+
 /* A runtime int64 input has no known range: it and its Add stay int64. */
 static void test_runtime_input_stays_int64(void **state)
 {
@@ -113,9 +146,9 @@ static void test_runtime_input_stays_int64(void **state)
     ir_graph_free(g);
 }
 
-/* The zoo graph (values 2^31..2^62): compiled, run, exact; int64 tensors in the delegates
- * only under +int64. */
-static void zoo(const char *spec, bool want_i64)
+/* The zoo graph (values 2^31..2^62): compiled (quantized first when scheme), run, exact;
+ * int64 tensors in the delegates only under +int64. */
+static void zoo(const char *spec, const char *scheme, bool want_i64)
 {
     static const char *const outs[] = {"argmax", "topk_idx", "arange", "picked", "cumsum",
                                        "base_x2p20", "div7", "rowsum", "where", "shape_big",
@@ -128,8 +161,18 @@ static void zoo(const char *spec, bool want_i64)
     tosac_compile_options o;
     memset(&o, 0, sizeof o);
     o.spec = spec;
+    char calib_dir[512]; /* tu_shared's buffer is reused below */
+    snprintf(calib_dir, sizeof calib_dir, "%s", tu_shared("models/synth_int64_ops_op13/inputs"));
+    const char *calib[1] = {calib_dir};
+    o.quantize = scheme;
+    o.calib = calib;
+    o.n_calib = 1;
     tosac_program *p = NULL;
-    tosac_code rc = tosac_compile_model(m, &o, &p, NULL, &err);
+    tosac_code rc = scheme ? tosac_compile_quantize(m, &o, &err) : TOSAC_OK;
+    if (rc)
+        ir_model_free(m);
+    else
+        rc = tosac_compile_model(m, &o, &p, NULL, &err);
     if (rc)
         fprintf(stderr, "%s\n", err.msg);
     assert_int_equal(rc, TOSAC_OK);
@@ -170,13 +213,27 @@ static void zoo(const char *spec, bool want_i64)
 static void test_zoo_int32_spec(void **state)
 {
     (void)state;
-    zoo("TOSA-1.0+INT", false);
+    zoo("TOSA-1.0+INT", NULL, false);
+}
+
+/* Issue 8: quantized, TopK (CPU) wrote int64 into the int32 twin of its graph output and the
+ * run failed "input 'topk_idx_i32' must be i32, got i64". */
+static void test_zoo_quantized_int32_spec(void **state)
+{
+    (void)state;
+    zoo("TOSA-1.0+INT", "a8w8", false);
 }
 
 static void test_zoo_int64_spec(void **state)
 {
     (void)state;
-    zoo("TOSA-1.1+INT+int64", true);
+    zoo("TOSA-1.1+INT+int64", NULL, true);
+}
+
+static void test_zoo_fp_int64_spec(void **state)
+{
+    (void)state;
+    zoo("TOSA-1.1+FP+int64", NULL, true);
 }
 
 int main(void)
@@ -186,8 +243,11 @@ int main(void)
         cmocka_unit_test(test_constant_beyond_int32_is_an_error),
         cmocka_unit_test(test_keeps_int64_with_extension),
         cmocka_unit_test(test_runtime_input_stays_int64),
+        cmocka_unit_test(test_cpu_node_writing_graph_output),
         cmocka_unit_test(test_zoo_int32_spec),
+        cmocka_unit_test(test_zoo_quantized_int32_spec),
         cmocka_unit_test(test_zoo_int64_spec),
+        cmocka_unit_test(test_zoo_fp_int64_spec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -185,8 +185,8 @@ static void test_queries(void **state)
     assert_false(tosa_spec_supports_extension(&sp, "INT"));
     assert_false(tosa_spec_supports_extension(&sp, "nonsense"));
     assert_false(tosa_spec_supports_extension(&sp, NULL));
-    sp = parse_ok("TOSA-1.1+FP+int64");            /* int64 without INT: not kept */
-    assert_false(tosa_spec_keeps_int64(&sp));
+    sp = parse_ok("TOSA-1.1+FP+int64");            /* EXT-INT64 goes with PRO-FP too */
+    assert_true(tosa_spec_keeps_int64(&sp));
     sp = parse_ok("TOSA-1.1+INT+FP+int64");
     assert_true(tosa_spec_keeps_int64(&sp));
     sp = parse_ok("TOSA-1.1+INT");
