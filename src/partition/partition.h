@@ -43,8 +43,12 @@ extern const char *const PARTITION_RULE;
 extern const char *const PARTITION_CONSTANT;
 
 /* The category of node n's trial-lowering failure under spec; rewrites why (len bytes) into
- * the reason for the ONNX node (the int64 and U55 reasons are kept as they come). */
+ * the reason for the ONNX node (the U55 reasons are kept as they come). */
 const char *partition_categorise(const tosa_spec *spec, const ir_node *n, char *why, size_t len);
+
+/* "<spec> has no int64 (EXT-INT64: <spec with +int64> keeps it)": the int64 policy's words
+ * (docs/USAGE.md), in the CPU reasons and pass_narrow_int64's compile error alike. */
+void partition_no_int64(const tosa_spec *spec, char *buf, size_t len);
 
 tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_plan *out,
                            tosac_error *err);

@@ -201,18 +201,88 @@ static const char *unsigned_type(const char *detail)
 
 /* A type refusal about int64 (an i64 operand the spec has no form for), not one where a
  * float operand is what the spec lacks, under a spec that does not keep int64 (with
- * EXT-INT64 only this operator lacks an i64 form: a type refusal like any other). Its
- * wording belongs to the int64 policy: kept. */
+ * EXT-INT64 only this operator lacks an i64 form: a type refusal like any other). */
 static bool about_int64(const tosa_spec *spec, const char *why)
 {
     return has(why, "=i64") && !has(why, "PRO-FP") && !tosa_spec_keeps_int64(spec);
+}
+
+/* spec with EXT-INT64 (which came with TOSA 1.1): the spec that keeps int64. */
+static tosa_spec with_int64(const tosa_spec *spec)
+{
+    tosa_spec k = *spec;
+    k.major = 1;
+    k.minor = 1;
+    k.patch = -1;
+    k.extensions |= 1u << TOSA_EXT_INT64;
+    return k;
+}
+
+void partition_no_int64(const tosa_spec *spec, char *buf, size_t len)
+{
+    tosa_spec keep = with_int64(spec);
+    char have[96], want[96];
+    tosa_spec_to_string(spec, have, sizeof have);
+    tosa_spec_to_string(&keep, want, sizeof want);
+    snprintf(buf, len, "%s has no int64 (EXT-INT64: %s keeps it)", have, want);
+}
+
+/* Whether the operator form a validator detail names ("OP: a=t b=t needs ..." or "OP: no form
+ * for a=t b=t") is legal under spec. */
+static bool form_legal(const tosa_spec *spec, const char *detail)
+{
+    char op[48];
+    size_t k = strcspn(detail, ":");
+    const tosa_spec_op *o = NULL;
+    if (k < sizeof op) {
+        snprintf(op, sizeof op, "%.*s", (int)k, detail);
+        o = tosa_spec_find_op_by_name(spec, op);
+    }
+    if (!o || o->n_types > TOSA_SPEC_MAX_TYPES)
+        return false;
+    tosac_dtype types[TOSA_SPEC_MAX_TYPES] = {TOSAC_DT_UNKNOWN};
+    const char *p = detail + k + 1, *end = strstr(p, " needs ");
+    if (strncmp(p, " no form for ", 13) == 0)
+        p += 13;
+    for (end = end ? end : p + strlen(p); p < end;) {
+        size_t w = strcspn(p, " ");
+        const char *eq = memchr(p, '=', w);
+        char name[32], ty[16];
+        if (eq && (size_t)(eq - p) < sizeof name && (size_t)(p + w - eq) <= sizeof ty) {
+            snprintf(name, sizeof name, "%.*s", (int)(eq - p), p);
+            snprintf(ty, sizeof ty, "%.*s", (int)(p + w - eq - 1), eq + 1);
+            int i = tosa_spec_op_type_index(o, name);
+            if (i >= 0)
+                types[i] = tosac_dtype_from_name(ty);
+        }
+        p += w;
+        p += strspn(p, " ");
+    }
+    return tosa_op_legal_named(spec, op, types, o->n_types, 0);
+}
+
+/* The int64 policy's reason (docs/USAGE.md): without EXT-INT64 only values provably within
+ * int32 are narrowed; the rest stay int64 on the CPU. The fix is a spec with +int64 where
+ * that has the form the lowering needed. */
+static const char *int64_refusal(const tosa_spec *spec, const ir_node *n, const char *detail,
+                                 char *why, size_t len)
+{
+    tosa_spec keep = with_int64(spec);
+    char fix[600];
+    if (form_legal(&keep, detail))
+        partition_no_int64(spec, fix, sizeof fix);
+    else
+        snprintf(fix, sizeof fix, "TOSA has no form for them (%s)", detail);
+    snprintf(why, len, "%s: its int64 values are not provably within int32, and %s", n->op_type,
+             fix);
+    return PARTITION_INT64;
 }
 
 static const char *type_refusal(const tosa_spec *spec, const ir_node *n, const char *detail,
                                 char *why, size_t len)
 {
     if (about_int64(spec, detail))
-        return PARTITION_INT64;
+        return int64_refusal(spec, n, detail, why, len);
     const char *u = unsigned_type(detail);
     if (u) {
         snprintf(why, len, "%s: TOSA has no unsigned integer types (%s)", n->op_type, u);

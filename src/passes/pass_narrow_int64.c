@@ -261,19 +261,12 @@ static tosac_code check_constants(const ir_graph *g, const tosa_spec *spec,
             continue;
         int64_t lo, hi;
         const_extremes(g, bad, &lo, &hi);
-        char desc[160], have[128], want[128];
-        tosa_spec keep = *spec;
-        keep.major = 1; /* EXT-INT64 came with TOSA 1.1 */
-        keep.minor = 1;
-        keep.patch = -1;
-        keep.extensions |= 1u << TOSA_EXT_INT64;
-        tosa_spec_to_string(spec, have, sizeof have);
-        tosa_spec_to_string(&keep, want, sizeof want);
+        char desc[160], fix[256];
+        partition_no_int64(spec, fix, sizeof fix);
         return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
                           "int64 constant '%s' (values %lld..%lld, read by %s) does not fit "
-                          "int32 and %s has no int64 (EXT-INT64: %s keeps it)",
-                          g->tensors[bad].name, (long long)lo, (long long)hi,
-                          ir_node_desc(g, i, desc, sizeof desc), have, want);
+                          "int32 and %s", g->tensors[bad].name, (long long)lo, (long long)hi,
+                          ir_node_desc(g, i, desc, sizeof desc), fix);
     }
     return TOSAC_OK;
 }

@@ -306,9 +306,17 @@ static void test_categorise(void **state)
         {0, "TOSA-1.1+INT", "ARGMAX: in_t=f32 out_t=i64 needs PRO-FP & EXT-INT64",
          "needs a profile or extension",
          "Mul: float32 operands and int64 values need +FP+int64 (TOSA-1.1+INT+FP+int64)"},
-        {0, "TOSA-1.0+INT", "SUB: no form for in_out_t=i64", "int64 not kept", NULL},
+        {0, "TOSA-1.0+INT", "SUB: no form for in_out_t=i64", "int64 not kept",
+         "Mul: its int64 values are not provably within int32, and TOSA-1.0+INT has no int64 "
+         "(EXT-INT64: TOSA-1.1+INT+int64 keeps it)"},
+        {0, "TOSA-1.1+INT+FP", "SUB: in_out_t=i64 needs EXT-INT64", "int64 not kept",
+         "Mul: its int64 values are not provably within int32, and TOSA-1.1+INT+FP has no "
+         "int64 (EXT-INT64: TOSA-1.1+INT+FP+int64 keeps it)"},
         {0, "TOSA-1.0+INT", "GATHER: no form for index_t=i32 in_out_t=i64", "int64 not kept",
-         NULL},
+         "Mul: its int64 values are not provably within int32, and TOSA has no form for them "
+         "(GATHER: no form for index_t=i32 in_out_t=i64)"},
+        {0, "TOSA-1.1+INT+int64", "REDUCE_PRODUCT: no form for in_out_t=i64", "type not legal",
+         "Mul: TOSA 1.1 has no such form (REDUCE_PRODUCT: no form for in_out_t=i64)"},
         {0, "TOSA-1.0+INT", "ADD: no form for in_out_t=u16", "type not legal",
          "Mul: TOSA has no unsigned integer types (u16)"},
         {0, "TOSA-1.0+INT", "ADD: no form for in_out_t=i8", "type not legal",
