@@ -123,6 +123,49 @@ static void test_cpu_node_writing_graph_output(void **state)
     ir_graph_free(g);
 }
 
+/* A value an If branch reads through a capture keeps int64 (the branch declares it so),
+ * though its producer and its other reader could compute in int32. */
+static void test_captured_value_kept(void **state)
+{
+    (void)state;
+    tosac_error err;
+    tosac_error_clear(&err);
+    ir_graph *g = ir_graph_new("g", NULL);
+    int x = pt_input(g, "x", TOSAC_DT_I16, 1, s2), a = pt_tensor(g, "a", TOSAC_DT_I64, 1, s2);
+    int cast = pt_node(g, "Cast", &x, 1, &a, 1);
+    assert_int_equal(ir_node_set_int(g, cast, "to", 7, &err), TOSAC_OK);
+    int64_t cv[2] = {1000, 1000};
+    int in[2] = {a, pt_const(g, "c", TOSAC_DT_I64, 1, s2, cv)};
+    int out = pt_tensor(g, "out", TOSAC_DT_I64, 1, s2);
+    pt_node(g, "Add", in, 2, &out, 1);
+    int cnd = pt_input(g, "flag", TOSAC_DT_BOOL, 0, NULL), y = pt_tensor(g, "y", TOSAC_DT_I64, 1, s2);
+    int k = pt_node(g, "If", &cnd, 1, &y, 1);
+    for (int b = 0; b < 2; b++) {
+        ir_graph *br = ir_graph_new(b ? "else_branch" : "then_branch", g);
+        int64_t v[2] = {b ? -7 : 7, b ? -7 : 7};
+        int bin[2] = {ir_graph_resolve_tensor(br, "a", &err), pt_const(br, "k", TOSAC_DT_I64, 1, s2, v)};
+        int o = pt_tensor(br, "o", TOSAC_DT_I64, 1, s2);
+        pt_node(br, "Add", bin, 2, &o, 1);
+        pt_output(br, o);
+        assert_int_equal(ir_node_set_graph(g, k, b ? "else_branch" : "then_branch", br, &err),
+                         TOSAC_OK);
+    }
+    pt_output(g, out);
+    pt_output(g, y);
+    pt_run(g, pass_narrow_int64, "TOSA-1.0+INT");
+    assert_int_equal(g->tensors[a].dtype, TOSAC_DT_I64);
+    int16_t xv[2] = {-32768, 32767};
+    uint8_t flag = 1;
+    tosac_tensor ins[2] = {pt_host(TOSAC_DT_I16, 1, s2, xv), pt_host(TOSAC_DT_BOOL, 0, NULL, &flag)}, o[2];
+    pt_cpu(g, ins, 2, o, 2);
+    assert_int_equal(((int64_t *)o[0].data)[0], -32768 + 1000);
+    assert_int_equal(((int64_t *)o[1].data)[0], -32768 + 7); /* then: a + 7 */
+    assert_int_equal(((int64_t *)o[1].data)[1], 32767 + 7);
+    tosac_tensor_free(&o[0]);
+    tosac_tensor_free(&o[1]);
+    ir_graph_free(g);
+}
+
 /* A runtime int64 input has no known range: it and its Add stay int64. */
 static void test_runtime_input_stays_int64(void **state)
 {
@@ -244,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_keeps_int64_with_extension),
         cmocka_unit_test(test_runtime_input_stays_int64),
         cmocka_unit_test(test_cpu_node_writing_graph_output),
+        cmocka_unit_test(test_captured_value_kept),
         cmocka_unit_test(test_zoo_int32_spec),
         cmocka_unit_test(test_zoo_quantized_int32_spec),
         cmocka_unit_test(test_zoo_int64_spec),
