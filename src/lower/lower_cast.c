@@ -6,7 +6,7 @@
  *   float -> bool  TOSA has no such CAST: NOT(EQUAL(x, 0)) (NaN is true, as in ONNX);
  *   bool -> float  likewise: SELECT(x, 1, 0).
  * int64 is emitted as is: whether a CAST to or from i64 is legal is the spec tables' call
- * (TOSA 1.1 EXT-INT64). Identity and Dropout become IDENTITY (a RESCALE when quantization
+ * (TOSA 1.1 EXT-INT64); int8/int16 -> int64, which has no CAST, widens through int32. Identity and Dropout become IDENTITY (a RESCALE when quantization
  * parameters change); Dropout's optional mask output is a constant all-true tensor. */
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +46,9 @@ static tosac_code lower_cast(lower_ctx *c, const ir_node *n)
                         lx_fill(c, "zero", to, x->rank, 0.0), out);
     else if (tosac_dtype_is_float(from) && tosac_dtype_is_int(to))
         res = float_to_int(c, in, x->rank, to, out);
+    else if ((from == TOSAC_DT_I8 || from == TOSAC_DT_I16) && to == TOSAC_DT_I64)
+        res = lx_cast(c, lx_cast(c, in, TOSAC_DT_I32, -1), to, out); /* exact; TOSA has no
+                                                                       * CAST i8/i16 -> i64 */
     else
         res = lx_cast(c, in, to, out);
     return res < 0 ? lx_code(c) : TOSAC_OK;
