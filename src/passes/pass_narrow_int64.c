@@ -396,7 +396,7 @@ static tosac_code wire(ir_graph *g, int t, const unsigned char *cpu, int n_nodes
         if (narrow && (k = pass_add_like(g, t, "_i32", TOSAC_DT_I32, err)) >= 0 &&
             !(rc = add_cast(g, t, k, ONNX_INT32, origin, err)))
             retarget(g, who, cnt, t, k, false, cpu, n_nodes);
-    } else if (ir_graph_is_output(g, t)) {
+    } else if (p >= 0 && ir_graph_is_output(g, t)) {
         /* the user still gets int64 under the output's name, from an int32 twin */
         if ((k = pass_add_like(g, t, "_i32", TOSAC_DT_I32, err)) >= 0) {
             for (int o = 0; o < g->nodes[p].n_outputs; o++)
