@@ -116,6 +116,40 @@ void partition_plan_free(partition_plan *p)
     memset(p, 0, sizeof *p);
 }
 
+/* A node refused for writing int64 from other types (without EXT-INT64) may have been
+ * stopped by something else first: an ArgMax left on the CPU writes int64 (pass_narrow_int64
+ * wires it so) whether a U55 limit or a float input kept it there. Tried with its int64
+ * outputs as int32, a refusal there is the true reason; a success leaves the int64 one. */
+static const char *other_than_int64(const tosa_spec *spec, const ir_graph *g, int i, char *why,
+                                    size_t len, const char *category)
+{
+    ir_graph *mg = (ir_graph *)g; /* dtypes flipped and restored before returning */
+    const ir_node *n = &g->nodes[i];
+    for (int k = 0; k < n->n_inputs; k++)
+        if (n->inputs[k] >= 0 && g->tensors[n->inputs[k]].dtype == TOSAC_DT_I64 &&
+            !g->tensors[n->inputs[k]].data)
+            return category; /* it computes on int64: that is the reason */
+    int flipped[16], nf = 0;
+    for (int o = 0; o < n->n_outputs && nf < 16; o++) {
+        int t = n->outputs[o];
+        if (t >= 0 && g->tensors[t].dtype == TOSAC_DT_I64) {
+            mg->tensors[t].dtype = TOSAC_DT_I32;
+            flipped[nf++] = t;
+        }
+    }
+    char other[512];
+    bool ok = nf == 0 || lower_trial_node(spec, g, i, other, sizeof other);
+    for (int k = 0; k < nf; k++)
+        mg->tensors[flipped[k]].dtype = TOSAC_DT_I64;
+    if (ok)
+        return category;
+    const char *c = partition_categorise(spec, n, other, sizeof other);
+    if (c == PARTITION_INT64)
+        return category;
+    snprintf(why, len, "%s", other);
+    return c;
+}
+
 static tosac_code support(const tosa_spec *spec, const ir_graph *g, partition_plan *p,
                           tosac_error *err)
 {
@@ -129,6 +163,8 @@ static tosac_code support(const tosa_spec *spec, const ir_graph *g, partition_pl
         else if (lower_trial_node(spec, g, i, why, sizeof why))
             continue;
         p->category[i] = partition_categorise(spec, n, why, sizeof why);
+        if (p->category[i] == PARTITION_INT64)
+            p->category[i] = other_than_int64(spec, g, i, why, sizeof why, p->category[i]);
         p->reason[i] = strdup(why);
         if (!p->reason[i])
             return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");

@@ -408,6 +408,35 @@ static void test_reason_category(void **state)
     }
 }
 
+/* An ArgMax of floats left on the CPU writes int64 (its ONNX type), but the reason is the
+ * float input, not the int64 output. */
+static void test_int64_output_true_reason(void **state)
+{
+    (void)state;
+    for (int s = S10; s <= S11; s++) {
+        tosac_error err;
+        tosac_error_clear(&err);
+        ir_model *m = ir_model_new();
+        ir_graph *g = m->graph;
+        const int64_t sx[2] = {2, 4}, sy[1] = {2};
+        int x = bt_input(g, "x", TOSAC_DT_F32, 2, sx), y = bt_tensor(g, "y", TOSAC_DT_I64, 1, sy);
+        int k = ir_graph_add_node(g, "ArgMax", NULL, "am", &x, 1, &y, 1, &err);
+        assert_true(k >= 0);
+        assert_int_equal(ir_node_set_int(g, k, "axis", 1, &err), TOSAC_OK);
+        assert_int_equal(ir_node_set_int(g, k, "keepdims", 0, &err), TOSAC_OK);
+        assert_int_equal(ir_graph_mark_output(g, y, &err), TOSAC_OK);
+        char *report = NULL;
+        report_of(m, s, &report);
+        /* 1.1 has ARGMAX f32 -> i64 (PRO-FP & EXT-INT64): either fix delegates it */
+        const char *reason = s == S10 ? "ArgMax: float32 operands need +FP (TOSA-1.0+INT+FP)"
+                                      : "ArgMax: float32 operands and int64 values need +FP+int64 "
+                                        "(TOSA-1.1+INT+FP+int64)";
+        want_in(report, s, "\"category\": \"needs a profile or extension\"");
+        want_in(report, s, reason);
+        free(report);
+    }
+}
+
 /* The rule read off the spec tables: every integer row with an i64 operand is legal under
  * TOSA-1.1+INT+int64 exactly when it is under TOSA-1.1+FP+int64 (EXT-INT64 goes with both
  * profiles), and under neither without +int64. */
@@ -453,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_abs_graph_output),
         cmocka_unit_test(test_mixed_readers),
         cmocka_unit_test(test_reason_category),
+        cmocka_unit_test(test_int64_output_true_reason),
         cmocka_unit_test(test_rule_matches_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
