@@ -40,7 +40,7 @@ typedef struct mx_case {
     unsigned cpu_cols;           /* columns where the node stays on the CPU by design */
     const char *cpu_category;    /* ... with this report category */
     bool acc48;                  /* a16w8: tosa_op accumulates in i48 */
-    double qtol;                 /* allowed error in output steps; 0 means 1 */
+    double qtol;                 /* allowed error in int16 output steps; 0 means 1 */
     const char *why_qtol;        /* the stated reason when qtol > 1 */
     unsigned bug_cols;           /* columns with a known, reported bug: not checked; the table
                                   * shows the bug instead of a result */

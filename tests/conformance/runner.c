@@ -285,5 +285,10 @@ int main(int argc, char **argv)
         free(list);
     }
     printf("%d passed, %d failed\n", passed, failed);
+    /* A folder without a single test is missing data, not a pass. */
+    if (passed + failed == 0) {
+        printf("FAIL no conformance test (no desc.json) under %s\n", argv[1]);
+        return 1;
+    }
     return failed > 0 ? 1 : 0;
 }

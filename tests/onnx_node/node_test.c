@@ -6,10 +6,15 @@
  * the ONNX backend-test tolerance |got - expected| <= 1e-7 + 1e-3 * |expected| (NaN matches
  * NaN, infinities must agree).
  *
- * Usage: node_test DATA_DIR [--expect LIST] [--list-failures]
+ * Usage: node_test DATA_DIR [--expect LIST [--status STATUS.md]] [--list-failures]
  *   Prints "node tests: N passed, M failed, K not runnable". With --expect, exits 1 when a
- *   case named in LIST (one name a line, '#' comments) does not pass. --list-failures prints
- *   each failing / not runnable case with its reason (the source of STATUS.md). */
+ *   case named in LIST (one name a line, '#' comments) does not pass. With --status too,
+ *   every case must be in exactly one of LIST and STATUS.md's case list (lines
+ *   "- test_x (failed|not runnable): reason"), each listed case must still fail that way
+ *   (an unexpected pass is an error until it moves to LIST), and STATUS.md's
+ *   "**node tests: N passed, M failed, K not runnable**" line must give the counts: a
+ *   regression can only turn green by a visible STATUS.md entry with its reason.
+ *   --list-failures prints each failing / not runnable case with its reason. */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -213,18 +218,119 @@ static int read_list(const char *path, char ***out)
     return n;
 }
 
+/* STATUS.md's case list: names[i] with kind[i] (FAIL / NOT_RUNNABLE); -1 when unreadable or
+ * a line is malformed (printed). *summary gets the counts of its bold summary line. */
+static int read_status(const char *path, char ***names, int **kind, int summary[3])
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[1024], **v = NULL;
+    int *k = NULL, n = 0, cap = 0, bad = 0;
+    summary[0] = summary[1] = summary[2] = -1;
+    while (fgets(line, sizeof line, f)) {
+        sscanf(line, "**node tests: %d passed, %d failed, %d not runnable**", &summary[0],
+               &summary[1], &summary[2]);
+        if (strncmp(line, "- test_", 7) != 0)
+            continue;
+        char name[256], what[32];
+        int used = 0;
+        if (sscanf(line + 2, "%255s (%31[a-z ]):%n", name, what, &used) != 2 || !used ||
+            (strcmp(what, "failed") && strcmp(what, "not runnable")) ||
+            strspn(line + 2 + used, " \r\n") == strlen(line + 2 + used)) {
+            printf("FAIL %s: malformed case line (want \"- test_x (failed|not runnable): "
+                   "reason\"): %s", path, line);
+            bad = 1;
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            v = realloc(v, (size_t)cap * sizeof *v);
+            k = realloc(k, (size_t)cap * sizeof *k);
+        }
+        k[n] = strcmp(what, "failed") == 0 ? FAIL : NOT_RUNNABLE;
+        v[n++] = strdup(name);
+    }
+    fclose(f);
+    *names = v;
+    *kind = k;
+    if (bad) {
+        free_list(v, n);
+        free(k);
+        return -1;
+    }
+    return n;
+}
+
+static int index_of(char **v, int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(v[i], s) == 0)
+            return i;
+    return -1;
+}
+
+/* Every case in exactly one of the pass list and STATUS.md, each as it is listed. */
+static int check_status(const char *path, char **cases, const int *result, int nc, char **exp,
+                        int ne, const int counts[3])
+{
+    char **st;
+    int *kind, summary[3];
+    int ns = read_status(path, &st, &kind, summary);
+    if (ns < 0) {
+        printf("FAIL cannot read the case list of %s\n", path);
+        return 1;
+    }
+    int status = 0;
+    static const char *const kinds[3] = {"passes", "fails", "is not runnable"};
+    for (int i = 0; i < nc; i++) {
+        int e = index_of(exp, ne, cases[i]), s = index_of(st, ns, cases[i]);
+        if (e >= 0 && s >= 0) {
+            printf("STATUS %s is both expected to pass and listed in %s\n", cases[i], path);
+            status = 1;
+        } else if (e < 0 && s < 0) {
+            printf("STATUS %s %s but is in neither the pass list nor %s\n", cases[i],
+                   kinds[result[i]], path);
+            status = 1;
+        } else if (s >= 0 && result[i] != kind[s]) {
+            printf("STATUS %s %s, %s lists it as %s%s\n", cases[i], kinds[result[i]], path,
+                   kind[s] == FAIL ? "failed" : "not runnable",
+                   result[i] == PASS ? ": move it to the pass list" : "");
+            status = 1;
+        }
+    }
+    for (int s = 0; s < ns; s++)
+        if (index_of(cases, nc, st[s]) < 0) {
+            printf("STATUS %s (listed in %s) is not a case of the data\n", st[s], path);
+            status = 1;
+        }
+    if (summary[0] != counts[PASS] || summary[1] != counts[FAIL] ||
+        summary[2] != counts[NOT_RUNNABLE]) {
+        printf("STATUS %s says %d passed, %d failed, %d not runnable; the run gives %d, %d, %d\n",
+               path, summary[0], summary[1], summary[2], counts[PASS], counts[FAIL],
+               counts[NOT_RUNNABLE]);
+        status = 1;
+    }
+    printf("%d cases listed in %s: %s\n", ns, path, status ? "mismatches above" : "as listed");
+    free_list(st, ns);
+    free(kind);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: node_test DATA_DIR [--expect LIST] [--list-failures] [CASE...]\n");
         return 2;
     }
-    const char *root = argv[1], *expect_path = NULL;
+    const char *root = argv[1], *expect_path = NULL, *status_path = NULL;
     int list_failures = 0, n_only = 0;
     char **only = calloc((size_t)argc, sizeof *only);
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--expect") == 0 && i + 1 < argc)
             expect_path = argv[++i];
+        else if (strcmp(argv[i], "--status") == 0 && i + 1 < argc)
+            status_path = argv[++i];
         else if (strcmp(argv[i], "--list-failures") == 0)
             list_failures = 1;
         else
@@ -277,6 +383,8 @@ int main(int argc, char **argv)
             }
         }
         printf("%d cases expected to pass: %s\n", ne, status ? "regressions above" : "all pass");
+        if (status_path && !n_only)
+            status |= check_status(status_path, cases, result, nc, exp, ne, counts);
         free_list(exp, ne);
     }
     if (!n_only)

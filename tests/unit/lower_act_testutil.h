@@ -1,9 +1,9 @@
 /* Single-operator models for the activation / softmax / quantization / norm lowering tests:
  * the float model x -> op -> y, and its QDQ twin x -Q-DQ-> op -Q-DQ-> y (int8 or int16). A
  * case is compiled under a spec (tosac_compile_model), the delegates counted, the emitted
- * operators listed, the program run against the float model on the CPU executor (atol =
- * 1e-3 + qtol * output scale, rtol 1e-3) and the delegate's TOSA graph run alone on the
- * interpreter, which must give the program's result. */
+ * operators listed, the program run against the float model on the CPU executor (lc_tol:
+ * qtol output steps, float outputs 1e-5 relative, no fixed floor) and the delegate's TOSA
+ * graph run alone on the interpreter, which must give the program's result. */
 #ifndef TOSAC_LOWER_ACT_TESTUTIL_H
 #define TOSAC_LOWER_ACT_TESTUTIL_H
 

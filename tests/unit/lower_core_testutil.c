@@ -364,20 +364,27 @@ static void calibrate(lc_b *b, lc_build_fn fn, const void *arg)
     b->calib = false;
 }
 
-void lc_assert_close(const tosac_tensor *y, const tosac_tensor *ref, double atol,
-                     const char *what)
+/* Non-f32 tensors must match bytewise; true when y is f32 (the caller compares). */
+static bool exact_unless_f32(const tosac_tensor *y, const tosac_tensor *ref, const char *what)
 {
     assert_int_equal(y->dtype, ref->dtype);
     assert_int_equal(tosac_tensor_numel(y), tosac_tensor_numel(ref));
-    if (y->dtype != TOSAC_DT_F32) {
-        assert_int_equal(y->nbytes, ref->nbytes);
-        if (memcmp(y->data, ref->data, y->nbytes) != 0) {
-            print_error("%s: %s values differ from the reference\n", what,
-                        tosac_dtype_name(y->dtype));
-            fail();
-        }
-        return;
+    if (y->dtype == TOSAC_DT_F32)
+        return true;
+    assert_int_equal(y->nbytes, ref->nbytes);
+    if (memcmp(y->data, ref->data, y->nbytes) != 0) {
+        print_error("%s: %s values differ from the reference\n", what,
+                    tosac_dtype_name(y->dtype));
+        fail();
     }
+    return false;
+}
+
+void lc_assert_close(const tosac_tensor *y, const tosac_tensor *ref, double atol,
+                     const char *what)
+{
+    if (!exact_unless_f32(y, ref, what))
+        return;
     for (int64_t i = 0; i < tosac_tensor_numel(y); i++) {
         double a = ((const float *)y->data)[i], e = ((const float *)ref->data)[i];
         if (!(fabs(a - e) <= atol + 1e-3 * fabs(e))) {
@@ -386,6 +393,36 @@ void lc_assert_close(const tosac_tensor *y, const tosac_tensor *ref, double atol
             fail();
         }
     }
+}
+
+double lc_tol(double qtol, double scale, double ref, double ref_max)
+{
+    if (scale > 0)
+        return qtol * scale + 1e-6 * fabs(ref);
+    return 1e-5 * (fabs(ref) + ref_max);
+}
+
+void lc_assert_steps(const tosac_tensor *y, const tosac_tensor *ref, double scale, double qtol,
+                     const char *what)
+{
+    if (!exact_unless_f32(y, ref, what))
+        return;
+    const float *a = y->data, *e = ref->data;
+    int64_t n = tosac_tensor_numel(y);
+    double emax = 0;
+    for (int64_t i = 0; i < n; i++)
+        emax = fabs(e[i]) > emax ? fabs(e[i]) : emax;
+    for (int64_t i = 0; i < n; i++)
+        if (!(fabs((double)a[i] - e[i]) <= lc_tol(qtol, scale, e[i], emax))) {
+            if (scale > 0)
+                print_error("%s[%lld]: %.9g vs reference %.9g: %.2f steps of %.3g (allowed "
+                            "%g)\n", what, (long long)i, a[i], e[i], fabs(a[i] - e[i]) / scale,
+                            scale, qtol);
+            else
+                print_error("%s[%lld]: %.9g vs reference %.9g (fp32, rtol 1e-5)\n", what,
+                            (long long)i, a[i], e[i]);
+            fail();
+        }
 }
 
 static bool is_delegate(const ir_node *n)
@@ -578,7 +615,7 @@ void lc_check(lc_build_fn fn, const void *arg, lc_mode mode, const char *spec, d
     for (int k = 0; k < n_out; k++) {
         char what[64];
         snprintf(what, sizeof what, "output %d under %s", k, spec);
-        lc_assert_close(&out[k], &ref[k], 1e-3 + qtol * b->out_scale[k], what);
+        lc_assert_steps(&out[k], &ref[k], b->out_scale[k], qtol, what);
         tosac_tensor_free(&out[k]);
         tosac_tensor_free(&ref[k]);
     }

@@ -10,7 +10,8 @@
  *     model file would be);
  * then compiles it for a spec, runs the program, and asserts
  *   - every output against the reference (the CPU executor on the same model, i.e. the QDQ
- *     graph's float semantics): |y - ref| <= 1e-3 + qtol * output_scale + 1e-3 * |ref|;
+ *     graph's float semantics) with lc_assert_steps: quantized outputs within qtol output
+ *     steps, float outputs within fp32 rounding (no fixed floor either way);
  *   - every delegate, written to .tosa bytes, read back and run alone on the interpreter with
  *     the values the program fed it, gives bit-identical outputs.
  * The result lists the report's placement counts and the delegates' operators for the test's
@@ -107,6 +108,14 @@ const lc_op_info *lc_find(const lc_result *r, tosa_op op);
  * inputs and outputs are appended to p's CPU graph outputs (so p can be run again this way). */
 void lc_run_program_checked(tosac_program *p, const tosac_tensor *ins, int n_in,
                             tosac_tensor *outs, int n_out, tosa_graph *const *emitted);
+/* The allowed |y - ref| for one element: scale > 0 (a dequantized output) qtol steps plus
+ * 1e-6 |ref| (the f32 rounding of q * scale on both sides: 2^-24 relative each, under 0.04
+ * of a step even at |q| = 32767); scale 0 (float) 1e-5 (|ref| + ref_max), ref_max the
+ * tensor's largest |ref| (a sum in another order errs relative to its terms, not its result). */
+double lc_tol(double qtol, double scale, double ref, double ref_max);
+/* Every f32 element within lc_tol; other dtypes must match exactly. */
+void lc_assert_steps(const tosac_tensor *y, const tosac_tensor *ref, double scale, double qtol,
+                     const char *what);
 /* |y - ref| <= atol + 1e-3 |ref| for every element (both f32, same numel); other dtypes must
  * match exactly. */
 void lc_assert_close(const tosac_tensor *y, const tosac_tensor *ref, double atol,

@@ -61,8 +61,12 @@ static void three_ways(const lat_op *op, const char *float_ops, float lo, float 
     assert_int_equal(lat_out_dtype(&r, TOSA_OP_TABLE, 0), TOSAC_DT_I8);
     lat_result_free(&r);
 
+    /* int16: 2 steps against the float model. The output rounding is half a step, each
+     * TABLE entry is rounded (half a step) and displaced by half its segment's midpoint error
+     * (lower_table_values_i16 halves the worst interpolation error that way): measured 1.44
+     * (Selu), 1.42 (Softplus), 1.49 (Mish), under 0.9 for the others. */
     lat_quant a16 = out_range(q16, lo, hi);
-    lat_run(op, &a16, "TOSA-1.0+INT+int16", x, 1, &r);
+    lat_run(op, &a16, "TOSA-1.0+INT+int16", x, 2, &r);
     assert_int_equal(r.delegated, 1);
     assert_string_equal(r.ops, "TABLE RESCALE");
     assert_int_equal(lat_out_dtype(&r, TOSA_OP_TABLE, 0), TOSAC_DT_I32);
@@ -281,11 +285,21 @@ static void test_prelu(void **s)
 static void test_quantized_unary(void **s)
 {
     (void)s;
+    /* qtol16: the int16 case's bound in output steps (measured worst in brackets): the two
+     * half-step roundings of the TABLE entries and the output, plus the entries' displacement
+     * by half the midpoint error, h^2/16 |f''| with h = 1/32: 2 steps for Sin (|f''| = 1
+     * against a step of 3e-5: bound 3, measured 2.33); Reciprocal's table is built at a
+     * coarser shift to widen its crossing of 4 = hi (1/x at 0.25; measured 2.34). */
     static const struct {
         const char *op;
         float lo, hi;
-    } cases[] = {{"Exp", 0.0f, 2981.0f}, {"Log", -1.39f, 2.08f}, {"Sqrt", 0.0f, 2.83f},
-                 {"Reciprocal", 0.0f, 4.0f}, {"Sin", -1.0f, 1.0f}, {"Erf", 0.0f, 1.0f}};
+        double qtol16;
+    } cases[] = {{"Exp", 0.0f, 2981.0f, 1},      /* 0.99 */
+                 {"Log", -1.39f, 2.08f, 1},      /* 0.74 */
+                 {"Sqrt", 0.0f, 2.83f, 2},       /* 1.44 */
+                 {"Reciprocal", 0.0f, 4.0f, 3},  /* 2.34 */
+                 {"Sin", -1.0f, 1.0f, 3},        /* 2.33 */
+                 {"Erf", 0.0f, 1.0f, 2}};        /* 1.41 */
     float x[N];
     for (int i = 0; i < N; i++)
         x[i] = (float)(8 + 3 * i) / 32.0f;
@@ -306,7 +320,7 @@ static void test_quantized_unary(void **s)
         float x1[N];
         for (int i = 0; i < N; i++)
             x1[i] = x[i] + 1.0f;
-        lat_run(&op, &a16, "TOSA-1.0+INT+int16", x1, 1, &r);
+        lat_run(&op, &a16, "TOSA-1.0+INT+int16", x1, cases[k].qtol16, &r);
         assert_string_equal(r.ops, "TABLE RESCALE");
         lat_result_free(&r);
     }

@@ -165,7 +165,13 @@ static void check_model(lc_build_fn fn, const char *float_ops, int transposes, i
 {
     for (int i = 0; i < 3; i++) {
         lc_result r;
-        lc_check(fn, NULL, lc_modes[i].mode, lc_modes[i].spec, 1, &r);
+        /* int16: 2 steps. A CONV2D's int48 accumulator is RESCALEd with a 16-bit multiplier
+         * (the spec forbids scale32 on i48), relative error up to 2^-15, which at |q| > 16k
+         * turns a value near a .5 boundary one step away from the reference's float
+         * rounding; the next requantization (to a finer scale) carries that step into more
+         * than one output step. Measured 2.00 in four of the models. */
+        lc_check(fn, NULL, lc_modes[i].mode, lc_modes[i].spec,
+                 lc_modes[i].mode == LC_A16W8 ? 2 : 1, &r);
         int boundary = lc_modes[i].mode == LC_FLOAT ? 0 : fn == edge_model ? 3 : 2;
         if (r.cpu != boundary)
             print_error("%s: %s\n", lc_modes[i].spec, r.reasons);

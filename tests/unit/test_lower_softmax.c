@@ -2,6 +2,7 @@
  * and int16 (one interpolated exp table) forms with the INTDIV normalisation, the opset axis
  * ambiguity, and the zoo's QDQ sigmoid / tanh / softmax models against onnxruntime. */
 #include "lower_act_testutil.h"
+#include "lower_core_testutil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,7 +95,10 @@ static void test_quantized_int16(void **s)
     op.shape[1] = 48;
     op.shape[2] = 1;
     lat_result r;
-    lat_run(&op, &a16, "TOSA-1.0+INT+int16", x, 1, &r);
+    /* 2 steps: the exp TABLE's entry rounding and displacement (see test_lower_activation)
+     * and INTDIV's truncation of the normalised value come on top of the output's half step
+     * the float reference does not round; measured 1.07 */
+    lat_run(&op, &a16, "TOSA-1.0+INT+int16", x, 2, &r);
     assert_int_equal(r.delegated, 1);
     assert_string_equal(r.ops, "CAST REDUCE_MAX SUB ADD RESCALE TABLE RESCALE REDUCE_SUM MUL "
                                "INTDIV RESCALE");
@@ -175,7 +179,7 @@ static void zoo(const char *name, const char *spec, tosa_op op, float y_scale, d
         assert_int_equal(tosac_tensor_numel(&y), tosac_tensor_numel(&e));
         const float *g = y.data, *w = e.data;
         for (int64_t i = 0; i < tosac_tensor_numel(&y); i++)
-            if (!(fabs((double)g[i] - w[i]) <= 1e-3 + tol_steps * y_scale + 1e-3 * fabs(w[i])))
+            if (!(fabs((double)g[i] - w[i]) <= lc_tol(tol_steps, y_scale, w[i], 0)))
                 fail_msg("%s sample %d element %lld: %.9g vs onnxruntime %.9g", name, sample,
                          (long long)i, g[i], w[i]);
         tosac_tensor_free(&x);
@@ -199,8 +203,10 @@ static void test_zoo_int16(void **s)
     (void)s;
     const char *sp = "TOSA-1.0+INT+int16";
     zoo("synth_qdq_s16_op21_sigmoid", sp, TOSA_OP_TABLE, 3.051765452255495e-05f, 1);
-    zoo("synth_qdq_s16_op21_tanh", sp, TOSA_OP_TABLE, 3.051851308555342e-05f, 1);
-    zoo("synth_qdq_s16_op21_softmax", sp, TOSA_OP_INTDIV, 1.237195738212904e-05f, 1);
+    /* Tanh 4.75 and Softmax 2 steps: the int16 TABLE's error on these models' input steps,
+     * derived in tests/zoo_compile/zoo_compile_test.c (qtol_of; measured 3 and 2) */
+    zoo("synth_qdq_s16_op21_tanh", sp, TOSA_OP_TABLE, 3.051851308555342e-05f, 4.75);
+    zoo("synth_qdq_s16_op21_softmax", sp, TOSA_OP_INTDIV, 1.237195738212904e-05f, 2);
 }
 
 int main(void)

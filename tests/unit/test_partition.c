@@ -194,7 +194,10 @@ static void test_int16_boundary_regression(void **state)
     lc_fill(rw, 108, 2, 0.5f);
     lc_fill(rb, 4, 3, 0.5f);
     lc_result r;
-    lc_check(regression_model, NULL, LC_A16W8, "TOSA-1.0+INT+int16+u55", 1, &r);
+    /* 2 steps: the int16 Conv's 16-bit RESCALE multiplier (see test_lower_layout_propagate)
+     * can leave k one step off, which the MatMul on the CPU turns into up to 2 output steps
+     * (measured 2.00). */
+    lc_check(regression_model, NULL, LC_A16W8, "TOSA-1.0+INT+int16+u55", 2, &r);
     /* delegate int16 {Conv, Split} -> CPU [DQ -> MatMul f32 -> Q -> DQ], [DQ -> k] */
     assert_int_equal(r.n_delegates, 1);
     assert_int_equal(r.delegated, 2);
@@ -210,7 +213,7 @@ static void test_int16_boundary_regression(void **state)
     assert_int_equal(lc_count(&r, TOSA_OP_CONV2D, TOSAC_DT_I48), 1);
     assert_int_equal(lc_count(&r, TOSA_OP_SLICE, TOSAC_DT_I16), 2);
     /* without the u55 subset the MatMul joins the delegate (i16 x i16 -> i48) */
-    lc_check(regression_model, NULL, LC_A16W8, "TOSA-1.0+INT+int16", 1, &r);
+    lc_check(regression_model, NULL, LC_A16W8, "TOSA-1.0+INT+int16", 2, &r);
     assert_int_equal(r.n_delegates, 1);
     assert_int_equal(r.delegated, 3);
     assert_int_equal(lc_count(&r, TOSA_OP_MATMUL, TOSAC_DT_I48), 1);
@@ -260,7 +263,7 @@ static void zoo_split_matmul(const char *model, const char *spec, int delegated,
         for (int k = 0; k < 2; k++) {
             snprintf(path, sizeof path, "models/%s/expected/%02d/%s.npy", model, s, names[k]);
             assert_int_equal(tosac_npy_read(tu_shared(path), &e, &err), TOSAC_OK);
-            lc_assert_close(&outs[k], &e, 1e-3 + step[k], names[k]);
+            lc_assert_steps(&outs[k], &e, step[k], 1, names[k]);
             tosac_tensor_free(&e);
             tosac_tensor_free(&outs[k]);
         }

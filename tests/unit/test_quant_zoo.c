@@ -1,8 +1,9 @@
 /* The quantizer on the shared model zoo:
  *   - ppocr_mobile_v2_cls (float, opset 9) under a8w8 and a16w8 on its 8 samples: the QDQ
  *     model (exported and re-imported) classifies every sample as the float model does and
- *     stays within atol 1e-3 + 1 output step of onnxruntime's float output;
- *   - mobilenet_v2_f32_op13 under a8w8 on its 3 samples: same top-1 (looser, see below);
+ *     stays within one output step of onnxruntime's float output (no fixed floor);
+ *   - mobilenet_v2_f32_op13 under a8w8 on its 3 samples: same top-1, and no farther from the
+ *     float logits than the zoo's torch-quantized twin, at worst and on average (see below);
  *   - synth_qdq_*: quantizing float_reference.onnx on the samples the shared QDQ models were
  *     calibrated on (00-02) gives their activation scales and zero points, and the same
  *     per-channel weight scales. */
@@ -101,9 +102,10 @@ static const char *const k_all8[] = {"00", "01", "02", "03", "04", "05", "06", "
 /* Max |qdq - ort float| over the samples; checks the argmax on each. */
 static double compare_samples(const ir_model *q, const char *model, const char *input,
                               const char *output, const char *const *samples, int n,
-                              int check_argmax)
+                              int check_argmax, double *mean)
 {
-    double worst = 0;
+    double worst = 0, sum = 0;
+    int64_t cnt = 0;
     for (int s = 0; s < n; s++) {
         tosac_tensor got = run_sample(q, model, samples[s], input), want;
         char rel[256];
@@ -113,11 +115,16 @@ static double compare_samples(const ir_model *q, const char *model, const char *
         if (check_argmax && argmax(&got) != argmax(&want))
             fail_msg("%s sample %s: argmax %d, float model %d", model, samples[s], argmax(&got),
                      argmax(&want));
-        for (int64_t i = 0; i < tosac_tensor_numel(&got); i++)
-            worst = fmax(worst, fabs((double)((float *)got.data)[i] - ((float *)want.data)[i]));
+        for (int64_t i = 0; i < tosac_tensor_numel(&got); i++, cnt++) {
+            double d = fabs((double)((float *)got.data)[i] - ((float *)want.data)[i]);
+            worst = fmax(worst, d);
+            sum += d;
+        }
         tosac_tensor_free(&got);
         tosac_tensor_free(&want);
     }
+    if (mean)
+        *mean = cnt ? sum / (double)cnt : 0;
     return worst;
 }
 
@@ -126,10 +133,11 @@ static void ppocr(quant_scheme s)
     const char *model = "ppocr_mobile_v2_cls";
     ir_model *q = quantize(model, "model.onnx", s, k_all8, 8);
     float step = output_scale(q->graph);
-    /* the DESIGN.md tolerance: atol 1e-3 + 1 output step (a8w8 step 1/255 on the softmax;
-     * measured max difference 2.3e-6 for both schemes) */
-    double worst = compare_samples(q, model, "x.npy", "softmax_0.tmp_0.npy", k_all8, 8, 1);
-    assert_true(worst <= 1e-3 + step);
+    /* one output step (a8w8 step 1/255 on the softmax; measured max difference 2.3e-6 for
+     * both schemes) */
+    double worst =
+        compare_samples(q, model, "x.npy", "softmax_0.tmp_0.npy", k_all8, 8, 1, NULL);
+    assert_true(worst <= step);
     ir_model_free(q);
 }
 
@@ -152,13 +160,36 @@ static void test_mobilenet_a8w8(void **state)
     const char *const samples[3] = {"00", "01", "02"};
     ir_model *q = quantize(model, "model.onnx", QUANT_A8W8, samples, 3);
     float step = output_scale(q->graph);
-    /* Looser: 52 int8 conv layers on random weights (logits in about [-0.5, 0.5], std
-     * 0.15) accumulate rounding error. Bound: 48 output steps (about 0.20; measured 36
-     * steps = 0.153, step 0.0042), and the top-1 class matches on all 3 samples. For
-     * comparison the zoo's torch-quantized twin (mobilenet_v2_qdq_u8s8_op13) differs from
-     * the float outputs by up to 0.208 and changes top-1 on 2 of the 3 samples. */
-    double worst = compare_samples(q, model, "input.npy", "logits.npy", samples, 3, 1);
-    assert_true(worst <= 48.0 * step);
+    /* Looser than a step: 52 int8 conv layers on random weights (logits in about
+     * [-0.5, 0.5], std 0.15) accumulate rounding error, so the bound is not a fixed number of
+     * steps but the zoo's torch-quantized twin (mobilenet_v2_qdq_u8s8_op13, onnxruntime's
+     * outputs on the same three inputs): ours must be no farther from the float logits than
+     * torch's int8 network, both at worst (twin 0.208 = 49 steps; measured 0.153 = 36) and
+     * on average (twin 0.0405; measured 0.0292: the mean shows a systematic bias the worst
+     * case can hide); and the top-1 class matches on all 3 samples (the twin's changes on 2). */
+    double mean;
+    double worst = compare_samples(q, model, "input.npy", "logits.npy", samples, 3, 1, &mean);
+    double twin = 0, twin_sum = 0;
+    int64_t cnt = 0;
+    for (int s = 0; s < 3; s++) {
+        tosac_tensor t, f;
+        char rel[256];
+        snprintf(rel, sizeof rel, "expected/%s/logits.npy", samples[s]);
+        assert_int_equal(tosac_npy_read(model_path("mobilenet_v2_qdq_u8s8_op13", rel), &t, NULL),
+                         TOSAC_OK);
+        assert_int_equal(tosac_npy_read(model_path(model, rel), &f, NULL), TOSAC_OK);
+        assert_int_equal(tosac_tensor_numel(&t), tosac_tensor_numel(&f));
+        for (int64_t i = 0; i < tosac_tensor_numel(&f); i++, cnt++) {
+            double d = fabs((double)((float *)t.data)[i] - ((float *)f.data)[i]);
+            twin = fmax(twin, d);
+            twin_sum += d;
+        }
+        tosac_tensor_free(&t);
+        tosac_tensor_free(&f);
+    }
+    if (!(worst <= twin && mean <= twin_sum / (double)cnt))
+        fail_msg("a8w8 mobilenet: worst %g (%.1f steps), mean %g; torch's twin: %g, %g", worst,
+                 worst / step, mean, twin, twin_sum / (double)cnt);
     ir_model_free(q);
 }
 

@@ -5,10 +5,11 @@
  *     TOSA-1.0+INT+int16, the float models mobilenet_v2_f32 and ppocr under TOSA-1.0+FP),
  *     writing the program, the report and every delegate (--emit-tosa);
  *   - read every emitted .tosa back with our reader, and its .json metadata (I/O counts match);
- *   - run the program on every sample: each output within
- *       1e-3 + 1 * output_scale + spread + 1e-3 * |expected|
- *     of onnxruntime's (output_scale: the scale of the DequantizeLinear producing it; spread:
- *     meta.json reference.max_abs_diff_vs_graph_optimization_disabled for that output);
+ *   - run the program on every sample: each output within one output step (qtol where a
+ *     model states why) plus spread of onnxruntime's, no fixed floor (output step: the scale
+ *     of the DequantizeLinear producing it; spread: meta.json
+ *     reference.max_abs_diff_vs_graph_optimization_disabled for that output); float models
+ *     within 1e-5 relative (lc_tol);
  *   - every emitted .tosa, run alone on the interpreter with the values the program fed that
  *     delegate, gives bit-identical outputs (lower_core_testutil.h);
  *   - print the delegated/total node counts and check them exactly: one delegate, only the
@@ -56,6 +57,21 @@ static const expect expects[] = {
     {"mobilenet_v2_f32_op13", "TOSA-1.0+FP", NULL, 100},
     {"ppocr_mobile_v2_cls", "TOSA-1.0+FP", "x=1,3,48,192", 180},
 };
+
+/* Output steps allowed besides onnxruntime's spread: 1, except where the int16 TABLE is
+ * farther from the float value: its entries are rounded (0.5 step) and displaced by half
+ * their segment's midpoint error (lower_table_values_i16), a residual of about
+ * h^2/16 max|f''| with h = 128 input steps, the RESCALE after it rounds (0.5) and
+ * onnxruntime's own output is rounded (0.5).
+ *   - Tanh (input step 3.547e-4, h = 0.0454, max|tanh''| = 0.770, output step 3.05e-5):
+ *     residual 3.25 steps, bound 4.75; measured 3.00.
+ *   - Softmax (the exp table): 2; measured 2.00. */
+static double qtol_of(const char *model)
+{
+    if (strcmp(model, "synth_qdq_s16_op21_tanh") == 0)
+        return 4.75;
+    return strcmp(model, "synth_qdq_s16_op21_softmax") == 0 ? 2 : 1;
+}
 
 static const char *model_name;
 static tosac_error E;
@@ -218,7 +234,11 @@ static void test_zoo_model(void **state)
             tosac_json_double(tosac_json_get(spread, name), &sp);
             char what[300];
             snprintf(what, sizeof what, "%s sample %d output %s", m, s, name);
-            lc_assert_close(&outs[k], &want, 1e-3 + output_step(orig->graph, ot) + sp, what);
+            double step = output_step(orig->graph, ot);
+            if (step > 0) /* one step, plus onnxruntime's own spread in steps */
+                lc_assert_steps(&outs[k], &want, step, qtol_of(ex->model) + sp / step, what);
+            else
+                lc_assert_steps(&outs[k], &want, 0, 0, what);
             tosac_tensor_free(&want);
             tosac_tensor_free(&outs[k]);
             free(f);
