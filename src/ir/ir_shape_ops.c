@@ -64,6 +64,8 @@ static tosac_code broadcast(shape_ctx *c, int node, int first, int last, int *ra
                             int64_t *shape)
 {
     *rank = 0;
+    if (last < first) /* a variadic node (Add, Max, Sum) given no inputs at all */
+        return sh_fail(c, node, "it has no inputs");
     for (int k = first; k <= last; k++) {
         const ir_tensor *t;
         if (sh_need(c, node, k, &t))

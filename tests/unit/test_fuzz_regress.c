@@ -7,6 +7,8 @@
  *   convert exp(+large) = inf to an integer: undefined behaviour);
  * - a graph without nodes sorts and compiles (ir_graph_toposort passed its NULL node array to
  *   memcpy: UB, caught by the sanitizer build);
+ * - a Sub without inputs is refused (shape inference read input 0 through NULL; the rule's
+ *   own test is test_ir_shape's test_variadic_without_inputs);
  * - every model kept in fuzz/regress/compile/ gets the message of its fix (or compiles, for the
  *   empty one), none an internal error. (The DequantizeLinear operand checks are in test_ir_shape.) */
 #include "testutil.h"
@@ -123,6 +125,8 @@ static const struct {
     {"crash-784c719c4dbebfa8f0cf93acab0fbcda509b67a4",
      "node 0 (QuantizeLinear ''): scale 0 is negative (-93.9245)"},
     {"crash-98cc68116aba36b6c06d0fcfa4490e3b6a57741a", NULL}, /* no nodes: compiles */
+    {"crash-9e9f05911cd70aae9ea35290364e5d9d0dcde91e",
+     "node 17 (Sub 'base_max'): cannot infer the output shape: it has no inputs"},
 };
 
 static void test_graph_without_nodes(void **state)

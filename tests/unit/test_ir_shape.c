@@ -166,6 +166,21 @@ static void test_dequantize_operand_types(void **state)
     ir_model_free(m);
 }
 
+/* fuzz/regress/compile/crash-9e9f0591...: an Add without inputs; the broadcast rule read
+ * input 0 through a NULL pointer. */
+static void test_variadic_without_inputs(void **state)
+{
+    (void)state;
+    ir_model *m = new_model();
+    int y = t(m, "y");
+    ir_graph_add_node(m->graph, "Add", NULL, "add", NULL, 0, &y, 1, &err);
+    ir_graph_mark_output(m->graph, y, &err);
+    assert_int_equal(ir_model_infer_shapes(m, &err), TOSAC_ERR_UNSUPPORTED);
+    assert_string_equal(err.msg, "node 0 (Add 'add'): cannot infer the output shape: it has no "
+                                 "inputs");
+    ir_model_free(m);
+}
+
 static void test_input_shape_parse(void **state)
 {
     (void)state;
@@ -267,6 +282,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv_pool_gemm),
         cmocka_unit_test(test_dequantize_operand_types),
+        cmocka_unit_test(test_variadic_without_inputs),
         cmocka_unit_test(test_pool_indices_without_y),
         cmocka_unit_test(test_shape_arithmetic_folds),
         cmocka_unit_test(test_broadcast_split_slice_transpose),
