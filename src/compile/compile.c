@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "compile/compile_json.h"
+#include "cpu/cpu_exec.h"
 #include "lower/lower.h"
 #include "partition/partition.h"
 #include "passes/passes.h"
@@ -195,6 +196,33 @@ static tosac_code rewrite_cpu_graph(ir_graph *g, const partition_plan *pl, int b
     return rc;
 }
 
+/* Every node left on the CPU (bodies included) needs a CPU implementation: an operator neither
+ * the spec nor the CPU executor has is the model's problem (exit 2), not a program that later
+ * fails the read-back check as an internal error. */
+static tosac_code check_cpu_runnable(const ir_graph *g, const tosa_spec *spec, tosac_error *err)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (strcmp(n->domain, IR_DOMAIN_TOSAC) == 0 && strcmp(n->op_type, TOSAC_DELEGATE_OP) == 0)
+            continue;
+        bool onnx = strcmp(n->domain, "") == 0 || strcmp(n->domain, "ai.onnx") == 0;
+        if (!onnx || !cpu_op_supported(n->op_type)) {
+            char sp[64];
+            tosa_spec_to_string(spec, sp, sizeof sp);
+            return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
+                              "node '%s': operator %s%s%s is neither in %s nor supported on the CPU",
+                              n->name, onnx ? "" : n->domain, onnx ? "" : ".", n->op_type, sp);
+        }
+        const ir_graph *sub;
+        for (int k = 0; (sub = ir_node_subgraph(n, k)); k++) {
+            tosac_code rc = check_cpu_runnable(sub, spec, err);
+            if (rc)
+                return rc;
+        }
+    }
+    return TOSAC_OK;
+}
+
 /* The CPU-side nodes of plan over g (pass_unfold_cpu restores their ONNX form). */
 static tosac_code unfold_cpu(ir_graph *g, const partition_plan *pl, tosac_error *err)
 {
@@ -290,6 +318,8 @@ tosac_code tosac_compile_model(ir_model *m, const tosac_compile_options *o, tosa
         rc = lower_delegates(&s, m->graph, &s.plan, 0, err);
     if (!rc)
         rc = rewrite_cpu_graph(m->graph, &s.plan, 0, err);
+    if (!rc)
+        rc = check_cpu_runnable(m->graph, &s.spec, err);
     if (!rc)
         rc = ir_model_set_opset(s.m, IR_DOMAIN_TOSAC, 1, err);
     tosac_program *p = NULL;

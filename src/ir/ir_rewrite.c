@@ -357,7 +357,8 @@ tosac_code ir_graph_toposort(ir_graph *g, tosac_error *err)
         for (int i = 0; i < nn; i++)
             if (g->nodes[i].dead)
                 ir_node_fini(&g->nodes[i]);
-        memcpy(g->nodes, sorted, (size_t)n_order * sizeof *sorted);
+        if (n_order) /* a graph without nodes may have no node array: memcpy(NULL) is UB */
+            memcpy(g->nodes, sorted, (size_t)n_order * sizeof *sorted);
         g->n_nodes = n_order;
     }
     free(order);

@@ -64,6 +64,8 @@ static tosac_code broadcast(shape_ctx *c, int node, int first, int last, int *ra
                             int64_t *shape)
 {
     *rank = 0;
+    if (last < first) /* a variadic node (Add, Max, Sum) given no inputs at all */
+        return sh_fail(c, node, "it has no inputs");
     for (int k = first; k <= last; k++) {
         const ir_tensor *t;
         if (sh_need(c, node, k, &t))
@@ -215,9 +217,11 @@ static tosac_code r_cast(shape_ctx *c, int node)
 
 static tosac_code r_quantize(shape_ctx *c, int node)
 {
-    const ir_tensor *x, *zp = IN(2);
+    const ir_tensor *x, *s = IN(1), *zp = IN(2);
     if (sh_need(c, node, 0, &x))
         return c->err->code;
+    if (s && s->dtype != TOSAC_DT_UNKNOWN && !tosac_dtype_is_float(s->dtype))
+        return sh_fail(c, node, "the scale is not a float tensor");
     tosac_dtype dt = TOSAC_DT_U8;
     int64_t od = ir_node_attr_int(NODE, "output_dtype", 0);
     if (zp && zp->dtype != TOSAC_DT_UNKNOWN)
@@ -233,9 +237,15 @@ static tosac_code r_quantize(shape_ctx *c, int node)
 
 static tosac_code r_dequantize(shape_ctx *c, int node)
 {
-    const ir_tensor *x, *s = IN(1);
+    const ir_tensor *x, *s = IN(1), *zp = IN(2);
     if (sh_need(c, node, 0, &x))
         return c->err->code;
+    if (s && s->dtype != TOSAC_DT_UNKNOWN && !tosac_dtype_is_float(s->dtype))
+        return sh_fail(c, node, "the scale is not a float tensor");
+    /* ONNX types the zero point like x: other types would dequantize x with foreign params */
+    if (zp && zp->dtype != TOSAC_DT_UNKNOWN && x->dtype != TOSAC_DT_UNKNOWN &&
+        zp->dtype != x->dtype)
+        return sh_fail(c, node, "the zero point's type differs from the input's");
     tosac_dtype dt = s && s->dtype != TOSAC_DT_UNKNOWN ? s->dtype : TOSAC_DT_F32;
     return sh_set(c, node, 0, dt, x->rank, x->shape);
 }

@@ -78,6 +78,9 @@ static tosac_code record(ir_graph *g, int node, int q, int scale_id, int zp_id, 
         else if (!isfinite(sc[i]))
             rc = tosac_fail(err, TOSAC_ERR_INPUT, "%s: scale %lld is not finite", desc,
                             (long long)i);
+        else if (sc[i] < 0) /* the lowering's tables would take exp of a positive argument */
+            rc = tosac_fail(err, TOSAC_ERR_INPUT, "%s: scale %lld is negative (%g)", desc,
+                            (long long)i, (double)sc[i]);
         zp[i] = have_zp ? tosac_tensor_int_at(&z, i) : 0;
     }
     if (!rc)

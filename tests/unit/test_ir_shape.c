@@ -128,6 +128,59 @@ static void test_errors_name_the_problem(void **state)
     ir_model_free(m);
 }
 
+/* Found by fuzz_compile: DequantizeLinear operands ONNX does not allow compiled, and the program
+ * then failed compile's own read-back check as an internal error (exit 1 for a bad model).
+ * fuzz/regress/compile/crash-e64dfe2f...: an int16 zero point on the uint8 output of a
+ * QuantizeLinear without one. */
+static void test_dequantize_operand_types(void **state)
+{
+    (void)state;
+    ir_model *m = new_model();
+    ir_graph *g = m->graph;
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 1, (int64_t[]){3}, &err);
+    float scale = 0.5f;
+    int16_t zp = 0;
+    int s = ir_graph_add_const(g, "s", TOSAC_DT_F32, 0, NULL, &scale, sizeof scale, &err);
+    int z = ir_graph_add_const(g, "z", TOSAC_DT_I16, 0, NULL, &zp, sizeof zp, &err);
+    int q = t(m, "q"), y = t(m, "y");
+    ir_graph_add_node(g, "QuantizeLinear", NULL, "quant", (int[]){x, s}, 2, &q, 1, &err);
+    ir_graph_add_node(g, "DequantizeLinear", NULL, "dq", (int[]){q, s, z}, 3, &y, 1, &err);
+    ir_graph_mark_output(g, y, &err);
+    assert_int_equal(ir_model_infer_shapes(m, &err), TOSAC_ERR_UNSUPPORTED);
+    assert_string_equal(err.msg, "node 1 (DequantizeLinear 'dq'): cannot infer the output shape: "
+                                 "the zero point's type differs from the input's");
+    ir_model_free(m);
+
+    /* fuzz/regress/compile/crash-bcd92883...: the zero point in the scale's place */
+    m = new_model();
+    g = m->graph;
+    int8_t zp8 = 2;
+    int xq = ir_graph_add_input(g, "xq", TOSAC_DT_I8, 1, (int64_t[]){3}, &err);
+    z = ir_graph_add_const(g, "z8", TOSAC_DT_I8, 0, NULL, &zp8, sizeof zp8, &err);
+    y = t(m, "y");
+    ir_graph_add_node(g, "DequantizeLinear", NULL, "dq", (int[]){xq, z}, 2, &y, 1, &err);
+    ir_graph_mark_output(g, y, &err);
+    assert_int_equal(ir_model_infer_shapes(m, &err), TOSAC_ERR_UNSUPPORTED);
+    assert_string_equal(err.msg, "node 0 (DequantizeLinear 'dq'): cannot infer the output shape: "
+                                 "the scale is not a float tensor");
+    ir_model_free(m);
+}
+
+/* fuzz/regress/compile/crash-9e9f0591...: an Add without inputs; the broadcast rule read
+ * input 0 through a NULL pointer. */
+static void test_variadic_without_inputs(void **state)
+{
+    (void)state;
+    ir_model *m = new_model();
+    int y = t(m, "y");
+    ir_graph_add_node(m->graph, "Add", NULL, "add", NULL, 0, &y, 1, &err);
+    ir_graph_mark_output(m->graph, y, &err);
+    assert_int_equal(ir_model_infer_shapes(m, &err), TOSAC_ERR_UNSUPPORTED);
+    assert_string_equal(err.msg, "node 0 (Add 'add'): cannot infer the output shape: it has no "
+                                 "inputs");
+    ir_model_free(m);
+}
+
 static void test_input_shape_parse(void **state)
 {
     (void)state;
@@ -228,6 +281,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv_pool_gemm),
+        cmocka_unit_test(test_dequantize_operand_types),
+        cmocka_unit_test(test_variadic_without_inputs),
         cmocka_unit_test(test_pool_indices_without_y),
         cmocka_unit_test(test_shape_arithmetic_folds),
         cmocka_unit_test(test_broadcast_split_slice_transpose),

@@ -1,0 +1,48 @@
+/* libFuzzer target: the runtime's program loader (TOSACPRG), then the load-time preparation a
+ * run does (tosac_program_prepare); a program with no graph inputs is also run. Preparation
+ * allocates every declared delegate tensor, so programs declaring more than
+ * FUZZ_PREPARE_MAX_BYTES in all are only loaded: bounding declared sizes before allocating is
+ * the resource-limit part of issue 12 (docs/RELIABILITY.md). */
+#include <stdlib.h>
+
+#include "tosac/program.h"
+
+#define FUZZ_PREPARE_MAX_BYTES (256.0 * 1024 * 1024)
+
+/* Bytes the delegates' declared tensors take (a double: declared shapes may overflow int64). */
+static double declared_bytes(const tosac_program *p)
+{
+    double total = 0;
+    for (int d = 0; d < p->n_delegates; d++)
+        for (int r = 0; r < p->delegates[d]->n_regions; r++)
+            for (int b = 0; b < p->delegates[d]->regions[r].n_blocks; b++) {
+                const tosa_block *blk = &p->delegates[d]->regions[r].blocks[b];
+                for (int t = 0; t < blk->n_tensors; t++) {
+                    double n = 8; /* at least an int64 per element, whatever the dtype */
+                    for (int i = 0; i < blk->tensors[t].rank; i++)
+                        n *= blk->tensors[t].shape[i] > 1 ? (double)blk->tensors[t].shape[i] : 1;
+                    total += n;
+                }
+            }
+    return total;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    tosac_error err = {0};
+    tosac_program *p = NULL;
+    if (tosac_program_from_bytes(data, size, &p, &err) != TOSAC_OK)
+        return 0;
+    if (declared_bytes(p) <= FUZZ_PREPARE_MAX_BYTES && tosac_program_prepare(p, &err) == TOSAC_OK && p->cpu->graph->n_inputs == 0) {
+        int n = p->cpu->graph->n_outputs;
+        if (n > 0 && n <= 64) {
+            tosac_tensor *outs = calloc((size_t)n, sizeof *outs);
+            if (outs && tosac_program_run(p, NULL, 0, outs, n, &err) == TOSAC_OK)
+                for (int i = 0; i < n; i++)
+                    tosac_tensor_free(&outs[i]);
+            free(outs);
+        }
+    }
+    tosac_program_free(p);
+    return 0;
+}
