@@ -34,23 +34,25 @@ case ${1:-} in
     echo "$TARGETS" ;;
 --regress)
     build
-    fail=0
+    fail=0; npass=0; nfail=0
     for t in $TARGETS; do
         bin=$BUILD/fuzz/fuzz_$t
         if [ -d "fuzz/regress/$t" ] && [ -n "$(ls "fuzz/regress/$t")" ]; then
             "$bin" fuzz/regress/"$t"/* >"$BUILD/regress_$t.log" 2>&1 || {
                 echo "fuzz regress: $t: a kept crash input fails again (see $BUILD/regress_$t.log)"
-                fail=1; continue; }
+                fail=1; nfail=$((nfail + 1)); continue; }
         fi
         work=$(mktemp -d)
         if "$bin" -runs="$(regress_runs "$t")" -seed=1 -max_len=65536 -timeout=20 \
                 -artifact_prefix="$work/" "$work" "$BUILD/corpus/$t" >"$BUILD/fuzz_$t.log" 2>&1; then
             echo "fuzz regress: $t: ok ($(grep -o 'cov: [0-9]*' "$BUILD/fuzz_$t.log" | tail -1))"
+            npass=$((npass + 1))
         else
             echo "fuzz regress: $t: CRASH (see $BUILD/fuzz_$t.log; input kept in $work)"
-            fail=1
+            fail=1; nfail=$((nfail + 1))
         fi
     done
+    echo "fuzz: $npass passed, $nfail failed"
     exit $fail ;;
 ''|-h|--help)
     sed -n 2,9p "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
