@@ -245,6 +245,27 @@ static void test_execute_allocates_nothing(void **state)
     free(buf);
 }
 
+/* TOSA_READ_BORROW under the libc allocator: tosa_graph_free releases exactly what was
+ * allocated and never a pointer into the buffer (ASan would report a bad free). */
+static void test_borrow_libc_free(void **state)
+{
+    (void)state;
+    size_t len;
+    void *buf = load_tosa(CONV, &len);
+    tosac_error err;
+    tosac_error_clear(&err);
+    counting cnt = {tosac_libc_allocator(), 0, 0};
+    tosac_allocator counted = {count_alloc, count_release, &cnt};
+    tosa_graph *g;
+    if (tosa_graph_read_ex(buf, len, &counted, TOSA_READ_BORROW, &g, &err))
+        fail_msg("%s", err.msg);
+    const tosa_block *mb = tosa_graph_main_block(g);
+    assert_true(in_buffer(mb->name, buf, len));
+    tosa_graph_free(g);
+    assert_int_equal(cnt.releases, cnt.allocs);
+    free(buf);
+}
+
 /* Every arena smaller than what reading needs fails with an out-of-memory message and no
  * graph; each attempt's arena is a heap block of exactly its size (ASan sees any overrun). */
 static void test_arena_too_small(void **state)
@@ -370,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_decoded_const_i48),
         cmocka_unit_test(test_borrow_while_loop),
         cmocka_unit_test(test_execute_allocates_nothing),
+        cmocka_unit_test(test_borrow_libc_free),
         cmocka_unit_test(test_arena_too_small),
         cmocka_unit_test(test_placement),
     };
