@@ -45,10 +45,12 @@ static void *state_alloc(interp_state *st, size_t bytes, tosac_error *err)
     return p;
 }
 
-/* t gets dtype and shape and its data: buf when given (not owned), else zeroed memory from
- * the state's allocator (owns_data: interp_state_free releases it through the allocator). */
+/* t gets dtype and shape and its data: buf when given, else zeroed memory from the state's
+ * allocator (*owned set). owns_data stays 0: tosac_tensor_free on a copy must not free it;
+ * interp_state_free releases what is owned through the allocator. */
 static tosac_code tensor_init(interp_state *st, tosac_tensor *t, tosac_dtype dt, int rank,
-                              const int64_t *shape, void *buf, tosac_error *err)
+                              const int64_t *shape, void *buf, unsigned char *owned,
+                              tosac_error *err)
 {
     size_t nbytes;
     memset(t, 0, sizeof *t);
@@ -69,7 +71,7 @@ static tosac_code tensor_init(interp_state *st, tosac_tensor *t, tosac_dtype dt,
     if (!t->data)
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory (the allocator refused %llu "
                           "bytes)", (unsigned long long)nbytes);
-    t->owns_data = 1;
+    *owned = 1;
     return TOSAC_OK;
 }
 
@@ -85,7 +87,8 @@ static tosac_code add_var(interp_state *st, const tosa_tensor *t, tosac_error *e
     nv->decl = t;
     tosac_error local;
     tosac_error_clear(&local);
-    if (tensor_init(st, &nv->value, t->dtype, t->rank, t->shape, NULL, &local))
+    unsigned char owned = 0;
+    if (tensor_init(st, &nv->value, t->dtype, t->rank, t->shape, NULL, &owned, &local))
         return tosac_fail(err, local.code, "variable '%s': %s", nv->name, local.msg);
     st->n_vars++;
     return TOSAC_OK;
@@ -124,7 +127,8 @@ static tosac_code alloc_tensors(interp_state *st, interp_block_state *bs, tosac_
 {
     const tosa_block *b = bs->block;
     bs->tensors = state_alloc(st, (size_t)b->n_tensors * sizeof *bs->tensors, err);
-    if (!bs->tensors)
+    bs->owned = bs->tensors ? state_alloc(st, (size_t)b->n_tensors, err) : NULL;
+    if (!bs->owned)
         return err->code;
     for (int t = 0; t < b->n_tensors; t++) {
         const tosa_tensor *d = &b->tensors[t];
@@ -147,7 +151,8 @@ static tosac_code alloc_tensors(interp_state *st, interp_block_state *bs, tosac_
             buf = d->data;
         else if (bs->depth == 0 && st->place)
             buf = st->place(st->place_user, b, t, nbytes);
-        if (tensor_init(st, &bs->tensors[t], d->dtype, d->rank, d->shape, buf, &local))
+        if (tensor_init(st, &bs->tensors[t], d->dtype, d->rank, d->shape, buf, &bs->owned[t],
+                        &local))
             return tosac_fail(err, local.code, "block '%s': tensor '%s': %s", b->name, d->name,
                               local.msg);
         if (d->variable && add_var(st, d, err))
@@ -437,13 +442,6 @@ tosac_code interp_prepare_ex(const tosa_graph *g, const interp_options *o, inter
     return TOSAC_OK;
 }
 
-static void release_tensor(interp_state *st, tosac_tensor *t)
-{
-    if (t->owns_data)
-        tosac_release(&st->alloc, t->data);
-    t->data = NULL;
-    t->owns_data = 0;
-}
 
 void interp_state_free(interp_state *st)
 {
@@ -452,9 +450,11 @@ void interp_state_free(interp_state *st)
     interp_block_state *bs = st->blocks;
     while (bs) {
         interp_block_state *next = bs->next;
-        if (bs->tensors)
+        if (bs->owned)
             for (int t = 0; t < bs->block->n_tensors; t++)
-                release_tensor(st, &bs->tensors[t]);
+                if (bs->owned[t])
+                    tosac_release(&st->alloc, bs->tensors[t].data);
+        tosac_release(&st->alloc, bs->owned);
         tosac_release(&st->alloc, bs->tensors);
         tosac_release(&st->alloc, bs->order);
         tosac_release(&st->alloc, bs->fns);
@@ -464,7 +464,7 @@ void interp_state_free(interp_state *st)
         bs = next;
     }
     for (int i = 0; i < st->n_vars; i++)
-        release_tensor(st, &st->vars[i].value);
+        tosac_release(&st->alloc, st->vars[i].value.data);
     tosac_release(&st->alloc, st->vars);
     tosac_allocator a = st->alloc;
     tosac_release(&a, st);

@@ -21,6 +21,8 @@ struct interp_block_state {
     const tosa_block *block;
     int depth;                  /* 0 for the main block */
     tosac_tensor *tensors;      /* one per block tensor, allocated from its declaration */
+    unsigned char *owned;       /* per tensor: data came from the state's allocator (not a
+                                 * constant used in place, not placed by the caller) */
     int *order;                 /* operator indices in execution order */
     interp_op_fn *fns;          /* per operator */
     tosac_tensor **operands;    /* per operator: inputs then outputs, flattened */
