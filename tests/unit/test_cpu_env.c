@@ -11,6 +11,7 @@
 
 #include "cpu/cpu_exec.h"
 #include "cpu/cpu_internal.h"
+#include "cpu_testgraph.h"
 
 /* ---- the test executor ---- */
 
@@ -186,15 +187,6 @@ static void tx_reset(size_t limit)
 
 /* ---- building and comparing ---- */
 
-static int node(ir_graph *g, const char *op, const int *in, int n_in, const int *out, int n_out)
-{
-    tosac_error err;
-    tosac_error_clear(&err);
-    int k = ir_graph_add_node(g, op, NULL, op, in, n_in, out, n_out, &err);
-    assert_true(k >= 0);
-    return k;
-}
-
 /* Deterministic values in [-2, 2) (an LCG, nothing computed by the code under test). */
 static void fill_f32(float *v, int n, unsigned seed)
 {
@@ -257,7 +249,7 @@ static void test_conv(void **state)
     int tb = ir_graph_add_const(g, "b", TOSAC_DT_F32, 1, bs, b, sizeof b, &err);
     int ty = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 4, ys, &err);
     int ins[3] = {tx_, tw, tb};
-    int k = node(g, "Conv", ins, 3, &ty, 1);
+    int k = pt_node(g, "Conv", ins, 3, &ty, 1);
     int64_t pads[4] = {1, 1, 1, 1}, strides[2] = {2, 2};
     assert_int_equal(ir_node_set_ints(g, k, "pads", pads, 4, &err), TOSAC_OK);
     assert_int_equal(ir_node_set_ints(g, k, "strides", strides, 2, &err), TOSAC_OK);
@@ -296,7 +288,7 @@ static void test_conv_f16_widening(void **state)
     int tw = ir_graph_add_const(g, "w", TOSAC_DT_F16, 4, ws, w, sizeof w, &err);
     int ty = ir_graph_add_tensor(g, "y", TOSAC_DT_F16, 4, ys, &err);
     int ins[2] = {tx_, tw};
-    node(g, "Conv", ins, 2, &ty, 1);
+    pt_node(g, "Conv", ins, 2, &ty, 1);
     ir_graph_mark_output(g, ty, &err);
     tosac_tensor in = input(TOSAC_DT_F16, 4, xs, x), out;
     run_both(m, &in, 1, &out, 1);
@@ -322,7 +314,7 @@ static void test_softmax(void **state)
     fill_f32(x, 15, 3);
     int tx_ = ir_graph_add_input(g, "x", TOSAC_DT_F32, 2, s, &err);
     int ty = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 2, s, &err);
-    node(g, "Softmax", &tx_, 1, &ty, 1);
+    pt_node(g, "Softmax", &tx_, 1, &ty, 1);
     ir_graph_mark_output(g, ty, &err);
     tosac_tensor in = input(TOSAC_DT_F32, 2, s, x), out;
     run_both(m, &in, 1, &out, 1);
@@ -352,7 +344,7 @@ static void test_gather_temp_and_exhaustion(void **state)
     int ti = ir_graph_add_const(g, "i", TOSAC_DT_I64, 1, is, idx, sizeof idx, &err);
     int ty = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 2, ys, &err);
     int ins[2] = {td, ti};
-    int k = node(g, "Gather", ins, 2, &ty, 1);
+    int k = pt_node(g, "Gather", ins, 2, &ty, 1);
     g->nodes[k].name = (char *)"gather_node";
     ir_graph_mark_output(g, ty, &err);
     tosac_tensor in = input(TOSAC_DT_F32, 2, ds, d), out;
@@ -390,7 +382,7 @@ static void test_mean_temporaries(void **state)
     int tc = ir_graph_add_const(g, "c", TOSAC_DT_F32, 1, s, cc, sizeof cc, &err);
     int ty = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 1, s, &err);
     int ins[3] = {ta, tb, tc};
-    node(g, "Mean", ins, 3, &ty, 1);
+    pt_node(g, "Mean", ins, 3, &ty, 1);
     ir_graph_mark_output(g, ty, &err);
     tosac_tensor in = input(TOSAC_DT_F32, 1, s, a), out;
     run_both(m, &in, 1, &out, 1);
@@ -406,25 +398,8 @@ static void test_mean_temporaries(void **state)
 static void test_if(void **state)
 {
     (void)state;
-    ir_model *m = ir_model_new();
-    ir_graph *g = m->graph;
-    tosac_error err;
-    tosac_error_clear(&err);
+    ir_model *m = ct_if_model(3);
     int64_t s[1] = {3};
-    assert_true(ir_graph_add_input(g, "x", TOSAC_DT_F32, 1, s, &err) >= 0);
-    int cnd = ir_graph_add_input(g, "c", TOSAC_DT_BOOL, 0, NULL, &err);
-    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 1, s, &err);
-    int k = node(g, "If", &cnd, 1, &y, 1);
-    const char *names[2] = {"then_branch", "else_branch"}, *ops[2] = {"Neg", "Abs"};
-    for (int b = 0; b < 2; b++) {
-        ir_graph *sub = ir_graph_new(names[b], g);
-        int cx = ir_graph_resolve_tensor(sub, "x", &err);
-        int o = ir_graph_add_tensor(sub, "o", TOSAC_DT_F32, 1, s, &err);
-        node(sub, ops[b], &cx, 1, &o, 1);
-        ir_graph_mark_output(sub, o, &err);
-        assert_int_equal(ir_node_set_graph(g, k, names[b], sub, &err), TOSAC_OK);
-    }
-    ir_graph_mark_output(g, y, &err);
     float xv[3] = {-1.5f, 2, -0.0f};
     uint8_t cv[2] = {0, 1};
     tosac_tensor in[2] = {input(TOSAC_DT_F32, 1, s, xv), input(TOSAC_DT_BOOL, 0, NULL, &cv[0])};
@@ -464,7 +439,7 @@ static void test_loop_scan_outputs(void **state)
     int sc = ir_graph_add_tensor(g, "scan", TOSAC_DT_I64, 1, s1, &err);
     int sp = ir_graph_add_tensor(g, "pairs", TOSAC_DT_I64, 2, s2, &err);
     int ins[3] = {tm, tc, tv}, outs[3] = {vf, sc, sp};
-    int k = node(g, "Loop", ins, 3, outs, 3);
+    int k = pt_node(g, "Loop", ins, 3, outs, 3);
     ir_graph *body = ir_graph_new("body", g);
     int bi = ir_graph_add_input(body, "i", TOSAC_DT_I64, 0, NULL, &err);
     int bc = ir_graph_add_input(body, "c_in", TOSAC_DT_BOOL, 0, NULL, &err);
@@ -477,12 +452,12 @@ static void test_loop_scan_outputs(void **state)
     int i1 = ir_graph_add_tensor(body, "i1", TOSAC_DT_I64, 1, one, &err);
     int po = ir_graph_add_tensor(body, "p_out", TOSAC_DT_I64, 1, two, &err);
     int add_in[2] = {bv, bi}, uv[2] = {vo, ax}, ui[2] = {bi, ax}, cat[2] = {v1, i1};
-    node(body, "Identity", &bc, 1, &co, 1);
-    node(body, "Add", add_in, 2, &vo, 1);
-    node(body, "Identity", &vo, 1, &so, 1);
-    node(body, "Unsqueeze", uv, 2, &v1, 1);
-    node(body, "Unsqueeze", ui, 2, &i1, 1);
-    int kc = node(body, "Concat", cat, 2, &po, 1);
+    pt_node(body, "Identity", &bc, 1, &co, 1);
+    pt_node(body, "Add", add_in, 2, &vo, 1);
+    pt_node(body, "Identity", &vo, 1, &so, 1);
+    pt_node(body, "Unsqueeze", uv, 2, &v1, 1);
+    pt_node(body, "Unsqueeze", ui, 2, &i1, 1);
+    int kc = pt_node(body, "Concat", cat, 2, &po, 1);
     assert_int_equal(ir_node_set_int(body, kc, "axis", 0, &err), TOSAC_OK);
     ir_graph_mark_output(body, co, &err);
     ir_graph_mark_output(body, vo, &err);
