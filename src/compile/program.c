@@ -462,19 +462,16 @@ static tosac_code build_sections(const tosac_program *p, writer *w, section *sec
         rt_delegate_rec r;
         memset(&r, 0, sizeof r);
         r.index = (uint32_t)d;
+        /* a delegate no node names is written as such (graph -1): the loader refuses it,
+         * so compile's read-back check reports the broken program */
         find_delegate(w, d, &r.graph, &r.node);
-        if (r.graph < 0) {
-            rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "program: no TosaDelegate node has "
-                            "index %d", d);
-            break;
-        }
-        const ir_graph *g = w->order[r.graph];
         const ir_node *nd = NULL;
-        for (int n = 0, live = 0; n < g->n_nodes; n++)
+        const ir_graph *g = r.graph >= 0 ? w->order[r.graph] : NULL;
+        for (int n = 0, live = 0; g && n < g->n_nodes; n++)
             if (!g->nodes[n].dead && live++ == r.node)
                 nd = &g->nodes[n];
-        r.n_inputs = (uint32_t)nd->n_inputs;
-        r.n_outputs = (uint32_t)nd->n_outputs;
+        r.n_inputs = nd ? (uint32_t)nd->n_inputs : 0;
+        r.n_outputs = nd ? (uint32_t)nd->n_outputs : 0;
         void *t = NULL;
         size_t tl = 0;
         rc = tosa_graph_write(p->delegates[d], &t, &tl, err);
@@ -482,8 +479,10 @@ static tosac_code build_sections(const tosac_program *p, writer *w, section *sec
             break;
         wbuf b = {0};
         put(&b, &r, sizeof r);
-        put(&b, nd->inputs, (size_t)nd->n_inputs * 4);
-        put(&b, nd->outputs, (size_t)nd->n_outputs * 4);
+        if (nd) {
+            put(&b, nd->inputs, (size_t)nd->n_inputs * 4);
+            put(&b, nd->outputs, (size_t)nd->n_outputs * 4);
+        }
         pad(&b, RT_PROGRAM_ALIGN);
         r.tosa_offset = b.len;
         r.tosa_size = tl;
@@ -557,6 +556,7 @@ tosac_code tosac_program_to_bytes(const tosac_program *p, void **buf, size_t *le
             if (!out.oom)
                 memcpy(out.d + sizeof h + (size_t)i * sizeof s, &s, sizeof s);
         }
+        pad(&out, RT_PROGRAM_ALIGN);
         h.file_bytes = out.len;
         if (!out.oom)
             memcpy(out.d, &h, sizeof h);

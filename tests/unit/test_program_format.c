@@ -401,7 +401,7 @@ static void test_refusals(void **state)
     size_t ix_at = (size_t)((const unsigned char *)&rt_node_attr_by_name(&v, dn, "index")->i - buf);
     memcpy(m, buf, len);
     put64(m, ix_at, 1);
-    refused(m, len, "DELEGATE 0");
+    refused(m, len, "delegate index 1 out of range");
     /* the delegate's flatbuffer past its section */
     size_t d_at = (size_t)((const unsigned char *)dv.rec - buf);
     memcpy(m, buf, len);
