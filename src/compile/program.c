@@ -104,8 +104,13 @@ static uint32_t id(writer *w, int32_t v)
     return at;
 }
 
-static tosac_code add_graphs(writer *w, const ir_graph *g, int parent, tosac_error *err)
+/* Graphs in DFS pre-order (plan_graph_list's numbering, for graphs without dead nodes: the
+ * planner's graph indices are the file's). */
+static tosac_code add_graphs(writer *w, const ir_graph *g, int parent, int depth,
+                             tosac_error *err)
 {
+    if (depth > 64)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "program: bodies nested over 64 deep");
     if (w->n_graphs == w->cap_graphs) {
         int nc = w->cap_graphs ? 2 * w->cap_graphs : 8;
         const ir_graph **o = realloc(w->order, (size_t)nc * sizeof *o);
@@ -126,9 +131,9 @@ static tosac_code add_graphs(writer *w, const ir_graph *g, int parent, tosac_err
         for (int k = 0; !rc && nd->dead == false && k < nd->n_attrs; k++) {
             const ir_attr *a = &nd->attrs[k];
             if (a->kind == IR_ATTR_GRAPH)
-                rc = add_graphs(w, a->g, me, err);
+                rc = add_graphs(w, a->g, me, depth + 1, err);
             for (int j = 0; !rc && a->kind == IR_ATTR_GRAPHS && j < a->n; j++)
-                rc = add_graphs(w, a->graphs[j], me, err);
+                rc = add_graphs(w, a->graphs[j], me, depth + 1, err);
         }
     }
     return rc;
@@ -380,7 +385,7 @@ typedef struct section {
 static tosac_code build_sections(const tosac_program *p, writer *w, section *secs, int *n_secs,
                                  tosac_error *err)
 {
-    tosac_code rc = add_graphs(w, p->cpu->graph, -1, err);
+    tosac_code rc = add_graphs(w, p->cpu->graph, -1, 0, err);
     if (!rc && !(w->main_quant = calloc((size_t)p->cpu->graph->n_tensors + 1, sizeof(int32_t))))
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing a program");
     put(&w->strings, "", 1);
@@ -493,8 +498,9 @@ static tosac_code build_sections(const tosac_program *p, writer *w, section *sec
         secs[ns].kind = RT_SEC_DELEGATE;
         secs[ns++].body = b;
     }
-    /* PLAN: empty until the planner lands.
-     * TODO(integrator): fill from tosac_plan_program (rt-plan) and drop this note. */
+    /* PLAN: empty here. TODO(integrator): rt-core's tosac_program_build plans the written
+     * program (tosac_plan_program with measured scratch) and replaces this section; once every
+     * writer goes through it, drop this note. */
     rt_plan_header_rec ph;
     memset(&ph, 0, sizeof ph);
     ph.graphs.offset = ph.delegates.offset = ph.pool.offset = (uint32_t)sizeof ph;
