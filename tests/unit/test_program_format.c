@@ -120,6 +120,18 @@ static void to_bytes(const tosac_program *p, unsigned char **buf, size_t *len)
     free(b);
 }
 
+/* The synthetic program's bytes (no report). */
+static unsigned char *synthetic_bytes(size_t *len)
+{
+    tosac_program p;
+    memset(&p, 0, sizeof p);
+    p.cpu = synthetic_model();
+    unsigned char *buf;
+    to_bytes(&p, &buf, len);
+    ir_model_free(p.cpu);
+    return buf;
+}
+
 /* Every record of the synthetic program, read through the loader's view. */
 static void test_roundtrip_records(void **state)
 {
@@ -414,12 +426,8 @@ static void test_refusals(void **state)
     put64(m, plan_at, 64);
     refused(m, len, "PLAN section");
     /* a graph naming itself as its body (a cycle) */
-    tosac_program p;
-    memset(&p, 0, sizeof p);
-    p.cpu = synthetic_model();
-    unsigned char *sb;
     size_t sl;
-    to_bytes(&p, &sb, &sl);
+    unsigned char *sb = synthetic_bytes(&sl);
     assert_int_equal(rt_program_load(sb, sl, &v, &err), TOSAC_OK);
     const rt_attr_rec *tb = rt_node_attr_by_name(&v, rt_graph_node(&v, 0, 1), "then_branch");
     size_t tb_at = (size_t)((const unsigned char *)&tb->at - sb);
@@ -428,7 +436,6 @@ static void test_refusals(void **state)
     put32(sb, tb_at, 3); /* else's body named twice */
     refused(sb, sl, "named twice");
     free(sb);
-    ir_model_free(p.cpu);
     free(m);
     free(buf);
 }
@@ -570,18 +577,14 @@ static void test_inspect_json(void **state)
 }
 
 /* The synthetic program (no report: PLAN is its last section) with the PLAN section replaced
- * by one built here: every CPU tensor of every graph at offset tensor_off (tensor 1 of graph
- * 0, the 6-byte constant w, at w_off), one step per graph with 16 scratch bytes at 0. */
+ * by one built here: tensor 1 of graph 0 (the 6-byte constant w) at w_off, every other tensor
+ * unplanned (-1), one step per graph with 16 scratch bytes at scratch_off; graph 0 claims
+ * tensors_delta more tensors than it has. */
 static unsigned char *with_plan(size_t *len, uint64_t arena, uint64_t lower, int64_t w_off,
                                 int64_t scratch_off, int tensors_delta)
 {
-    tosac_program p;
-    memset(&p, 0, sizeof p);
-    p.cpu = synthetic_model();
-    unsigned char *buf;
     size_t n;
-    to_bytes(&p, &buf, &n);
-    ir_model_free(p.cpu);
+    unsigned char *buf = synthetic_bytes(&n);
     rt_program v;
     tosac_error err;
     tosac_error_clear(&err);
