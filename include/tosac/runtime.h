@@ -39,4 +39,35 @@ const tosac_tensor *tosac_rt_output(const tosac_rt *rt, int i);
 /* Runs once; allocates nothing; data-dependent REQUIRE failures come back as errors. */
 tosac_code tosac_rt_invoke(tosac_rt *rt, tosac_error *err);
 
+/* ---- the operator table (tflite-micro's op resolver) ----
+ * The CPU part's operators are looked up once, at init, through a resolver. tosac_rt_init uses
+ * tosac_rt_ops_all (every operator: an image links them all). An application that wants only
+ * the operators its program uses passes its own resolver to tosac_rt_init_ex, built from the
+ * per-family lookups below (each lives in its own object file, so only the families it names
+ * are linked); a program needing an operator the resolver lacks fails at init, naming it. */
+typedef struct cpu_op_entry tosac_rt_op;               /* opaque */
+typedef const tosac_rt_op *(*tosac_rt_resolver)(const char *op_type);
+typedef struct tosac_rt_options {
+    tosac_rt_resolver resolve;                          /* required */
+} tosac_rt_options;
+tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,
+                            const tosac_rt_options *o, tosac_rt **out, tosac_error *err);
+/* Every operator (the resolver of tosac_rt_init). */
+const tosac_rt_op *tosac_rt_ops_all(const char *op_type);
+/* One operator family each (ONNX op_type -> implementation, NULL if not in the family). */
+const tosac_rt_op *tosac_rt_ops_elementwise(const char *op_type); /* Add, Mul, Where, ... */
+const tosac_rt_op *tosac_rt_ops_unary(const char *op_type);       /* Relu, Sigmoid, Cast, ... */
+const tosac_rt_op *tosac_rt_ops_conv(const char *op_type);        /* Conv, Gemm, MatMul, ... */
+const tosac_rt_op *tosac_rt_ops_pool(const char *op_type);
+const tosac_rt_op *tosac_rt_ops_reduce(const char *op_type);
+const tosac_rt_op *tosac_rt_ops_norm(const char *op_type);        /* Softmax, norms */
+const tosac_rt_op *tosac_rt_ops_shape(const char *op_type);       /* Reshape, Shape, ... */
+const tosac_rt_op *tosac_rt_ops_layout(const char *op_type);      /* Transpose, Concat, ... */
+const tosac_rt_op *tosac_rt_ops_gather(const char *op_type);
+const tosac_rt_op *tosac_rt_ops_quant(const char *op_type);       /* (De)QuantizeLinear, ... */
+const tosac_rt_op *tosac_rt_ops_control(const char *op_type);     /* If, Loop */
+const tosac_rt_op *tosac_rt_ops_scan(const char *op_type);
+const tosac_rt_op *tosac_rt_ops_resize(const char *op_type);
+const tosac_rt_op *tosac_rt_ops_rnn(const char *op_type);         /* LSTM, GRU, RNN */
+
 #endif
