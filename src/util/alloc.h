@@ -6,11 +6,7 @@
 
 #include <stddef.h>
 
-typedef struct tosac_allocator {
-    void *(*alloc)(void *user, size_t bytes, size_t align); /* NULL when exhausted */
-    void (*release)(void *user, void *ptr);                  /* NULL ptr ok; arena: no-op */
-    void *user;
-} tosac_allocator;
+#include "tosac/alloc.h"
 
 /* bytes 0 gives a valid unique-enough pointer (never dereferenced); align: power of two,
  * 0 means alignof(max_align_t). NULL when exhausted or the arguments are invalid. */

@@ -106,6 +106,28 @@ static void test_best_order_kept(void **state)
         assert_int_equal(v[i].offset, want[i]);
 }
 
+/* The int16 Softmax zoo program's items: by size every 512-byte value alternates between 0
+ * and 512, so the last 256-byte one (item 2, meeting items 12 and 13) finds no room below
+ * 1024: 1280. Moving it first lets item 13 sit at 256 instead: 1040, the lower bound
+ * (items 9, 10, 11 at step 21). */
+static void test_rounds_reach_bound(void **state)
+{
+    (void)state;
+    plan_item v[14] = {{512, 0, 0, -1},   {256, 0, 1, -1},   {256, 27, 28, -1},
+                       {512, 1, 3, -1},   {16, 2, 3, -1},    {512, 3, 5, -1},
+                       {512, 5, 10, -1},  {256, 10, 12, -1}, {512, 12, 17, -1},
+                       {512, 17, 21, -1}, {16, 18, 22, -1},  {512, 21, 22, -1},
+                       {512, 22, 27, -1}, {512, 28, 28, -1}};
+    uint64_t arena = 0, lb = 0;
+    ok(plan_place_order(v, 14, 16, PLAN_BY_SIZE, &arena, &lb, &E));
+    assert_int_equal(arena, 1280);
+    assert_int_equal(v[2].offset, 1024);
+    ok(plan_place(v, 14, 16, &arena, &lb, &E));
+    assert_int_equal(lb, 1040);
+    assert_int_equal(arena, 1040);
+    assert_int_equal(plan_check(v, 14, 16, arena), -1);
+}
+
 static void test_place_refuses_bad_items(void **state)
 {
     (void)state;
@@ -163,7 +185,7 @@ static void test_random_sets(void **state)
         }
         ok(plan_place(v, n, 16, &arena, &lb, &E));
         assert_int_equal(plan_check(v, n, 16, arena), -1);
-        assert_int_equal(arena, best);
+        assert_true(arena <= best); /* the improvement rounds may do better still */
         uint64_t peak;
         ok(plan_live_peak(v, n, 16, &peak, &E));
         assert_int_equal(peak, lb);
@@ -728,6 +750,14 @@ static void test_zoo_s16_split_matmul(void **state)
     zoo_case("synth_qdq_s16_op21_split_matmul", "TOSA-1.0+INT+int16", NULL, 0, 0);
 }
 
+/* A float CNN under FP: size order alone left 5% above the bound (509952 vs 485376) */
+static void test_zoo_ppocr_fp(void **state)
+{
+    (void)state;
+    const char *shapes[1] = {"x=1,3,48,192"};
+    zoo_case("ppocr_mobile_v2_cls", "TOSA-1.0+FP", shapes, 1, 0);
+}
+
 /* Silero: every delegate inside the two branches of an If (bodies planned into regions). */
 static void test_zoo_silero_bodies(void **state)
 {
@@ -743,6 +773,7 @@ int main(void)
         cmocka_unit_test(test_overlapping_equal_intervals),
         cmocka_unit_test(test_alignment),
         cmocka_unit_test(test_best_order_kept),
+        cmocka_unit_test(test_rounds_reach_bound),
         cmocka_unit_test(test_place_refuses_bad_items),
         cmocka_unit_test(test_check_finds_overlap),
         cmocka_unit_test(test_random_sets),
@@ -751,6 +782,7 @@ int main(void)
         cmocka_unit_test(test_zoo_mobilenet_v2_qdq),
         cmocka_unit_test(test_zoo_resnet18_qdq),
         cmocka_unit_test(test_zoo_s16_split_matmul),
+        cmocka_unit_test(test_zoo_ppocr_fp),
         cmocka_unit_test(test_zoo_silero_bodies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
