@@ -12,7 +12,7 @@
 static tosac_code number_steps(tosac_rt *rt, tosac_error *err)
 {
     for (int gi = 0; gi < rt->n_graphs; gi++) {
-        rt_graph *G = &rt->graphs[gi];
+        rt_gview *G = &rt->graphs[gi];
         int s = 0;
         for (int k = 0; k < G->g.n_nodes; k++) {
             G->step[k] = s;
@@ -31,7 +31,7 @@ static tosac_code number_steps(tosac_rt *rt, tosac_error *err)
     return TOSAC_OK;
 }
 
-#ifdef TOSA_READ_BORROW
+#ifdef RT_HAVE_INTERP_PREPARE_EX
 static void *place(void *user, const tosa_block *b, int tensor, size_t bytes)
 {
     rt_delegate *d = user;
@@ -50,11 +50,11 @@ static tosac_code prepare_one(tosac_rt *rt, int di, tosac_error *err)
     rt_delegate_view v = rt_program_delegate(&rt->prog, (uint32_t)di);
     tosac_error e;
     tosac_error_clear(&e);
-#ifdef TOSA_READ_BORROW
     tosac_allocator a = tosac_arena_allocator(&rt->state);
     d->rt = rt;
     d->index = di;
     tosac_code rc = tosa_graph_read_ex(v.tosa, v.tosa_size, &a, TOSA_READ_BORROW, &d->graph, &e);
+#ifdef RT_HAVE_INTERP_PREPARE_EX
     interp_options o;
     memset(&o, 0, sizeof o);
     o.alloc = &a;
@@ -63,7 +63,6 @@ static tosac_code prepare_one(tosac_rt *rt, int di, tosac_error *err)
     if (!rc)
         rc = interp_prepare_ex(d->graph, &o, &d->st, &e);
 #else
-    tosac_code rc = tosa_graph_read(v.tosa, v.tosa_size, &d->graph, &e);
     if (!rc)
         rc = interp_prepare(d->graph, &d->st, &e);
 #endif
@@ -91,10 +90,9 @@ tosac_code rt_prepare_delegates(tosac_rt *rt, tosac_error *err)
 
 void rt_release_delegates(tosac_rt *rt)
 {
-#ifndef TOSA_READ_BORROW
+#ifndef RT_HAVE_INTERP_PREPARE_EX
     for (int d = 0; d < rt->n_delegates; d++) {
         interp_state_free(rt->delegates[d].st);
-        tosa_graph_free(rt->delegates[d].graph);
         rt->delegates[d].st = NULL;
         rt->delegates[d].graph = NULL;
     }
@@ -103,7 +101,7 @@ void rt_release_delegates(tosac_rt *rt)
 #endif
 }
 
-tosac_code rt_run_delegate(tosac_rt *rt, rt_graph *G, int k, tosac_error *err)
+tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int k, tosac_error *err)
 {
     rt_delegate *d = &rt->delegates[G->delegate[k]];
     const ir_node *n = &G->g.nodes[k];

@@ -55,7 +55,7 @@ tosac_code rt_load(const void *program, size_t len, rt_program *p, size_t *state
 tosac_code tosac_rt_arena_size(const void *program, size_t len, size_t *bytes, tosac_error *err)
 {
     rt_program p;
-    size_t st, dyn;
+    size_t st = 0, dyn = 0;
     tosac_code rc = rt_load(program, len, &p, &st, &dyn, err);
     if (!rc)
         *bytes = align16(st) + align16((size_t)p.plan->arena_bytes) + align16(dyn);
@@ -66,7 +66,7 @@ tosac_code tosac_rt_arena_size(const void *program, size_t len, size_t *bytes, t
 static tosac_code bind_signature(tosac_rt *rt, tosac_error *err)
 {
     const rt_program *p = &rt->prog;
-    rt_graph *G = &rt->graphs[0];
+    rt_gview *G = &rt->graphs[0];
     rt->inputs = tosac_arena_alloc(&rt->state, sizeof(tosac_tensor) * (p->n_inputs + 1), 16);
     rt->outputs = tosac_arena_alloc(&rt->state, sizeof(tosac_tensor) * (p->n_outputs + 1), 16);
     if (!rt->inputs || !rt->outputs)
@@ -129,7 +129,7 @@ tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t
                             const tosac_rt_options *o, tosac_rt **out, tosac_error *err)
 {
     rt_program p;
-    size_t st, dyn;
+    size_t st = 0, dyn = 0;
     if (out)
         *out = NULL;
     if (!out || !o || !o->resolve)

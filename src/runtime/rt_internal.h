@@ -23,12 +23,12 @@
 struct tosa_graph;
 struct interp_state;
 
-typedef struct rt_graph rt_graph;
-struct rt_graph {
+typedef struct rt_gview rt_gview;
+struct rt_gview {
     ir_graph g;                 /* the read-only view: first member, so a body's ir_graph *
-                                 * (an attribute's g) is its rt_graph */
+                                 * (an attribute's g) is its rt_gview */
     int index;                  /* graph index in the program */
-    rt_graph *parent;
+    rt_gview *parent;
     const cpu_op_entry **ops;   /* per node; NULL for a TosaDelegate node */
     int *delegate;              /* per node: delegate index, or -1 */
     int *step;                  /* per node: its (first) step in the plan's timeline */
@@ -71,7 +71,7 @@ struct tosac_rt {
     size_t planned_bytes;
     tosac_arena dyn;            /* dynamic region, emptied by every invoke */
     int64_t opset;              /* ai.onnx opset of the CPU part */
-    rt_graph *graphs;
+    rt_gview *graphs;
     int n_graphs;
     rt_delegate *delegates;
     int n_delegates;
@@ -99,14 +99,14 @@ tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_
 tosac_code rt_build_graphs(tosac_rt *rt, const tosac_rt_options *o, tosac_error *err);
 /* rt_delegate.c: every delegate prepared on the interpreter, its main block placed. */
 tosac_code rt_prepare_delegates(tosac_rt *rt, tosac_error *err);
-tosac_code rt_run_delegate(tosac_rt *rt, rt_graph *G, int node, tosac_error *err);
+tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int node, tosac_error *err);
 /* Releases what the delegates hold outside the arena (nothing once they are read in place). */
 void rt_release_delegates(tosac_rt *rt);
 /* rt_invoke.c: runs graph G (a body: with the caller's inputs borrowed). */
-tosac_code rt_run_graph(tosac_rt *rt, rt_graph *G, const tosac_tensor *in, int n_in,
+tosac_code rt_run_graph(tosac_rt *rt, rt_gview *G, const tosac_tensor *in, int n_in,
                         tosac_error *err);
 /* The value of tensor id of G (captures resolved through the enclosing graphs), or NULL. */
-const tosac_tensor *rt_value(const rt_graph *G, int id);
+const tosac_tensor *rt_value(const rt_gview *G, int id);
 
 /* Compile time: init + one invoke on zero inputs in a measuring arena (arena_bytes, of which
  * state_cap for the state), recording what each CPU node's step uses (temporaries and

@@ -9,7 +9,7 @@
 /* The executor state of one running CPU node (cpu_ctx.exec). */
 typedef struct rt_exec {
     tosac_rt *rt;
-    rt_graph *G;
+    rt_gview *G;
     int node;
     tosac_arena bump;           /* the step's temporaries and scratch */
     unsigned char *last;        /* the newest allocation in bump (released first) */
@@ -95,7 +95,7 @@ static void *env_scratch(cpu_ctx *c, size_t bytes)
     return x->scratch;
 }
 
-static tosac_code copy_out(cpu_ctx *c, rt_graph *B, tosac_tensor *out, int n_out)
+static tosac_code copy_out(cpu_ctx *c, rt_gview *B, tosac_tensor *out, int n_out)
 {
     for (int i = 0; i < n_out; i++) {
         const tosac_tensor *v = rt_value(B, B->g.outputs[i]);
@@ -116,37 +116,51 @@ static tosac_code env_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_i
 {
     rt_exec *x = c->exec;
     tosac_rt *rt = x->rt;
-    rt_graph *B = (rt_graph *)ir_node_subgraph(c->node, k);
+    rt_gview *B = (rt_gview *)ir_node_subgraph(c->node, k);
     if (!B || n_in != B->g.n_inputs || n_out != B->g.n_outputs)
         return cpu_fail(c, TOSAC_ERR_INPUT, "body %d takes %d inputs and gives %d outputs, "
                         "%d and %d asked", k, B ? B->g.n_inputs : 0, B ? B->g.n_outputs : 0,
                         n_in, n_out);
     unsigned char *saved = rt->mtop;
-    if (rt->sizes) /* measuring: the body's nodes measure above this node's temporaries */
-        rt->mtop = x->bump.base + x->bump.used;
-    tosac_code rc = rt_run_graph(rt, B, in, n_in, c->err);
-    if (!rc)
-        rc = copy_out(c, B, out, n_out);
-    /* measuring an If: the branch not taken runs too (its result is dropped, a failure on
-     * these inputs ignored), so its scratch is measured as well */
-    const ir_graph *other;
-    for (int j = 0; !rc && rt->sizes && ir_node_is(c->node, "If") &&
-                    (other = ir_node_subgraph(c->node, j)); j++) {
-        if (j == k)
+    if (!rt->sizes) {
+        tosac_code rc = rt_run_graph(rt, B, in, n_in, c->err);
+        return rc ? rc : copy_out(c, B, out, n_out);
+    }
+    /* measuring: the body's nodes measure above this node's temporaries; an If runs every
+     * branch (the zero inputs choose one branch, the real ones may choose another), and
+     * gives the first that runs on these inputs */
+    bool is_if = ir_node_is(c->node, "If");
+    tosac_code rc = TOSAC_ERR_INPUT;
+    tosac_error first;
+    tosac_error_clear(&first);
+    const ir_graph *sub;
+    for (int j = -1; (sub = j < 0 ? &B->g : ir_node_subgraph(c->node, j)); j++) {
+        if (j == k || (j >= 0 && !is_if))
             continue;
-        tosac_error ignored;
-        tosac_error_clear(&ignored);
+        tosac_error e;
+        tosac_error_clear(&e);
         rt->mtop = x->bump.base + x->bump.used;
-        rt_run_graph(rt, (rt_graph *)other, NULL, 0, &ignored);
+        tosac_code r = rt_run_graph(rt, (rt_gview *)sub, in, n_in, &e);
+        if (!r && rc) {
+            rc = copy_out(c, (rt_gview *)sub, out, n_out);
+            if (rc)
+                break;
+        } else if (r && !first.code) {
+            first = e;
+        }
+        if (j < 0 && !is_if)
+            break;
     }
     rt->mtop = saved;
+    if (rc && !c->err->code)
+        tosac_fail(c->err, first.code ? first.code : rc, "%s", first.msg);
     return rc;
 }
 
 static const cpu_env_ops rt_env_ops = {env_out, env_temp, env_release, env_scratch, NULL,
                                        env_run_sub};
 
-static tosac_code run_cpu_node(tosac_rt *rt, rt_graph *G, int k, tosac_error *err)
+static tosac_code run_cpu_node(tosac_rt *rt, rt_gview *G, int k, tosac_error *err)
 {
     const ir_node *n = &G->g.nodes[k];
     rt_exec x;
@@ -177,7 +191,9 @@ static tosac_code run_cpu_node(tosac_rt *rt, rt_graph *G, int k, tosac_error *er
     c.n_out = n->n_outputs;
     c.ops = &rt_env_ops;
     c.exec = &x;
-    c.err = err;
+    tosac_error local;
+    tosac_error_clear(&local);
+    c.err = rt->sizes ? &local : err;
     for (int i = 0; i < n->n_inputs; i++) {
         if (n->inputs[i] < 0)
             continue;
@@ -187,6 +203,18 @@ static tosac_code run_cpu_node(tosac_rt *rt, rt_graph *G, int k, tosac_error *er
                               node_name(n), n->op_type, G->g.tensors[n->inputs[i]].name);
     }
     tosac_code rc = cpu_invoke(&c, G->ops[k]);
+    if (rc && rt->sizes) {
+        /* measuring on zero inputs: a node failing on them (a shape from data, a branch
+         * the real inputs do not take) leaves its planned outputs as they are, and the run
+         * goes on; without planned outputs the later nodes have nothing to read */
+        bool planned = true;
+        for (int i = 0; i < n->n_outputs; i++)
+            planned = planned && (n->outputs[i] < 0 || G->cap[n->outputs[i]] > 0);
+        if (!planned)
+            return tosac_fail(err, rc, "%s", local.msg);
+        rc = TOSAC_OK;
+        memset(outs, 0, sizeof outs);
+    }
     for (int i = 0; i < n->n_outputs && !rc; i++) {
         int id = n->outputs[i];
         if (id < 0)
@@ -196,7 +224,7 @@ static tosac_code run_cpu_node(tosac_rt *rt, rt_graph *G, int k, tosac_error *er
             rc = tosac_fail(err, TOSAC_ERR_INPUT, "node '%s' (%s): output '%s' is %s, "
                             "declared %s", node_name(n), n->op_type, G->g.tensors[id].name,
                             tosac_dtype_name(outs[i].dtype), tosac_dtype_name(decl));
-        else
+        else if (outs[i].data)
             G->vals[id] = outs[i];
     }
     if (rt->sizes) {
@@ -207,7 +235,7 @@ static tosac_code run_cpu_node(tosac_rt *rt, rt_graph *G, int k, tosac_error *er
     return rc;
 }
 
-tosac_code rt_run_graph(tosac_rt *rt, rt_graph *G, const tosac_tensor *in, int n_in,
+tosac_code rt_run_graph(tosac_rt *rt, rt_gview *G, const tosac_tensor *in, int n_in,
                         tosac_error *err)
 {
     for (int i = 0; i < n_in; i++) {
@@ -231,7 +259,7 @@ tosac_code tosac_rt_invoke(tosac_rt *rt, tosac_error *err)
 {
     if (!rt)
         return tosac_fail(err, TOSAC_ERR_INPUT, "tosac_rt_invoke: no runtime");
-    rt_graph *G = &rt->graphs[0];
+    rt_gview *G = &rt->graphs[0];
     tosac_arena_reset(&rt->dyn);
     for (uint32_t i = 0; i < rt->prog.n_inputs; i++) {
         int id = rt->prog.inputs[i].cpu_tensor;

@@ -69,7 +69,7 @@ static tosac_code build_attr(tosac_rt *rt, const rt_attr_rec *r, ir_attr *a, tos
 
 /* Tensors and their value descriptions: constants point at their data, planned values at
  * their buffer in the planned region. */
-static tosac_code build_tensors(tosac_rt *rt, rt_graph *G, tosac_error *err)
+static tosac_code build_tensors(tosac_rt *rt, rt_gview *G, tosac_error *err)
 {
     const rt_program *p = &rt->prog;
     int nt = G->g.n_tensors;
@@ -115,7 +115,7 @@ static tosac_code build_tensors(tosac_rt *rt, rt_graph *G, tosac_error *err)
     return TOSAC_OK;
 }
 
-static tosac_code build_nodes(tosac_rt *rt, rt_graph *G, tosac_error *err)
+static tosac_code build_nodes(tosac_rt *rt, rt_gview *G, tosac_error *err)
 {
     const rt_program *p = &rt->prog;
     int nn = G->g.n_nodes;
@@ -159,7 +159,7 @@ static bool is_delegate_node(const ir_node *n)
 }
 
 /* Every node's implementation: its delegate, or the resolver's operator. */
-static tosac_code resolve_ops(tosac_rt *rt, rt_graph *G, const tosac_rt_options *o,
+static tosac_code resolve_ops(tosac_rt *rt, rt_gview *G, const tosac_rt_options *o,
                               tosac_error *err)
 {
     for (int k = 0; k < G->g.n_nodes; k++) {
@@ -187,7 +187,7 @@ static tosac_code resolve_ops(tosac_rt *rt, rt_graph *G, const tosac_rt_options 
 
 /* Nodes run in file order: each input must be a graph input, a constant, a capture or the
  * output of an earlier node (and each value produced once). */
-static tosac_code check_order(tosac_rt *rt, rt_graph *G, tosac_error *err)
+static tosac_code check_order(tosac_rt *rt, rt_gview *G, tosac_error *err)
 {
     size_t mark = rt->state.used;
     int nt = G->g.n_tensors;
@@ -210,7 +210,7 @@ static tosac_code check_order(tosac_rt *rt, rt_graph *G, tosac_error *err)
                                 node_name(n), G->g.tensors[n->inputs[i]].name);
         const ir_graph *sub;
         for (int b = 0; !rc && (sub = ir_node_subgraph(n, b)); b++) {
-            if (((const rt_graph *)sub)->parent != G)
+            if (((const rt_gview *)sub)->parent != G)
                 rc = tosac_fail(err, TOSAC_ERR_INPUT, "graph %d: a body of node '%s' belongs "
                                 "to another graph", G->index, node_name(n));
             for (int t = 0; t < sub->n_tensors && !rc; t++) {
@@ -248,7 +248,7 @@ static tosac_code bind_delegates(tosac_rt *rt, tosac_error *err)
         if (gi < 0 || gi >= rt->n_graphs || ni < 0 || ni >= rt->graphs[gi].g.n_nodes)
             return tosac_fail(err, TOSAC_ERR_INPUT, "delegate %u: node %d of graph %d does not "
                               "exist", d, ni, gi);
-        rt_graph *G = &rt->graphs[gi];
+        rt_gview *G = &rt->graphs[gi];
         const ir_node *n = &G->g.nodes[ni];
         if (!is_delegate_node(n) || ir_node_attr_int(n, "index", -1) != (int64_t)d ||
             G->delegate[ni] >= 0)
@@ -278,7 +278,7 @@ tosac_code rt_build_graphs(tosac_rt *rt, const tosac_rt_options *o, tosac_error 
     const rt_program *p = &rt->prog;
     rt->n_graphs = (int)p->n_graphs;
     rt->n_delegates = (int)p->n_delegates;
-    rt->graphs = NEW(rt, rt_graph, p->n_graphs ? p->n_graphs : 1);
+    rt->graphs = NEW(rt, rt_gview, p->n_graphs ? p->n_graphs : 1);
     rt->delegates = NEW(rt, rt_delegate, p->n_delegates ? p->n_delegates : 1);
     if (!rt->graphs || !rt->delegates)
         return oom(err);
@@ -296,7 +296,7 @@ tosac_code rt_build_graphs(tosac_rt *rt, const tosac_rt_options *o, tosac_error 
     tosac_code rc = TOSAC_OK;
     for (int gi = 0; gi < rt->n_graphs && !rc; gi++) {
         const rt_graph_rec *r = rt_graph(p, (uint32_t)gi);
-        rt_graph *G = &rt->graphs[gi];
+        rt_gview *G = &rt->graphs[gi];
         G->index = gi;
         G->parent = r->parent >= 0 ? &rt->graphs[r->parent] : NULL;
         G->g.name = (char *)rt_str(p, r->name);
@@ -321,7 +321,7 @@ tosac_code rt_build_graphs(tosac_rt *rt, const tosac_rt_options *o, tosac_error 
     return rc;
 }
 
-const tosac_tensor *rt_value(const rt_graph *G, int id)
+const tosac_tensor *rt_value(const rt_gview *G, int id)
 {
     for (int depth = 0; G && id >= 0 && id < G->g.n_tensors && depth < 256; depth++) {
         const ir_tensor *t = &G->g.tensors[id];
