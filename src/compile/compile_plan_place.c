@@ -122,7 +122,7 @@ static int overlap_in_time(const plan_item *x, const plan_item *y)
  * values all alive together) every placed item is scanned instead: O(n^2), no memory. */
 #define PLAN_MAX_PAIRS (1 << 21)
 /* Work budget of the improvement rounds, in neighbour visits. */
-#define PLAN_ROUND_WORK 3000000
+#define PLAN_ROUND_WORK 1500000
 
 typedef struct span {
     uint64_t off, end;
@@ -377,7 +377,7 @@ static tosac_code place_orders(plan_item *items, int n, uint64_t align, int firs
     }
     int64_t per_round = P.adj ? pairs * 2 + n : (int64_t)n * n;
     int rounds = all ? (int)(PLAN_ROUND_WORK / (per_round + 1)) : 0;
-    rounds = rounds > 32 ? 32 : rounds;
+    rounds = rounds > 16 ? 16 : rounds;
     if (!rc && best_arena > peak && rounds > 0) {
         memcpy(seq, best_seq, (size_t)n * sizeof *seq);
         top = best_top;

@@ -22,7 +22,7 @@
 #define RT_PROGRAM_VERSION 2u
 #define RT_PROGRAM_ALIGN 16u      /* sections, constants and delegate flatbuffers */
 #define RT_MAX_SECTIONS 65536u    /* bound on the section table */
-#define RT_MAX_STRING 65535u      /* longest string in STRINGS (bytes, NUL excluded) */
+#define RT_MAX_STRING 1048575u    /* longest string in STRINGS (bytes, NUL excluded) */
 
 /* Section kinds (rt_section_rec.kind). */
 enum {

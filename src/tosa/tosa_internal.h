@@ -90,6 +90,9 @@ int tosa_block_push_tensor(tosa_block *b, const char *name, tosac_dtype dt, int 
  * it never writes a file the reader refuses. */
 tosac_code tosa_check_control_flow(const tosa_graph *g, const char *what, tosac_error *err);
 
+/* The writer puts every constant data vector at a multiple of this in the buffer. */
+#define TOSA_DATA_ALIGN 16
+
 /* Limits on untrusted input. */
 #define TOSA_MAX_CALL_DEPTH 32  /* COND_IF / WHILE_LOOP nesting */
 

@@ -328,6 +328,13 @@ static void test_small_program_aliases_delegate_io(void **state)
     tosac_program_plan_free(&pl);
     p->cpu->graph->tensors[3].shape[0] = 4;
 
+    /* a delegate index beyond the program's delegates */
+    p->cpu->graph->nodes[1].attrs[0].i = 5;
+    tosac_error_clear(&E);
+    assert_int_equal(tosac_plan_program(p, NULL, &pl, &E), TOSAC_ERR_INPUT);
+    assert_non_null(strstr(E.msg, "delegate index 5 out of range"));
+    p->cpu->graph->nodes[1].attrs[0].i = 0;
+
     /* the same delegate run by two nodes is refused */
     ir_graph *g = p->cpu->graph;
     int64_t s[1] = {4};
