@@ -100,6 +100,7 @@ static void test_delegate_index_out_of_range(void **state)
     (void)state;
     tosac_program *p = compile_conv();
     assert_int_equal(ir_node_set_int(p->cpu->graph, delegate_node(p), "index", 1, &E), TOSAC_OK);
+    /* the planner refuses it first (then the writer, then program v2's loader would) */
     expect_broken(p, "TOSA-1.0+INT", 0, "cannot be planned", "delegate index 1 out of range");
     tosac_program_free(p);
 }
