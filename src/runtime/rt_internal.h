@@ -109,8 +109,6 @@ tosac_code rt_build_graphs(tosac_rt *rt, const tosac_rt_options *o, tosac_error 
 /* rt_delegate.c: every delegate prepared on the interpreter, its main block placed. */
 tosac_code rt_prepare_delegates(tosac_rt *rt, tosac_error *err);
 tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int node, tosac_error *err);
-/* Releases what the delegates hold outside the arena (nothing once they are read in place). */
-void rt_release_delegates(tosac_rt *rt);
 /* rt_invoke.c: runs graph G (a body: with the caller's inputs borrowed). */
 tosac_code rt_run_graph(tosac_rt *rt, rt_gview *G, const tosac_tensor *in, int n_in,
                         tosac_error *err);
