@@ -12,16 +12,24 @@
  * - test_truncated_and_corrupted: every truncation and seeded byte flips of a program are
  *   refused with a message or run (ASan build: no read outside the buffer, no crash).
  * - test_resolver: tosac_rt_init_ex with a resolver of only the operator families the program
- *   uses runs it; a resolver without QuantizeLinear fails at init naming it. */
+ *   uses runs it; a resolver without QuantizeLinear fails at init naming it.
+ * - test_compile_names_missing_operator: a model whose CPU part needs an operator the runtime
+ *   lacks (a node of another domain) is a compile error (exit 2) naming the operator, and
+ *   nothing is written.
+ * - test_inspect_memory_is_the_plan: `tosac inspect --json` gives the PLAN section's arena and
+ *   bound and the runtime's whole arena (what tosac_rt_arena_size says). */
 #include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/rt_program.h"
 #include "tosac/npy.h"
+#include "tosac/onnx.h"
 #include "tosac/runtime.h"
 #include "util/fileio.h"
+#include "util/json.h"
 
 /* ---- allocator calls, counted while `counting` is set ---- */
 void *__real_malloc(size_t n);
@@ -315,6 +323,62 @@ static void test_resolver(void **state)
     tu_rmtree_free(dir);
 }
 
+static void test_compile_names_missing_operator(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    ir_model *m = ir_model_new();
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t s2[1] = {2};
+    int x = ir_graph_add_input(m->graph, "x", TOSAC_DT_F32, 1, s2, &err);
+    int y = ir_graph_add_tensor(m->graph, "y", TOSAC_DT_F32, 1, s2, &err);
+    assert_true(ir_graph_add_node(m->graph, "Frobnicate", "com.example", "frob", &x, 1, &y, 1,
+                                  &err) >= 0);
+    assert_int_equal(ir_graph_mark_output(m->graph, y, &err), TOSAC_OK);
+    assert_int_equal(ir_model_set_opset(m, "com.example", 1, &err), TOSAC_OK);
+    const char *model = tu_join(dir, "custom.onnx"), *prog = tu_join(dir, "custom.prog");
+    assert_int_equal(onnx_export_file(m, model, &err), TOSAC_OK);
+    ir_model_free(m);
+    char *errs = NULL;
+    int rc = tu_cli(NULL, &errs, "compile", model, "--spec", "TOSA-1.0+FP", "-o", prog, NULL);
+    /* (the compiler's own check names it before the runtime's would) */
+    if (rc != 2 || !strstr(errs, "Frobnicate") || !strstr(errs, "'com.example' is not supported"))
+        fail_msg("exit %d: %s", rc, errs);
+    free(errs);
+    FILE *f = fopen(prog, "rb");
+    assert_null(f); /* nothing written */
+    tu_rmtree_free(dir);
+}
+
+static void test_inspect_memory_is_the_plan(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    const char *path = compile_case(&cases[4], dir); /* MobileNetV2: a real plan */
+    loaded l;
+    load(path, &l);
+    rt_program v;
+    tosac_error err;
+    assert_int_equal(rt_program_load(l.prog, l.len, &v, &err), TOSAC_OK);
+    char *out = NULL;
+    assert_int_equal(tu_cli(&out, NULL, "inspect", path, "--json", NULL), 0);
+    tosac_json *j = NULL;
+    assert_int_equal(tosac_json_parse(out, strlen(out), &j, &err), TOSAC_OK);
+    const tosac_json *mem = tosac_json_get(j, "memory");
+    int64_t arena, lower, whole;
+    assert_true(tosac_json_int(tosac_json_get(mem, "arena_bytes"), &arena));
+    assert_true(tosac_json_int(tosac_json_get(mem, "arena_lower_bound_bytes"), &lower));
+    assert_true(tosac_json_int(tosac_json_get(mem, "runtime_arena_bytes"), &whole));
+    assert_true(arena > 0 && (uint64_t)arena == v.plan->arena_bytes);
+    assert_true((uint64_t)lower == v.plan->lower_bound_bytes && lower <= arena);
+    assert_true((size_t)whole == l.arena_bytes && whole > arena);
+    tosac_json_free(j);
+    free(out);
+    unload(&l);
+    tu_rmtree_free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +386,8 @@ int main(void)
         cmocka_unit_test(test_arena_too_small),
         cmocka_unit_test(test_truncated_and_corrupted),
         cmocka_unit_test(test_resolver),
+        cmocka_unit_test(test_compile_names_missing_operator),
+        cmocka_unit_test(test_inspect_memory_is_the_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
