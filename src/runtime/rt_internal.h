@@ -81,6 +81,7 @@ struct tosac_rt {
     rt_sizes *sizes;
     size_t *node_base;          /* per graph: index of its node 0 in sizes->scratch */
     unsigned char *mtop, *mend; /* the measure region not in use by a running node */
+    long body_runs;             /* measuring: bodies run so far */
 };
 
 /* Loads the program view, checks the runtime's own sizes record. */

@@ -16,6 +16,9 @@
  * - test_compile_names_missing_operator: a model whose CPU part needs an operator the runtime
  *   lacks (a node of another domain) is a compile error (exit 2) naming the operator, and
  *   nothing is written.
+ * - test_loop_trip_count_from_input: a Loop whose trip count is a graph input (zero while the
+ *   compiler measures: no iteration) runs 3 iterations on the runtime (its temporaries were
+ *   measured over one iteration run for the purpose), with the exact result.
  * - test_inspect_memory_is_the_plan: `tosac inspect --json` gives the PLAN section's arena and
  *   bound and the runtime's whole arena (what tosac_rt_arena_size says). */
 #include "testutil.h"
@@ -351,6 +354,58 @@ static void test_compile_names_missing_operator(void **state)
     tu_rmtree_free(dir);
 }
 
+static void test_loop_trip_count_from_input(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t s2[1] = {2};
+    uint8_t yes = 1;
+    int tm = ir_graph_add_input(g, "M", TOSAC_DT_I64, 0, NULL, &err);
+    int a0 = ir_graph_add_input(g, "a0", TOSAC_DT_F32, 1, s2, &err);
+    int tc = ir_graph_add_const(g, "cond", TOSAC_DT_BOOL, 0, NULL, &yes, 1, &err);
+    int af = ir_graph_add_tensor(g, "acc", TOSAC_DT_F32, 1, s2, &err);
+    int ins[3] = {tm, tc, a0};
+    int k = ir_graph_add_node(g, "Loop", NULL, "loop", ins, 3, &af, 1, &err);
+    ir_graph *body = ir_graph_new("body", g);
+    ir_graph_add_input(body, "i", TOSAC_DT_I64, 0, NULL, &err);
+    int bc = ir_graph_add_input(body, "c_in", TOSAC_DT_BOOL, 0, NULL, &err);
+    int ba = ir_graph_add_input(body, "a", TOSAC_DT_F32, 1, s2, &err);
+    int co = ir_graph_add_tensor(body, "c_out", TOSAC_DT_BOOL, 0, NULL, &err);
+    int ao = ir_graph_add_tensor(body, "a_out", TOSAC_DT_F32, 1, s2, &err);
+    int add_in[2] = {ba, ba};
+    assert_true(ir_graph_add_node(body, "Identity", NULL, "id", &bc, 1, &co, 1, &err) >= 0);
+    assert_true(ir_graph_add_node(body, "Add", NULL, "add", add_in, 2, &ao, 1, &err) >= 0);
+    assert_int_equal(ir_graph_mark_output(body, co, &err), TOSAC_OK);
+    assert_int_equal(ir_graph_mark_output(body, ao, &err), TOSAC_OK);
+    assert_int_equal(ir_node_set_graph(g, k, "body", body, &err), TOSAC_OK);
+    assert_int_equal(ir_graph_mark_output(g, af, &err), TOSAC_OK);
+    const char *model = tu_join(dir, "loop.onnx"), *prog = tu_join(dir, "loop.prog");
+    assert_int_equal(onnx_export_file(m, model, &err), TOSAC_OK);
+    ir_model_free(m);
+    char *errs = NULL;
+    int rc = tu_cli(NULL, &errs, "compile", model, "--spec", "TOSA-1.0+FP", "-o", prog, NULL);
+    if (rc)
+        fail_msg("exit %d: %s", rc, errs);
+    free(errs);
+    loaded l;
+    load(prog, &l);
+    int im = strcmp(tosac_rt_input_name(l.rt, 0), "M") == 0 ? 0 : 1;
+    *(int64_t *)tosac_rt_input(l.rt, im)->data = 3;
+    float *a = tosac_rt_input(l.rt, 1 - im)->data;
+    a[0] = 0.5f;
+    a[1] = -1.25f;
+    if (tosac_rt_invoke(l.rt, &err))
+        fail_msg("%s", err.msg);
+    const float *y = tosac_rt_output(l.rt, 0)->data;
+    assert_true(y[0] == 4.0f && y[1] == -10.0f); /* doubled three times */
+    unload(&l);
+    tu_rmtree_free(dir);
+}
+
 static void test_inspect_memory_is_the_plan(void **state)
 {
     (void)state;
@@ -387,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_truncated_and_corrupted),
         cmocka_unit_test(test_resolver),
         cmocka_unit_test(test_compile_names_missing_operator),
+        cmocka_unit_test(test_loop_trip_count_from_input),
         cmocka_unit_test(test_inspect_memory_is_the_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
