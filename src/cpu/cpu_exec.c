@@ -30,9 +30,6 @@ struct cpu_env {
     cpu_env *parent;
 };
 
-int cpu_plan_n_inputs(const cpu_plan *p) { return p->g->n_inputs; }
-int cpu_plan_n_outputs(const cpu_plan *p) { return p->g->n_outputs; }
-
 int cpu_op_supported(const char *op_type) { return cpu_find_op(op_type) != NULL; }
 
 void cpu_plan_free(cpu_plan *p)
