@@ -33,8 +33,9 @@ static bool const_exponent(const lower_ctx *c, const ir_node *n, double *e)
         case TOSAC_DT_I64: v = (double)((const int64_t *)t.data)[i]; break;
         default: return false;
         }
-        if (lower_is_quantized(it))
-            v = (v - (double)lower_qzp(it)) * lower_qscale(it);
+        if (lower_is_quantized(it)) /* in float32, as DequantizeLinear computes it: 127 *
+                                     * (2/127 in float32) is then exactly 2 */
+            v = (double)((float)(v - (double)lower_qzp(it)) * (float)lower_qscale(it));
         if (i > 0 && v != *e)
             return false;
         *e = v;
