@@ -231,7 +231,8 @@ static int ff_softplus(lower_ctx *c, int x, const act_params *p, int out)
 /* max(0, x) + min(0, alpha (exp(x / alpha) - 1)) */
 static int ff_celu(lower_ctx *c, int x, const act_params *p, int out)
 {
-    int e = la_unary(c, TOSA_OP_EXP, la_binary(c, TOSA_OP_MUL, x, la_like(c, x, 1.0 / p->alpha), -1), -1);
+    int xa = la_binary(c, TOSA_OP_MUL, x, la_like(c, x, 1.0 / p->alpha), -1);
+    int e = la_unary(c, TOSA_OP_EXP, xa, -1);
     e = la_binary(c, TOSA_OP_SUB, e, la_like(c, x, 1.0), -1);
     e = la_binary(c, TOSA_OP_MUL, e, la_like(c, x, p->alpha), -1);
     int neg = la_binary(c, TOSA_OP_MINIMUM, e, la_like(c, x, 0.0), -1);

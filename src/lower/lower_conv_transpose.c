@@ -101,7 +101,8 @@ static int weights(lower_ctx *c, const tc_geom *g, const tosac_tensor *wv)
 static tosac_code lower_conv_transpose(lower_ctx *c, const ir_node *n)
 {
     LX_REQUIRE_STATIC(c, n);
-    const ir_tensor *X = lower_in_ir(c, n, 0), *W = lower_in_ir(c, n, 1), *Y = lower_out_ir(c, n, 0);
+    const ir_tensor *X = lower_in_ir(c, n, 0), *W = lower_in_ir(c, n, 1);
+    const ir_tensor *Y = lower_out_ir(c, n, 0);
     if (!X || !W || !Y)
         return lx_unsupported(c, n, "missing input or output");
     tc_geom g;

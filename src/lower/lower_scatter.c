@@ -49,6 +49,12 @@ static tosac_code lower_scatter_nd(lower_ctx *c, const ir_node *n)
         *(i < q ? &K : &C) *= X->shape[i];
     if (K > INT32_MAX)
         return lx_unsupported(c, n, "data rows beyond int32");
+    int64_t un = 1;
+    for (int i = 0; i < U->rank; i++)
+        un *= U->shape[i];
+    if (W < 1 || un != W * C)
+        return lx_unsupported(c, n, "updates of %lld elements for %lld rows of %lld",
+                              (long long)un, (long long)W, (long long)C);
     int32_t *rows = malloc((size_t)(W > 0 ? W : 1) * sizeof *rows);
     bool *seen = calloc((size_t)(K > 0 ? K : 1), 1);
     if (!rows || !seen) {

@@ -115,8 +115,10 @@ typedef struct trig_def {
 static const trig_def defs[] = {
     {"Acos", acos, ff_acos, -1, 1},           {"Acosh", acosh, ff_acosh, 1, INFINITY},
     {"Asin", asin, ff_asin, -1, 1},           {"Asinh", asinh, ff_asinh, -INFINITY, INFINITY},
-    {"Atan", atan, ff_atan, -INFINITY, INFINITY}, {"Atanh", atanh, ff_atanh, -1, 1},
-    {"Cosh", cosh, ff_cosh, -INFINITY, INFINITY}, {"Sinh", sinh, ff_sinh, -INFINITY, INFINITY},
+    {"Atan", atan, ff_atan, -INFINITY, INFINITY},
+    {"Atanh", atanh, ff_atanh, -1, 1},
+    {"Cosh", cosh, ff_cosh, -INFINITY, INFINITY},
+    {"Sinh", sinh, ff_sinh, -INFINITY, INFINITY},
     {"Tan", tan, ff_tan, -INFINITY, INFINITY},
 };
 

@@ -14,6 +14,7 @@ typedef struct tc_case {
     int64_t stride, pad, opad, dil, group;
     const char *auto_pad;   /* NULL: pads */
     const float *x;         /* NULL: tx */
+    bool float_bias;        /* a plain float bias, as a16w8 QDQ models keep it */
 } tc_case;
 
 static float tx[2 * 4 * 4], tw[2 * 3 * 3 * 3], tb[3];
@@ -26,7 +27,10 @@ static void tc_model(lc_b *b, const void *arg)
     int64_t ws[4] = {2, 3 / t->group, 3, 3};
     int x = lc_input(b, "x", 4, xs, t->x ? t->x : tx);
     int w = lc_weight(b, "w", 4, ws, tw, 1);
-    int bias = lc_bias(b, "b", 3, tb, x, w);
+    const int64_t bs[1] = {3};
+    int bias = t->float_bias ? ir_graph_add_const(lc_graph(b), "b", TOSAC_DT_F32, 1, bs, tb,
+                                                  sizeof tb, NULL)
+                             : lc_bias(b, "b", 3, tb, x, w);
     int ins[3] = {x, w, bias};
     ir_graph *g = lc_graph(b);
     int n = lc_node(b, "ConvTranspose", "tconv", ins, 3, 1);
@@ -62,10 +66,10 @@ static void expect_tconv(const lc_result *r, tosac_dtype in, tosac_dtype acc)
 
 /* stride 2, pads 1, output_padding 1: out 8x8; stride 1 pads 0: out 6x6; SAME_UPPER. */
 static const tc_case geoms[] = {
-    {2, 1, 1, 1, 1, NULL, NULL},
-    {1, 0, 0, 1, 1, NULL, NULL},
-    {2, 0, 0, 1, 1, "SAME_UPPER", NULL},
-    {3, 2, 2, 1, 1, NULL, NULL},
+    {2, 1, 1, 1, 1, NULL, NULL, false},
+    {1, 0, 0, 1, 1, NULL, NULL, false},
+    {2, 0, 0, 1, 1, "SAME_UPPER", NULL, false},
+    {3, 2, 2, 1, 1, NULL, NULL, false},
 };
 
 static void test_float(void **s)
@@ -130,9 +134,9 @@ static void test_refusals(void **s)
         tc_case t;
         const char *why;
     } cases[] = {
-        {{1, 0, 0, 2, 1, NULL, NULL}, "ConvTranspose: dilations other than 1 (TOSA's "
+        {{1, 0, 0, 2, 1, NULL, NULL, false}, "ConvTranspose: dilations other than 1 (TOSA's "
                                       "TRANSPOSE_CONV2D has no dilation)"},
-        {{2, 3, 0, 1, 1, NULL, NULL}, "ConvTranspose: padding of the kernel's size or more"},
+        {{2, 3, 0, 1, 1, NULL, NULL, false}, "ConvTranspose: padding of the kernel's size or more"},
     };
     for (int i = 0; i < 2; i++) {
         lc_result r;
@@ -165,12 +169,39 @@ static void test_grouped_refused(void **s)
     assert_non_null(strstr(r.reasons, "ConvTranspose: group 2 (only group 1 is lowered)"));
 }
 
+/* A float bias between DQ'd input and weights folds with them (pass_fold_qdq keeps it float)
+ * and is quantized by the lowering at sx*sw[oc] into the i48 bias. */
+static void test_int16_float_bias(void **s)
+{
+    (void)s;
+    data(97);
+    tc_case t = geoms[0];
+    t.float_bias = true;
+    lc_result r;
+    lc_check(tc_model, &t, LC_A16W8, INT16, 1, &r);
+    expect_tconv(&r, TOSAC_DT_I16, TOSAC_DT_I48);
+}
+
+/* Ethos-U55 runs TRANSPOSE_CONV2D at stride 2x2 (validate_u55.c), not at 3x3. */
+static void test_u55(void **s)
+{
+    (void)s;
+    data(95);
+    lc_result r;
+    lc_check(tc_model, &geoms[0], LC_A8W8, "TOSA-1.0+INT+u55", 1, &r);
+    expect_tconv(&r, TOSAC_DT_I8, TOSAC_DT_I32);
+    lc_check(tc_model, &geoms[3], LC_A8W8, "TOSA-1.0+INT+u55", 1, &r);
+    assert_int_equal(r.delegated, 0);
+    assert_non_null(strstr(r.reasons, "TRANSPOSE_CONV2D stride 3x3"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_float),      cmocka_unit_test(test_int8),
         cmocka_unit_test(test_int16),      cmocka_unit_test(test_degenerate),
         cmocka_unit_test(test_refusals),   cmocka_unit_test(test_grouped_refused),
+        cmocka_unit_test(test_u55),        cmocka_unit_test(test_int16_float_bias),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -100,7 +100,8 @@ static void test_refusals(void **s)
         scase c;
         const char *why;
     } cases[] = {
-        {{2, {2, 1}, dup, 3, {2, 3, 4}, NULL, false, NULL}, "ScatterND: indices hold a repeated index"},
+        {{2, {2, 1}, dup, 3, {2, 3, 4}, NULL, false, NULL},
+         "ScatterND: indices hold a repeated index"},
         {{2, {2, 1}, rows2, 3, {2, 3, 4}, NULL, true, NULL},
          "ScatterND: indices are not an int32/int64 constant"},
         {{2, {2, 1}, rows2, 3, {2, 3, 4}, "add", false, NULL},
