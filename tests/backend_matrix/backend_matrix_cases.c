@@ -313,6 +313,19 @@ static void a_tconv(lc_b *b, int node)
     set_ints(b, node, "strides", s, 2);
     set_ints(b, node, "output_padding", op, 2);
 }
+static int tconv_dw_w(lc_b *b, int *ins, int n)
+{
+    init_weights();
+    const int64_t ws[4] = {2, 1, 3, 3};
+    ins[n] = lc_weight(b, "w", 4, ws, w_dw, 1);
+    ins[n + 1] = lc_bias(b, "b", 2, bias8, ins[0], ins[n]);
+    return n + 2;
+}
+static void a_tconv_dw(lc_b *b, int node)
+{
+    a_tconv(b, node);
+    set_int(b, node, "group", 2);
+}
 static int exponent2(lc_b *b, int *ins, int n)
 {
     static const float e[1] = {2.0f};
@@ -523,16 +536,19 @@ const mx_case mx_cases[] = {
     /* ---- op-lower (issue 15, section 2) ---- */
     {"ConvTranspose", "ConvTranspose", .rank = X4, .n_x = 1, .lo = -2, .hi = 2, .more = tconv_w,
      .attrs = a_tconv, .tosa_op = "TRANSPOSE_CONV2D", .cols = F, .acc48 = true},
+    {"ConvTranspose (depthwise)", "ConvTranspose", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
+     .more = tconv_dw_w, .attrs = a_tconv_dw, .tosa_op = "TRANSPOSE_CONV2D", .cols = F,
+     .acc48 = true},
     {"Acos", "Acos", .rank = X3, .n_x = 1, .lo = -0.9f, .hi = 0.9f, .tosa_op = "RSQRT",
-     .tosa_qop = "TABLE", .cols = F},
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
     {"Acosh", "Acosh", .rank = X3, .n_x = 1, .lo = 1.2f, .hi = 4, .tosa_op = "LOG",
      .tosa_qop = "TABLE", .cols = F, TABLE16},
     {"Asin", "Asin", .rank = X3, .n_x = 1, .lo = -0.9f, .hi = 0.9f, .tosa_op = "RSQRT",
-     .tosa_qop = "TABLE", .cols = F},
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
     {"Asinh", "Asinh", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .tosa_op = "LOG",
-     .tosa_qop = "TABLE", .cols = F},
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
     {"Atan", "Atan", .rank = X3, .n_x = 1, .lo = -4, .hi = 4, .tosa_op = "RECIPROCAL",
-     .tosa_qop = "TABLE", .cols = F},
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
     {"Atanh", "Atanh", .rank = X3, .n_x = 1, .lo = -0.9f, .hi = 0.9f, .tosa_op = "LOG",
      .tosa_qop = "TABLE", .cols = F, TABLE16},
     {"Cosh", "Cosh", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .tosa_op = "EXP",
@@ -542,7 +558,7 @@ const mx_case mx_cases[] = {
     {"Tan", "Tan", .rank = X3, .n_x = 1, .lo = -1, .hi = 1, .tosa_op = "SIN",
      .tosa_qop = "TABLE", .cols = F, TABLE16},
     {"Celu", "Celu", .rank = X3, .n_x = 1, .lo = -3, .hi = 2, .tosa_op = "EXP",
-     .tosa_qop = "TABLE", .cols = F},
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
     {"Pow (constant exponent 2)", "Pow", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
      .more = exponent2, .tosa_op = "MUL", .tosa_qop = "TABLE", .cols = F, TABLE16},
     {"Pow (runtime exponent)", "Pow", .rank = X3, .n_x = 2, .lo = 0.5f, .hi = 2, .lo2 = -1,

@@ -1,7 +1,8 @@
 /* ConvTranspose -> TRANSPOSE_CONV2D (lower_conv_transpose.c): float, a8w8 (i32 accumulator)
  * and a16w8 (i48) single-operator models against the CPU executor (lower_core_testutil.h),
  * strides, pads, output_padding, auto_pad SAME_UPPER, all-zero / all-one inputs, and the
- * refusals in ONNX terms (dilations, group, a pad as large as the kernel). */
+ * groups (depthwise and grouped, per-group TRANSPOSE_CONV2D + CONCAT), and the refusals in
+ * ONNX terms (dilations, a pad as large as the kernel). */
 #include "lower_core_testutil.h"
 
 #include <string.h>
@@ -146,27 +147,46 @@ static void test_refusals(void **s)
     }
 }
 
-/* group 2 (IC 2, OC 2: W [2,1,3,3]) is refused, not mis-lowered. */
+/* Groups: x [1,2,4,4], group 2, W [2, ocg, 3, 3] (per-tensor weights), stride 2, pads 1:
+ * ocg 1 is depthwise, ocg 2 grouped; one TRANSPOSE_CONV2D per group and a CONCAT. */
+static float gb[4];
+
 static void grouped_model(lc_b *b, const void *arg)
 {
-    (void)arg;
-    const int64_t xs[4] = {1, 2, 4, 4}, ws[4] = {2, 1, 3, 3};
+    int64_t ocg = *(const int64_t *)arg;
+    const int64_t xs[4] = {1, 2, 4, 4}, ws[4] = {2, ocg, 3, 3};
     int x = lc_input(b, "x", 4, xs, tx);
     int w = lc_weight(b, "w", 4, ws, tw, -1);
-    int ins[2] = {x, w};
-    int n = lc_node(b, "ConvTranspose", "tconv", ins, 2, 1);
+    int ins[3] = {x, w, lc_bias(b, "b", 2 * ocg, gb, x, w)};
+    int n = lc_node(b, "ConvTranspose", "tconv", ins, 3, 1);
+    const int64_t st[2] = {2, 2}, pads[4] = {1, 1, 1, 1};
     ir_node_set_int(lc_graph(b), n, "group", 2, NULL);
+    ir_node_set_ints(lc_graph(b), n, "strides", st, 2, NULL);
+    ir_node_set_ints(lc_graph(b), n, "pads", pads, 4, NULL);
     lc_output(b, lc_out(b, n, 0));
 }
 
-static void test_grouped_refused(void **s)
+static void test_grouped(void **s)
 {
     (void)s;
-    data(90);
-    lc_result r;
-    lc_check(grouped_model, NULL, LC_FLOAT, FP, 0, &r);
-    assert_int_equal(r.delegated, 0);
-    assert_non_null(strstr(r.reasons, "ConvTranspose: group 2 (only group 1 is lowered)"));
+    static const struct {
+        lc_mode mode;
+        const char *spec;
+        tosac_dtype in, acc;
+    } modes[3] = {{LC_FLOAT, FP, TOSAC_DT_F32, TOSAC_DT_F32},
+                  {LC_A8W8, INT8, TOSAC_DT_I8, TOSAC_DT_I32},
+                  {LC_A16W8, INT16, TOSAC_DT_I16, TOSAC_DT_I48}};
+    for (int64_t ocg = 1; ocg <= 2; ocg++)
+        for (int m = 0; m < 3; m++) {
+            data(90u + (unsigned)(ocg * 3 + m));
+            lc_fill(gb, 4, 99, 0.5f);
+            lc_result r;
+            lc_check(grouped_model, &ocg, modes[m].mode, modes[m].spec,
+                     modes[m].mode == LC_FLOAT ? 0 : 1, &r);
+            expect_tconv(&r, modes[m].in, modes[m].acc);
+            assert_int_equal(lc_count(&r, TOSA_OP_TRANSPOSE_CONV2D, TOSAC_DT_UNKNOWN), 2);
+            assert_int_equal(lc_count(&r, TOSA_OP_CONCAT, TOSAC_DT_UNKNOWN), 1);
+        }
 }
 
 /* A float bias between DQ'd input and weights folds with them (pass_fold_qdq keeps it float)
@@ -200,7 +220,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_float),      cmocka_unit_test(test_int8),
         cmocka_unit_test(test_int16),      cmocka_unit_test(test_degenerate),
-        cmocka_unit_test(test_refusals),   cmocka_unit_test(test_grouped_refused),
+        cmocka_unit_test(test_refusals),   cmocka_unit_test(test_grouped),
         cmocka_unit_test(test_u55),        cmocka_unit_test(test_int16_float_bias),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
