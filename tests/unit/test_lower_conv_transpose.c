@@ -57,6 +57,8 @@ static void data(unsigned seed)
 
 static void expect_tconv(const lc_result *r, tosac_dtype in, tosac_dtype acc)
 {
+    if (r->delegated != 1)
+        print_message("%s\n", r->reasons);
     assert_int_equal(r->delegated, 1); /* the CPU keeps only the boundary Q/DQ */
     const lc_op_info *op = lc_find(r, TOSA_OP_TRANSPOSE_CONV2D);
     assert_non_null(op);
