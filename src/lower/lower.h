@@ -200,5 +200,12 @@ extern const lower_rule lower_rules_cast[];
 extern const lower_rule lower_rules_tile[];
 extern const lower_rule lower_rules_div[];
 extern const lower_rule lower_rules_bitwise[];
+extern const lower_rule lower_rules_trig[];
+extern const lower_rule lower_rules_pow[];
+extern const lower_rule lower_rules_mod[];
+extern const lower_rule lower_rules_cumsum[];
+extern const lower_rule lower_rules_trilu[];
+extern const lower_rule lower_rules_scatter[];
+extern const lower_rule lower_rules_conv_transpose[];
 
 #endif

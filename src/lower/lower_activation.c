@@ -1,5 +1,5 @@
 /* Activations: Relu, Clip, LeakyRelu, PRelu, HardSigmoid, HardSwish, Elu, Selu, Softplus,
- * Gelu, Sigmoid, Tanh, Mish.
+ * Gelu, Sigmoid, Tanh, Mish, Celu.
  *
  * Float: TOSA's own SIGMOID/TANH/ERF/CLAMP where they exist, otherwise the ONNX definition
  * written with elementwise operators. Quantized (int8/int16 per tensor): Relu and Clip are a
@@ -51,6 +51,11 @@ static double f_gelu(double x, const void *a)
     if (((const act_params *)a)->tanh_form)
         return 0.5 * x * (1.0 + tanh(sqrt(2.0 / LA_PI) * (x + 0.044715 * x * x * x)));
     return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
+}
+static double f_celu(double x, const void *a)
+{
+    double al = ((const act_params *)a)->alpha;
+    return fmax(0.0, x) + fmin(0.0, al * (exp(x / al) - 1.0));
 }
 static double f_mish(double x, const void *a) { return x * tanh(f_softplus(x, a)); }
 
@@ -223,6 +228,18 @@ static int ff_softplus(lower_ctx *c, int x, const act_params *p, int out)
                      l, out);
 }
 
+/* max(0, x) + min(0, alpha (exp(x / alpha) - 1)) */
+static int ff_celu(lower_ctx *c, int x, const act_params *p, int out)
+{
+    int xa = la_binary(c, TOSA_OP_MUL, x, la_like(c, x, 1.0 / p->alpha), -1);
+    int e = la_unary(c, TOSA_OP_EXP, xa, -1);
+    e = la_binary(c, TOSA_OP_SUB, e, la_like(c, x, 1.0), -1);
+    e = la_binary(c, TOSA_OP_MUL, e, la_like(c, x, p->alpha), -1);
+    int neg = la_binary(c, TOSA_OP_MINIMUM, e, la_like(c, x, 0.0), -1);
+    return la_binary(c, TOSA_OP_ADD, la_binary(c, TOSA_OP_MAXIMUM, x, la_like(c, x, 0.0), -1),
+                     neg, out);
+}
+
 static int ff_mish(lower_ctx *c, int x, const act_params *p, int out)
 {
     int sp = ff_softplus(c, x, p, -1);
@@ -304,6 +321,14 @@ static tosac_code lower_mish(lower_ctx *c, const ir_node *n)
     return act(c, n, f_mish, ff_mish, &p);
 }
 
+static tosac_code lower_celu(lower_ctx *c, const ir_node *n)
+{
+    act_params p = {ir_node_attr_float(n, "alpha", 1.0f), 0, 0, false};
+    if (!(p.alpha != 0.0) || !isfinite(p.alpha))
+        return lx_unsupported(c, n, "alpha %g (ONNX divides by it)", p.alpha);
+    return act(c, n, f_celu, ff_celu, &p);
+}
+
 static tosac_code lower_gelu(lower_ctx *c, const ir_node *n)
 {
     const char *ap = ir_node_attr_string(n, "approximate", "none");
@@ -377,5 +402,6 @@ const lower_rule lower_rules_activation[] = {
     {IR_DOMAIN_ONNX, "Sigmoid", lower_sigmoid},
     {IR_DOMAIN_ONNX, "Tanh", lower_tanh},
     {IR_DOMAIN_ONNX, "Mish", lower_mish},
+    {IR_DOMAIN_ONNX, "Celu", lower_celu},
     {NULL, NULL, NULL},
 };

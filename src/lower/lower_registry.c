@@ -25,6 +25,13 @@ static const lower_rule *const families[] = {
     lower_rules_tile,
     lower_rules_div,
     lower_rules_bitwise,
+    lower_rules_trig,
+    lower_rules_pow,
+    lower_rules_mod,
+    lower_rules_cumsum,
+    lower_rules_trilu,
+    lower_rules_scatter,
+    lower_rules_conv_transpose,
 };
 
 lower_fn lower_find_rule(const char *domain, const char *op_type)

@@ -82,15 +82,17 @@ static bool foldable_op(const ir_node *n)
 
 /* Float inputs that are parameters, not data: a constant there stays float when the op folds
  * (Clip's bounds are read in the float domain by the quantized rule; Resize's roi and
- * scales are coordinates; a float Conv/Gemm bias, as a16w8 QDQ models keep it since ONNX has
- * no 48-bit DequantizeLinear, is quantized by the lowering at the accumulator's scale). */
+ * scales are coordinates; a float Conv/ConvTranspose/Gemm bias, as a16w8 QDQ models keep it
+ * since ONNX has no 48-bit DequantizeLinear, is quantized by the lowering at the
+ * accumulator's scale). */
 static bool float_param_slot(const ir_graph *g, const ir_node *n, int slot)
 {
     tosac_tensor cv;
     if (!ir_graph_const_value(g, n->inputs[slot], &cv))
         return false;
     return (ir_node_is(n, "Clip") && (slot == 1 || slot == 2)) ||
-           ((ir_node_is(n, "Conv") || ir_node_is(n, "Gemm")) && slot == 2) ||
+           ((ir_node_is(n, "Conv") || ir_node_is(n, "Gemm") || ir_node_is(n, "ConvTranspose")) &&
+            slot == 2) ||
            (ir_node_is(n, "Resize") && (slot == 1 || slot == 2)) ||
            (ir_node_is(n, "Upsample") && slot == 1);
 }

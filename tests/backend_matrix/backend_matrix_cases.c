@@ -292,6 +292,64 @@ static void a_argmax(lc_b *b, int node)
 /* discontinuous: exact int8 tables, but an int16 table interpolates across the jumps */
 #define STEPS .cpu_cols = MX_COL(MX_I16), .cpu_category = "case not handled by the lowering"
 
+/* ---- op-lower (issue 15, section 2): ConvTranspose, trig, Celu, Pow, Mod, CumSum, Trilu,
+ * ScatterND ---- */
+static float w_tconv[2 * 3 * 3 * 3];
+
+/* W [IC 2, OC 3, 3, 3] quantized per output channel (axis 1), bias [3] */
+static int tconv_w(lc_b *b, int *ins, int n)
+{
+    init_weights();
+    lc_fill(w_tconv, 54, 106, 0.5f);
+    const int64_t ws[4] = {2, 3, 3, 3};
+    ins[n] = lc_weight(b, "w", 4, ws, w_tconv, 1);
+    ins[n + 1] = lc_bias(b, "b", 3, bias8, ins[0], ins[n]);
+    return n + 2;
+}
+static void a_tconv(lc_b *b, int node)
+{
+    const int64_t s[2] = {2, 2}, op[2] = {1, 1};
+    a_pads1(b, node);
+    set_ints(b, node, "strides", s, 2);
+    set_ints(b, node, "output_padding", op, 2);
+}
+static int tconv_dw_w(lc_b *b, int *ins, int n)
+{
+    init_weights();
+    const int64_t ws[4] = {2, 1, 3, 3};
+    ins[n] = lc_weight(b, "w", 4, ws, w_dw, 1);
+    ins[n + 1] = lc_bias(b, "b", 2, bias8, ins[0], ins[n]);
+    return n + 2;
+}
+static void a_tconv_dw(lc_b *b, int node)
+{
+    a_tconv(b, node);
+    set_int(b, node, "group", 2);
+}
+static int exponent2(lc_b *b, int *ins, int n)
+{
+    static const float e[1] = {2.0f};
+    const int64_t s[1] = {1};
+    ins[n] = lc_weight(b, "e", 1, s, e, -1);
+    return n + 1;
+}
+static void a_fmod1(lc_b *b, int node) { set_int(b, node, "fmod", 1); }
+static int axis2(lc_b *b, int *ins, int n) { return ints1(b, ins, n, "axis", 2); }
+static void a_exclusive(lc_b *b, int node) { set_int(b, node, "exclusive", 1); }
+static int trilu_k(lc_b *b, int *ins, int n) { return ints1(b, ins, n, "k", 1); }
+/* rows data[1] and data[0, 2]... of x [2,3,4]: indices [[1, 0], [0, 2]], updates [2, 4] */
+static int scatter_args(lc_b *b, int *ins, int n)
+{
+    static const int64_t idx[4] = {1, 0, 0, 2};
+    static float upd[8];
+    lc_fill(upd, 8, 107, 1.5f);
+    const int64_t is[2] = {2, 2}, us[2] = {2, 4};
+    ins[n] = ir_graph_add_const(lc_graph(b), "indices", TOSAC_DT_I64, 2, is, idx, sizeof idx,
+                                NULL);
+    ins[n + 1] = lc_weight(b, "updates", 2, us, upd, -1);
+    return n + 2;
+}
+
 const mx_case mx_cases[] = {
     /* elementwise binary */
     {"Add", "Add", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .tosa_op = "ADD", .cols = F},
@@ -474,5 +532,44 @@ const mx_case mx_cases[] = {
     I64("BitwiseOr", "BitwiseOr", 2, "BITWISE_OR"),
     I64("BitwiseXor", "BitwiseXor", 2, "BITWISE_XOR"),
     I64("BitwiseNot", "BitwiseNot", 1, "BITWISE_NOT"),
+
+    /* ---- op-lower (issue 15, section 2) ---- */
+    {"ConvTranspose", "ConvTranspose", .rank = X4, .n_x = 1, .lo = -2, .hi = 2, .more = tconv_w,
+     .attrs = a_tconv, .tosa_op = "TRANSPOSE_CONV2D", .cols = F, .acc48 = true},
+    {"ConvTranspose (depthwise)", "ConvTranspose", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
+     .more = tconv_dw_w, .attrs = a_tconv_dw, .tosa_op = "TRANSPOSE_CONV2D", .cols = F,
+     .acc48 = true},
+    {"Acos", "Acos", .rank = X3, .n_x = 1, .lo = -0.9f, .hi = 0.9f, .tosa_op = "RSQRT",
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
+    {"Acosh", "Acosh", .rank = X3, .n_x = 1, .lo = 1.2f, .hi = 4, .tosa_op = "LOG",
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
+    {"Asin", "Asin", .rank = X3, .n_x = 1, .lo = -0.9f, .hi = 0.9f, .tosa_op = "RSQRT",
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
+    {"Asinh", "Asinh", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .tosa_op = "LOG",
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
+    {"Atan", "Atan", .rank = X3, .n_x = 1, .lo = -4, .hi = 4, .tosa_op = "RECIPROCAL",
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
+    {"Atanh", "Atanh", .rank = X3, .n_x = 1, .lo = -0.9f, .hi = 0.9f, .tosa_op = "LOG",
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
+    {"Cosh", "Cosh", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .tosa_op = "EXP",
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
+    {"Sinh", "Sinh", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .tosa_op = "EXP",
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
+    {"Tan", "Tan", .rank = X3, .n_x = 1, .lo = -1, .hi = 1, .tosa_op = "SIN",
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
+    {"Celu", "Celu", .rank = X3, .n_x = 1, .lo = -3, .hi = 2, .tosa_op = "EXP",
+     .tosa_qop = "TABLE", .cols = F, TABLE16},
+    {"Pow (constant exponent 2)", "Pow", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .more = exponent2, .tosa_op = "MUL", .tosa_qop = "TABLE", .cols = F, TABLE16},
+    {"Pow (runtime exponent)", "Pow", .rank = X3, .n_x = 2, .lo = 0.5f, .hi = 2, .lo2 = -1,
+     .hi2 = 2, .tosa_op = "POW", .cols = F, QCPU},
+    {"Mod (fmod=1)", "Mod", .rank = X3, .n_x = 2, .lo = -3, .hi = 3, .lo2 = 0.5f, .hi2 = 2,
+     .attrs = a_fmod1, .tosa_op = "FLOOR", .cols = F, QCPU},
+    {"CumSum", "CumSum", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axis2,
+     .attrs = a_exclusive, .tosa_op = "MATMUL", .cols = F},
+    {"Trilu", "Trilu", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = trilu_k,
+     .tosa_op = "SELECT", .cols = F},
+    {"ScatterND", "ScatterND", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = scatter_args,
+     .tosa_op = "SCATTER", .cols = F},
 };
 const int mx_n_cases = (int)(sizeof mx_cases / sizeof mx_cases[0]);

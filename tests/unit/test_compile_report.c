@@ -167,17 +167,17 @@ static void test_categories_in_report(void **state)
     int t1 = tensor(g, "t1"), t2 = tensor(g, "t2");
     node(g, "Relu", "", &x, 1, t1);
     node(g, "Erf", "", &t1, 1, t2); /* float Erf: TOSA ERF under FP, a profile refusal under INT */
-    int ins[2] = {t2, t2};
     int t3 = tensor(g, "t3");
-    node(g, "Mod", "mod", ins, 2, t3); /* no rule */
+    node(g, "Hardmax", "hardmax", &t2, 1, t3); /* no rule */
     assert_int_equal(ir_graph_mark_output(g, t3, &E), TOSAC_OK);
     tosac_json *rep = report_of(m, "TOSA-1.0+FP");
     assert_string_equal(field(entry(rep, "Relu_0"), "placement"), "delegate");
     assert_string_equal(field(entry(rep, "Erf_1"), "placement"), "delegate");
-    const tosac_json *mod = entry(rep, "mod");
+    const tosac_json *mod = entry(rep, "hardmax");
     assert_string_equal(field(mod, "placement"), "cpu");
     assert_string_equal(field(mod, "category"), "case not handled by the lowering");
-    assert_string_equal(field(mod, "reason"), "Mod: tosac has no lowering for this operator yet");
+    assert_string_equal(field(mod, "reason"),
+                        "Hardmax: tosac has no lowering for this operator yet");
     assert_null(tosac_json_get(mod, "parts"));
     tosac_json_free(rep);
 }
@@ -218,8 +218,8 @@ static void test_truthful_reasons(void **state)
                  "BitwiseAnd: integer operands need +INT (TOSA-1.0+INT+FP)");
     check_single("BitwiseXor", 2, TOSAC_DT_U8, "TOSA-1.0+INT", "type not legal",
                  "BitwiseXor: TOSA has no unsigned integer types (u8 'x')");
-    check_single("Pow", 2, TOSAC_DT_F32, "TOSA-1.0+FP", "case not handled by the lowering",
-                 "Pow: tosac has no lowering for it yet (TOSA has POW)");
+    check_single("Mod", 2, TOSAC_DT_F32, "TOSA-1.0+FP", "case not handled by the lowering",
+                 "Mod: fmod=0 on f32 (ONNX requires fmod=1 for floats)");
 }
 
 /* NonMaxSuppression (boxes, scores -> int64 indices): TOSA has no such operator. */
@@ -281,7 +281,7 @@ static void test_categorise(void **state)
     node(g, "DequantizeLinear", "dq", &x, 1, y);
     node(g, "Constant", "k", NULL, 0, y);
     node(g, "Conv", "conv", &x, 1, y);
-    node(g, "ScatterND", "sc", &x, 1, y);
+    node(g, "ScatterElements", "sc", &x, 1, y);
     assert_true(ir_graph_add_node(g, "Frob", "com.example", "frob", &x, 1, &y, 1, &E) >= 0);
     static const struct {
         int node;
@@ -289,8 +289,9 @@ static void test_categorise(void **state)
     } cases[] = {
         {0, "TOSA-1.0+INT+u55", "U55 restriction: MATMUL is not supported on Ethos-U55",
          "U55 restriction", NULL},
-        {4, "TOSA-1.0+INT", "no TOSA lowering for ScatterND", "case not handled by the lowering",
-         "ScatterND: tosac has no lowering for it yet (TOSA has SCATTER)"},
+        {4, "TOSA-1.0+INT", "no TOSA lowering for ScatterElements",
+         "case not handled by the lowering",
+         "ScatterElements: tosac has no lowering for it yet (TOSA has SCATTER)"},
         {5, "TOSA-1.0+INT", "no TOSA lowering for com.example.Frob",
          "case not handled by the lowering",
          "com.example.Frob: tosac has no lowering for this operator yet"},
