@@ -94,7 +94,10 @@ static bool extra_outputs(const ir_node *n)
     return false;
 }
 
-static bool is_f32(const ir_graph *g, int t) { return t >= 0 && g->tensors[t].dtype == TOSAC_DT_F32; }
+static bool is_f32(const ir_graph *g, int t)
+{
+    return t >= 0 && g->tensors[t].dtype == TOSAC_DT_F32;
+}
 
 static tosac_code div_node(dctx *d, int i)
 {
@@ -179,6 +182,10 @@ static tosac_code normalize(dctx *d, int i, int first, bool per_channel)
     for (int k = first; k < rank; k++)
         if (g->tensors[x].shape[k] < 1)
             return TOSAC_OK; /* the axes' sizes must be known */
+    int64_t nc = g->tensors[x].shape[1];
+    if (per_channel &&
+        (tosac_tensor_numel(&sv) != nc || (bi >= 0 && tosac_tensor_numel(&bv) != nc)))
+        return TOSAC_OK; /* not per channel: left as it is (the CPU runs or refuses it) */
     float eps = ir_node_attr_float(n, "epsilon", 1e-5f);
     ir_node_kill(g, i);
     int mu = mean(d, x, first, rank, "_mean");
@@ -197,11 +204,6 @@ static tosac_code normalize(dctx *d, int i, int first, bool per_channel)
         return (bi >= 0 ? op2(d, "Add", m, bi, y, y, "_shifted") : m) < 0 ? d->err->code
                                                                           : TOSAC_OK;
     }
-    int64_t nc = g->tensors[x].shape[1];
-    if (tosac_tensor_numel(&sv) != nc || (bi >= 0 && tosac_tensor_numel(&bv) != nc))
-        return tosac_fail(d->err, TOSAC_ERR_INPUT,
-                          "InstanceNormalization '%s': scale/bias do not have %lld values",
-                          d->base, (long long)nc);
     float *zero = calloc((size_t)nc, sizeof *zero);
     if (!zero)
         return tosac_fail(d->err, TOSAC_ERR_INTERNAL, "out of memory");

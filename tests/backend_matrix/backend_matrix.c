@@ -136,8 +136,8 @@ static void run_cell(int ci, int col)
     lc_result r;
     double qtol = cols[col].mode == LC_A16W8 && c->qtol > 0 ? c->qtol : 1;
     bool tq = MX_COL(col) & MX_TQUANT;
-    if (tq && c->qtol8 > qtol)
-        qtol = c->qtol8;
+    if (col == MX_Q16 && c->qtol_q16 > qtol)
+        qtol = c->qtol_q16;
     if (tq)
         lc_check_quantize(build, &arg, col == MX_Q16 ? QUANT_A16W8 : QUANT_A8W8, cols[col].spec,
                           qtol, &r);
@@ -247,12 +247,12 @@ static char *table(void)
                                      mx_cases[ci].row, mx_cases[ci].qtol,
                                      mx_cases[ci].why_qtol);
     used += (size_t)snprintf(t + used, cap - used,
-                             "\nStated tolerances (qtol > 1, `--quantize` columns):\n\n");
+                             "\nStated tolerances (qtol > 1, `--quantize a16w8` column):\n\n");
     for (int ci = 0; ci < mx_n_cases; ci++)
-        if (mx_cases[ci].qtol8 > 1)
+        if (mx_cases[ci].qtol_q16 > 1)
             used += (size_t)snprintf(t + used, cap - used, "- %s: qtol %g, %s\n",
-                                     mx_cases[ci].row, mx_cases[ci].qtol8,
-                                     mx_cases[ci].why_qtol8);
+                                     mx_cases[ci].row, mx_cases[ci].qtol_q16,
+                                     mx_cases[ci].why_qtol_q16);
     assert_true(used < cap - 1);
     return t;
 }

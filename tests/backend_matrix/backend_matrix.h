@@ -45,9 +45,9 @@ typedef struct mx_case {
     const char *cpu_category;    /* ... with this report category */
     bool acc48;                  /* a16w8: tosa_op accumulates in i48 */
     double qtol;                 /* allowed error in int16 output steps; 0 means 1 */
-    double qtol8;                /* ... in the columns of tosac's quantizer (both schemes),
-                                  * when a decomposition adds rounding steps; 0: as above */
-    const char *why_qtol8;
+    double qtol_q16;             /* ... in the --quantize a16w8 column (its ranges, and the
+                                  * int16 TABLEs of decompositions); 0: as above */
+    const char *why_qtol_q16;
     int nodes;                   /* model nodes delegated (rows building a chain); 0 means 1 */
     int nodes_q;                 /* ... in the --quantize columns (the quantizer's
                                   * decompositions are model nodes there); 0: as nodes */

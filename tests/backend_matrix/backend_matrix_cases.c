@@ -358,12 +358,14 @@ static int embedding(lc_b *b, int *ins, int n)
 #define QCPU .cpu_cols = MX_INTS, .cpu_category = "case not handled by the lowering"
 /* ... only in hand-made QDQ models: tosac's quantizer decomposes the operator (n nodes) */
 #define QDQCPU(n) .cpu_cols = MX_QUANT, .cpu_category = "case not handled by the lowering", \
-                  .nodes_q = n, QTOL8(2, "a decomposition: the mean and the TABLE's rounding " \
-                  "before the last product move it by up to one more step")
-#define QTOL8(q, why) .qtol8 = q, .why_qtol8 = why
-#define TABLE16Q QTOL8(2, "the int16 TABLE (see TABLE16) at the quantizer's ranges")
+                  .nodes_q = n
+#define NORM16 QTOL_Q16(2, "its Sqrt and Reciprocal int16 TABLEs (TABLE16) before the last " \
+                           "products")
+#define QTOL_Q16(q, why) .qtol_q16 = q, .why_qtol_q16 = why
+#define TABLE16Q QTOL_Q16(2, "the int16 TABLE (see TABLE16) at the quantizer's ranges")
 /* discontinuous: exact int8 tables, but an int16 table interpolates across the jumps */
-#define STEPS .cpu_cols = MX_COL(MX_I16) | MX_COL(MX_Q16), .cpu_category = "case not handled by the lowering"
+#define STEPS .cpu_cols = MX_COL(MX_I16) | MX_COL(MX_Q16), \
+              .cpu_category = "case not handled by the lowering"
 
 const mx_case mx_cases[] = {
     /* elementwise binary */
@@ -431,9 +433,10 @@ const mx_case mx_cases[] = {
     {"LogSoftmax", "LogSoftmax", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .attrs = a_axis_last,
      .tosa_op = "LOG", .cols = F, QCPU},
     {"LayerNormalization", "LayerNormalization", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
-     .more = ln_w, .attrs = a_axis_last, .tosa_op = "RSQRT", .cols = F, .tosa_qop = "TABLE", QDQCPU(10)},
+     .more = ln_w, .attrs = a_axis_last, .tosa_op = "RSQRT", .cols = F, .tosa_qop = "TABLE",
+     QDQCPU(10), NORM16},
     {"InstanceNormalization", "InstanceNormalization", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
-     .more = in_w, .tosa_op = "RSQRT", .cols = F, .tosa_qop = "TABLE", QDQCPU(10)},
+     .more = in_w, .tosa_op = "RSQRT", .cols = F, .tosa_qop = "TABLE", QDQCPU(10), NORM16},
     {"BatchNormalization", "BatchNormalization", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
      .more = bn_w, .tosa_op = "MUL", .cols = F, QDQCPU(2)},
     /* convolution and matrix products */
@@ -535,8 +538,8 @@ const mx_case mx_cases[] = {
      .more = clip_tensor, .tosa_op = "MAXIMUM", .cols = MX_TQUANT, .nodes_q = 2},
     {"Reciprocal(Sqrt)", "Reciprocal", .rank = X3, .n_x = 1, .lo = 0.25f, .hi = 4,
      .more = sqrt_first, .tosa_op = "RSQRT|RECIPROCAL", .tosa_qop = "TABLE", .cols = TQ,
-     .nodes = 2, QTOL8(3, "two int16 TABLEs in a row: the first one's 1.5 steps (TABLE16) "
-                          "pass through the second's slope (|d(1/s)/ds| s_sqrt/s_out < 1 here)")},
+     .nodes = 2, QTOL_Q16(3, "two int16 TABLEs in a row: the first one's 1.5 steps (TABLE16) "
+                          "pass through the second's slope")},
     {"Div (two activations)", "Div", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .lo2 = 0.5f,
      .hi2 = 2, .tosa_op = "RECIPROCAL", .tosa_qop = "TABLE", .cols = TQ, .nodes_q = 2,
      TABLE16Q},
