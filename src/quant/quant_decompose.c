@@ -6,7 +6,7 @@
  *                      (one left after the Conv folding: quant_fold_bn.c)
  *   LayerNormalization d = x - mean(x), y = d * Reciprocal(Sqrt(mean(d d) + eps)) * scale + bias
  *   InstanceNormalization  the same over the spatial axes, per-channel scale and bias
- *   Clip(x, lo, hi)    Min(Max(x, lo), hi) when a bound is not a constant scalar
+ *   Clip(x, lo, hi)    Min(Max(x, lo), hi) when a bound is a runtime tensor
  *   PRelu(x, slope)    r + slope (x - r), r = Relu(x), when the slope is not one constant
  *                      (the integer lowering makes a scalar slope one TABLE)
  * Each rewritten node's outputs keep their ids, so graph outputs and readers are untouched.
@@ -212,10 +212,10 @@ static tosac_code normalize(dctx *d, int i, int first, bool per_channel)
     return rc;
 }
 
-static bool const_scalar(const ir_graph *g, int t)
+static bool is_const(const ir_graph *g, int t)
 {
     tosac_tensor v;
-    return t < 0 || (ir_graph_const_value(g, t, &v) && tosac_tensor_numel(&v) == 1);
+    return t < 0 || ir_graph_const_value(g, t, &v);
 }
 
 static tosac_code clip(dctx *d, int i)
@@ -223,8 +223,8 @@ static tosac_code clip(dctx *d, int i)
     ir_graph *g = d->g;
     const ir_node *n = &g->nodes[i];
     int x = in(n, 0), lo = in(n, 1), hi = in(n, 2), y = n->outputs[0];
-    if (!is_f32(g, x) || (const_scalar(g, lo) && const_scalar(g, hi)))
-        return TOSAC_OK;
+    if (!is_f32(g, x) || (is_const(g, lo) && is_const(g, hi)))
+        return TOSAC_OK; /* constant bounds: the lowering's CLAMP */
     ir_node_kill(g, i);
     int m = lo >= 0 ? op2(d, "Max", x, lo, hi >= 0 ? -1 : y, y, "_max") : x;
     if (hi >= 0)
@@ -237,8 +237,10 @@ static tosac_code prelu(dctx *d, int i)
     ir_graph *g = d->g;
     const ir_node *n = &g->nodes[i];
     int x = in(n, 0), sl = in(n, 1), y = n->outputs[0];
-    if (!is_f32(g, x) || !is_f32(g, y) || const_scalar(g, sl))
-        return TOSAC_OK;
+    tosac_tensor sv;
+    if (!is_f32(g, x) || !is_f32(g, y) ||
+        (ir_graph_const_value(g, sl, &sv) && tosac_tensor_numel(&sv) == 1))
+        return TOSAC_OK; /* one constant slope: the lowering's TABLE */
     ir_node_kill(g, i);
     int r = op2(d, "Relu", x, -1, -1, x, "_pos");
     int neg = op2(d, "Sub", x, r, -1, x, "_neg");

@@ -84,7 +84,7 @@ tosac_code quant_calibrate(ir_model *m, const quant_calib *c, quant_seen *seen,
 /* Folds BatchNormalization into the Conv that feeds it alone (quant_fold_bn.c). */
 tosac_code quant_fold_batchnorm(ir_graph *g, tosac_error *err);
 
-/* Rewrites Div, BatchNormalization, Layer/InstanceNormalization, Clip with tensor bounds and
+/* Rewrites Div, BatchNormalization, Layer/InstanceNormalization, Clip with runtime bounds and
  * PRelu with a per-channel slope into quantized operators (quant_decompose.c). */
 tosac_code quant_decompose(ir_model *m, tosac_error *err);
 

@@ -11,8 +11,9 @@
  *     data inputs with its output (a constant fill included), Gather on a constant table
  *     (an embedding) quantizes the table per tensor at the output's parameters; Max/Min and
  *     PRelu quantize a constant operand (slope) per tensor at its own range;
- *   - Div, BatchNormalization (not after a Conv), Layer/InstanceNormalization and Clip with
- *     tensor bounds were decomposed into the operators above first (quant_decompose.c);
+ *   - Div, BatchNormalization (not after a Conv), Layer/InstanceNormalization, Clip with
+ *     runtime bounds, PRelu with a per-channel slope were decomposed into the operators
+ *     above first (quant_decompose.c);
  *   - other operators stay float: they read the DQ outputs and their outputs are quantized
  *     only when a quantized operator or the graph output reads them.
  * An activation whose range is one value (or none) is named in a warning: its scale does not

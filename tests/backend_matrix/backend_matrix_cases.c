@@ -309,11 +309,12 @@ static int max_const(lc_b *b, int *ins, int n)
     return n + 1;
 }
 
-/* Clip with tensor bounds: per-column lower bounds, a scalar upper one */
+/* Clip with tensor bounds (torch.clamp with a tensor): a runtime lower bound, a constant
+ * upper one */
 static int clip_tensor(lc_b *b, int *ins, int n)
 {
-    static const float lo[4] = {-1.5f, -0.5f, 0.0f, -1.0f}, hi[1] = {1.25f};
-    ins[n] = float_const(b, "min", 1, 4, lo);
+    static const float lo[1] = {-0.75f}, hi[1] = {1.25f};
+    ins[n] = lc_input(b, "min", 0, NULL, lo);
     ins[n + 1] = float_const(b, "max", 0, 1, hi);
     return n + 2;
 }

@@ -73,9 +73,9 @@ static void m_maxmin(lc_b *b, const void *arg)
 static void m_clip(lc_b *b, const void *arg)
 {
     (void)arg;
-    static const float lo[4] = {-1.0f, 0.0f, 0.5f, -0.25f};
-    const int64_t s1[1] = {4};
-    int ins[3] = {lc_input(b, "x", 3, s3, xa), fconst(b, "lo", 1, s1, lo), scalar(b, "hi", 1.0f)};
+    /* a runtime lower bound (torch.clamp with a tensor), a constant upper one */
+    int ins[3] = {lc_input(b, "x", 3, s3, xa), lc_input(b, "lo", 0, NULL, xb),
+                  scalar(b, "hi", 1.0f)};
     lc_output(b, out1(b, "Clip", ins, 3));
 }
 
