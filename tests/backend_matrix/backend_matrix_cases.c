@@ -314,7 +314,8 @@ static int max_const(lc_b *b, int *ins, int n)
 static int clip_tensor(lc_b *b, int *ins, int n)
 {
     static const float lo[1] = {-0.75f}, hi[1] = {1.25f};
-    ins[n] = lc_input(b, "min", 0, NULL, lo);
+    static const int64_t scalar_shape[1] = {1}; /* rank 0: not read */
+    ins[n] = lc_input(b, "min", 0, scalar_shape, lo);
     ins[n + 1] = float_const(b, "max", 0, 1, hi);
     return n + 2;
 }

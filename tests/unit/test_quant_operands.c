@@ -74,7 +74,7 @@ static void m_clip(lc_b *b, const void *arg)
 {
     (void)arg;
     /* a runtime lower bound (torch.clamp with a tensor), a constant upper one */
-    int ins[3] = {lc_input(b, "x", 3, s3, xa), lc_input(b, "lo", 0, NULL, xb),
+    int ins[3] = {lc_input(b, "x", 3, s3, xa), lc_input(b, "lo", 0, s3, xb), /* rank 0 */
                   scalar(b, "hi", 1.0f)};
     lc_output(b, out1(b, "Clip", ins, 3));
 }
