@@ -15,7 +15,9 @@
  * The model's ai.onnx opset is raised when the QDQ form needs it (13 for per-channel
  * weights, 21 for int16 Q/DQ); the operators whose signature changed are rewritten.
  * BatchNormalization that directly follows a Conv is folded into it first; Relu/Clip right
- * after Conv/Gemm/MatMul/Add are fused (quantized after the activation only). Operators not
+ * after Conv/Gemm/MatMul/Add are fused (quantized after the activation only). Div, other
+ * BatchNormalizations, Layer/InstanceNormalization, Clip with runtime bounds and per-channel
+ * PRelu are decomposed into quantized operators before calibration. Operators not
  * quantized stay float between a DequantizeLinear and a QuantizeLinear, so the model keeps
  * its meaning. See src/quant/quant_plan.c for the per-operator rules. */
 #ifndef TOSAC_QUANT_H

@@ -2,7 +2,8 @@
  *
  * ONNX lists pads as [begin of each axis..., end of each axis...] for the axes given (all,
  * or the "axes" input of opset 18); TOSA wants [before, after] per dimension. The pad value
- * comes from the constant_value input (opset 11+) or the "value" attribute; for quantized
+ * comes from the constant_value input (opset 11+; a quantized one read as its real value) or
+ * the "value" attribute; for quantized
  * data it is quantized with the input's scale and zero point (0.0 -> the zero point), so the
  * padded integers mean the same real value. Negative pads (cropping) and the reflect / edge
  * / wrap modes have no PAD form and are refused. */
@@ -66,7 +67,11 @@ static tosac_code read_value(lower_ctx *c, const ir_node *n, double *v)
     default:
         if (!lx_const_ints(c, n, 2, &iv, 1, &cnt))
             return lx_unsupported(c, n, "constant_value of type %s", tosac_dtype_name(t.dtype));
-        *v = (double)iv;
+        /* a quantized value (a folded DequantizeLinear, as tosac's quantizer writes it) is
+         * the real number it stands for */
+        const ir_tensor *vt = lower_in_ir(c, n, 2);
+        *v = lower_is_quantized(vt) ? (double)(iv - lower_qzp(vt)) * lower_qscale(vt)
+                                    : (double)iv;
         return TOSAC_OK;
     }
 }

@@ -47,7 +47,7 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
     if (rc)
         return rc;
     /* BN first, so calibration observes the folded conv and weights include BN's scale */
-    if ((rc = quant_fold_batchnorm(g, err)))
+    if ((rc = quant_fold_batchnorm(g, err)) || (rc = quant_decompose(m, err)))
         return rc;
     quant_seen *seen = calloc((size_t)g->n_tensors + 1, sizeof *seen);
     if (!seen)

@@ -3,7 +3,7 @@
  * k = gamma / sqrt(var + eps). Folding before calibration is what lets the weights be quantized
  * per channel with the BN scale inside them (a float BN between an int8 conv and its
  * quantized output would need its own Q/DQ and lose precision). A BN that does not follow a
- * Conv alone stays a float operator. */
+ * Conv alone is decomposed into a per-channel Mul + Add (quant_decompose.c). */
 #include "quant/quant_internal.h"
 
 #include <math.h>

@@ -112,15 +112,16 @@ static tosac_code quant_bias(ir_graph *g, int i, int k, const tosac_tensor *b, f
     return rc;
 }
 
-/* A constant operand of Add/Sub/Mul/Concat: per tensor like an activation (its own range;
- * for Concat the shared output range). */
+/* A constant operand (quant_const_act_slot): per tensor like an activation, at its own range
+ * or, where it shares the output's (quant_const_shares_output), the output's parameters. */
 static tosac_code quant_const_act(ir_graph *g, quant_scheme s, const quant_plan *p, int i, int k,
                                   const tosac_tensor *v, tosac_error *err)
 {
     quant_qparams qp;
     const ir_node *n = &g->nodes[i];
     int out = n->n_outputs ? n->outputs[0] : -1;
-    if (ir_node_is(n, "Concat") && out >= 0 && out < p->n_tensors && p->role[out] == QROLE_ACT) {
+    if (quant_const_shares_output(n, k) && out >= 0 && out < p->n_tensors &&
+        p->role[out] == QROLE_ACT) {
         qp = p->qp[out];
     } else {
         quant_range r;

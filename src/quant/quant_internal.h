@@ -84,6 +84,10 @@ tosac_code quant_calibrate(ir_model *m, const quant_calib *c, quant_seen *seen,
 /* Folds BatchNormalization into the Conv that feeds it alone (quant_fold_bn.c). */
 tosac_code quant_fold_batchnorm(ir_graph *g, tosac_error *err);
 
+/* Rewrites Div, BatchNormalization, Layer/InstanceNormalization, Clip with runtime bounds and
+ * PRelu with a per-channel slope into quantized operators (quant_decompose.c). */
+tosac_code quant_decompose(ir_model *m, tosac_error *err);
+
 /* Raises the ai.onnx opset to at least target, rewriting operators whose signature changed
  * (quant_opset.c). seen (may be NULL) gives the ranks the calibration runs observed. */
 tosac_code quant_upgrade_opset(ir_model *m, int64_t target, const quant_seen *seen,
@@ -115,8 +119,11 @@ bool quant_op_is_quantized(const ir_node *n);
 bool quant_weight_slot(const ir_node *n, int k, int rank, int *axis);
 /* True when input slot k of n is a bias (int32, scale s_in * s_w) when constant. */
 bool quant_bias_slot(const ir_node *n, int k);
-/* True when a constant float at slot k is quantized like an activation (Add/Sub/Mul/Concat). */
+/* True when a constant float at slot k is quantized like an activation (Add/Sub/Mul/Max/Min
+ * operands, PRelu slopes, Concat inputs, Pad values, Where fills, Gather tables). */
 bool quant_const_act_slot(const ir_node *n, int k);
+/* ... and then at the output's parameters (Concat, Pad, Where, Gather), not its own range. */
+bool quant_const_shares_output(const ir_node *n, int k);
 
 /* Inserts the Q/DQ nodes, quantizes weights and bias (quant_insert.c). */
 tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, tosac_error *err);

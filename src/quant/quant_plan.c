@@ -7,6 +7,13 @@
  *   - Concat inputs and output share one range; the shape/layout operators (Reshape, Flatten,
  *     Transpose, Squeeze, Unsqueeze, Slice, Split, Gather), the pools and Resize pass values
  *     through, so their output shares the input's range (integer lowering needs no rescale);
+ *   - Pad shares its input's range with its output and its constant value, Where its two
+ *     data inputs with its output (a constant fill included), Gather on a constant table
+ *     (an embedding) quantizes the table per tensor at the output's parameters; Max/Min and
+ *     PRelu quantize a constant operand (slope) per tensor at its own range;
+ *   - Div, BatchNormalization (not after a Conv), Layer/InstanceNormalization, Clip with
+ *     runtime bounds, PRelu with a per-channel slope were decomposed into the operators
+ *     above first (quant_decompose.c);
  *   - other operators stay float: they read the DQ outputs and their outputs are quantized
  *     only when a quantized operator or the graph output reads them.
  * An activation whose range is one value (or none) is named in a warning: its scale does not
@@ -17,13 +24,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const k_compute[] = {"Conv", "Gemm", "MatMul", "Add", "Sub", "Mul", NULL};
+static const char *const k_compute[] = {"Conv", "Gemm", "MatMul", "Add", "Sub", "Mul",
+                                        "Max", "Min", NULL};
 static const char *const k_shared[] = {"Reshape", "Flatten", "Transpose", "Squeeze", "Unsqueeze",
                                        "Slice", "Split", "Gather", "MaxPool", "AveragePool",
-                                       "GlobalAveragePool", "Resize", "Concat", NULL};
+                                       "GlobalAveragePool", "Resize", "Concat", "Pad", "Where",
+                                       NULL};
 static const char *const k_own[] = {"Relu", "Clip", "Sigmoid", "Tanh", "Softmax", "HardSigmoid",
                                     "HardSwish", "Exp", "Erf", "Gelu", "LeakyRelu",
-                                    "ReduceMean", NULL};
+                                    "ReduceMean", "PRelu", "Sqrt", "Reciprocal", "Floor", "Log",
+                                    NULL};
 
 static bool in_list(const ir_node *n, const char *const *list)
 {
@@ -48,8 +58,21 @@ static bool act_slot(const ir_node *n, int k)
     if (ir_node_is(n, "Gemm") || ir_node_is(n, "MatMul"))
         return k <= 1;
     if (ir_node_is(n, "Add") || ir_node_is(n, "Sub") || ir_node_is(n, "Mul") ||
-        ir_node_is(n, "Concat"))
+        ir_node_is(n, "Concat") || ir_node_is(n, "Max") || ir_node_is(n, "Min") ||
+        ir_node_is(n, "PRelu"))
         return true;
+    if (ir_node_is(n, "Where"))
+        return k >= 1;
+    return k == 0;
+}
+
+/* Input slots of a k_shared operator whose values share the output's range. */
+static bool shared_slot(const ir_node *n, int k)
+{
+    if (ir_node_is(n, "Concat"))
+        return true;
+    if (ir_node_is(n, "Where"))
+        return k >= 1;
     return k == 0;
 }
 
@@ -81,9 +104,20 @@ bool quant_bias_slot(const ir_node *n, int k)
 
 bool quant_const_act_slot(const ir_node *n, int k)
 {
-    (void)k;
+    if (ir_node_is(n, "PRelu") || ir_node_is(n, "Where"))
+        return k >= 1;
+    if (ir_node_is(n, "Pad"))
+        return k == 2;
+    if (ir_node_is(n, "Gather"))
+        return k == 0;
     return ir_node_is(n, "Add") || ir_node_is(n, "Sub") || ir_node_is(n, "Mul") ||
-           ir_node_is(n, "Concat");
+           ir_node_is(n, "Concat") || ir_node_is(n, "Max") || ir_node_is(n, "Min");
+}
+
+bool quant_const_shares_output(const ir_node *n, int k)
+{
+    return ir_node_is(n, "Concat") || (ir_node_is(n, "Where") && k >= 1) ||
+           (ir_node_is(n, "Pad") && k == 2) || (ir_node_is(n, "Gather") && k == 0);
 }
 
 static int find(int *parent, int t)
@@ -162,18 +196,34 @@ static void assign(const ir_graph *g, const quant_seen *seen, quant_plan *p)
         for (int o = 0; o < n->n_outputs; o++)
             if (is_act(g, seen, n->outputs[o]))
                 mark_act(p->role, n->outputs[o]);
-        if (!in_list(n, k_shared) || n->n_inputs < 1)
+        if (!in_list(n, k_shared) || n->n_outputs < 1 || n->outputs[0] < 0 ||
+            p->role[n->outputs[0]] != QROLE_ACT)
             continue;
-        int x = n->inputs[0];
-        if (p->role[x] != QROLE_ACT)
-            continue;
-        for (int o = 0; o < n->n_outputs; o++)
+        int y = n->outputs[0];
+        for (int o = 1; o < n->n_outputs; o++)
             if (n->outputs[o] >= 0 && p->role[n->outputs[o]] == QROLE_ACT)
-                unite(p->group, x, n->outputs[o]);
-        if (ir_node_is(n, "Concat"))
-            for (int k = 1; k < n->n_inputs; k++)
-                if (n->inputs[k] >= 0 && p->role[n->inputs[k]] == QROLE_ACT)
-                    unite(p->group, x, n->inputs[k]);
+                unite(p->group, y, n->outputs[o]);
+        for (int k = 0; k < n->n_inputs; k++)
+            if (shared_slot(n, k) && n->inputs[k] >= 0 && p->role[n->inputs[k]] == QROLE_ACT)
+                unite(p->group, y, n->inputs[k]);
+    }
+}
+
+/* Constants quantized at their output's parameters (a Pad value, a Where fill, a Gather
+ * table) widen the output's range, so they are represented, not saturated. */
+static void merge_shared_consts(const ir_graph *g, quant_plan *p, quant_range *ranges)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (n->dead || !in_list(n, k_shared) || ir_node_is(n, "Concat") || n->n_outputs < 1 ||
+            n->outputs[0] < 0 || p->role[n->outputs[0]] != QROLE_ACT)
+            continue;
+        for (int k = 0; k < n->n_inputs; k++) {
+            tosac_tensor v;
+            if (quant_const_shares_output(n, k) && quant_const_f32(g, n->inputs[k], &v))
+                quant_range_observe(&ranges[find(p->group, n->outputs[0])], v.data,
+                                    tosac_tensor_numel(&v));
+        }
     }
 }
 
@@ -202,6 +252,7 @@ tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen 
     for (int t = 0; t < nt; t++)
         if (p->role[t] == QROLE_ACT)
             quant_range_merge(&ranges[find(p->group, t)], &seen[t].range);
+    merge_shared_consts(g, p, ranges);
     quant_names flat = {0};
     for (int t = 0; t < nt; t++) {
         if (p->role[t] != QROLE_ACT)

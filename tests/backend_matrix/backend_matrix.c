@@ -2,6 +2,9 @@
  * model and compiled under each spec column that applies:
  *   int8       TOSA-1.0+INT         a8w8 QDQ model
  *   int16      TOSA-1.0+INT+int16   a16w8 QDQ model
+ *   q8, q16    the same two specs, the float model quantized by tosac's own quantizer
+ *              (`tosac compile --quantize a8w8 / a16w8`: tosac_quantize calibrated on the
+ *              inputs the program runs on) instead of a hand-made QDQ model
  *   fp         TOSA-1.0+FP          float model
  *   int64_1_1  TOSA-1.1+INT+int64   int64 model, values beyond int32 (about +-2^40)
  *   int64_1_0  TOSA-1.0+INT         the same int64 model
@@ -33,6 +36,8 @@ static const struct {
 } cols[MX_NCOLS] = {
     {"int8", "TOSA-1.0+INT (a8w8)", "TOSA-1.0+INT", LC_A8W8},
     {"int16", "TOSA-1.0+INT+int16 (a16w8)", "TOSA-1.0+INT+int16", LC_A16W8},
+    {"q8", "TOSA-1.0+INT (--quantize a8w8)", "TOSA-1.0+INT", LC_A8W8},
+    {"q16", "TOSA-1.0+INT+int16 (--quantize a16w8)", "TOSA-1.0+INT+int16", LC_A16W8},
     {"fp", "TOSA-1.0+FP", "TOSA-1.0+FP", LC_FLOAT},
     {"int64_1_1", "TOSA-1.1+INT+int64 (int64)", "TOSA-1.1+INT+int64", LC_FLOAT},
     {"int64_1_0", "TOSA-1.0+INT (int64)", "TOSA-1.0+INT", LC_FLOAT},
@@ -114,7 +119,9 @@ static void op_list(const lc_result *r, char *buf, size_t len)
 
 static tosac_dtype activation_dt(int col)
 {
-    return col == MX_I8 ? TOSAC_DT_I8 : col == MX_I16 ? TOSAC_DT_I16 : TOSAC_DT_F32;
+    return col == MX_I8 || col == MX_Q8     ? TOSAC_DT_I8
+           : col == MX_I16 || col == MX_Q16 ? TOSAC_DT_I16
+                                            : TOSAC_DT_F32;
 }
 
 static void run_cell(int ci, int col)
@@ -127,8 +134,15 @@ static void run_cell(int ci, int col)
     }
     fill(c, (unsigned)(ci * 13 + col + 1));
     lc_result r;
-    lc_check(build, &arg, cols[col].mode, cols[col].spec,
-             cols[col].mode == LC_A16W8 && c->qtol > 0 ? c->qtol : 1, &r);
+    double qtol = cols[col].mode == LC_A16W8 && c->qtol > 0 ? c->qtol : 1;
+    bool tq = MX_COL(col) & MX_TQUANT;
+    if (col == MX_Q16 && c->qtol_q16 > qtol)
+        qtol = c->qtol_q16;
+    if (tq)
+        lc_check_quantize(build, &arg, col == MX_Q16 ? QUANT_A16W8 : QUANT_A8W8, cols[col].spec,
+                          qtol, &r);
+    else
+        lc_check(build, &arg, cols[col].mode, cols[col].spec, qtol, &r);
     char *cell = cells[ci][col];
     if (c->cpu_cols & MX_COL(col)) {
         /* stays on the CPU by design: the operator's own node, with the expected category */
@@ -141,10 +155,12 @@ static void run_cell(int ci, int col)
         snprintf(cell, 160, "cpu: %s", c->cpu_category);
         return;
     }
-    if (r.delegated != 1 || r.n_delegates != 1)
+    int want_nodes = tq && c->nodes_q ? c->nodes_q : c->nodes ? c->nodes : 1;
+    if (r.delegated != want_nodes || r.n_delegates != 1)
         fail_msg("%s under %s: %d delegated nodes in %d delegates (CPU: %s)", c->row,
                  cols[col].spec, r.delegated, r.n_delegates, r.reasons);
-    const char *want_name = (col == MX_I8 || col == MX_I16) && c->tosa_qop ? c->tosa_qop : c->tosa_op;
+    bool qcol = MX_COL(col) & MX_INTS;
+    const char *want_name = qcol && c->tosa_qop ? c->tosa_qop : c->tosa_op;
     const lc_op_info *main_op = NULL;
     char alts[64];
     snprintf(alts, sizeof alts, "%s", want_name);
@@ -158,7 +174,7 @@ static void run_cell(int ci, int col)
     if (!main_op)
         fail_msg("%s under %s: no %s among %s", c->row, cols[col].spec, want_name, ops);
     /* dtypes */
-    if (col == MX_I8 || col == MX_I16) {
+    if (qcol) {
         assert_false(r.dtypes[TOSAC_DT_F32]);
         assert_true(r.dtypes[activation_dt(col)]);
     } else if (col == MX_FP) {
@@ -168,9 +184,9 @@ static void run_cell(int ci, int col)
         assert_true(r.dtypes[TOSAC_DT_I64]);
     else
         assert_false(r.dtypes[TOSAC_DT_I64]);
-    if (col == MX_I16 && c->acc48)
+    if ((col == MX_I16 || col == MX_Q16) && c->acc48)
         assert_true(main_op->acc_type == TOSAC_DT_I48 || main_op->out_dtype == TOSAC_DT_I48);
-    snprintf(cell, 160, "%s%s", c->acc48 && col == MX_I16 ? "i48 " : "", ops);
+    snprintf(cell, 160, "%s%s", c->acc48 && (col == MX_I16 || col == MX_Q16) ? "i48 " : "", ops);
 }
 
 typedef struct cell_state {
@@ -188,7 +204,7 @@ static void test_cell(void **state)
 /* The coverage table (markdown). */
 static char *table(void)
 {
-    size_t cap = 65536, used = 0;
+    size_t cap = 131072, used = 0;
     char *t = malloc(cap);
     used += (size_t)snprintf(t + used, cap - used,
         "# Backend coverage\n\n"
@@ -200,7 +216,9 @@ static char *table(void)
         "delegate replayed alone bit-exactly), `i48` where an a16w8 convolution or matmul\n"
         "accumulates in int48, `cpu: category` where the operator stays on the CPU by design,\n"
         "`-` where the column does not apply (int64 columns: int64 models with values beyond\n"
-        "int32; float columns: float and QDQ models).\n\n"
+        "int32; float columns: float and QDQ models). The `--quantize` columns take the float\n"
+        "model through tosac's own quantizer (`tosac compile --quantize a8w8` / `a16w8`,\n"
+        "calibrated on the inputs it runs on) instead of a hand-made QDQ model.\n\n"
         "| operator |");
     for (int col = 0; col < MX_NCOLS; col++)
         used += (size_t)snprintf(t + used, cap - used, " %s |", cols[col].label);
@@ -228,6 +246,13 @@ static char *table(void)
             used += (size_t)snprintf(t + used, cap - used, "- %s: qtol %g, %s\n",
                                      mx_cases[ci].row, mx_cases[ci].qtol,
                                      mx_cases[ci].why_qtol);
+    used += (size_t)snprintf(t + used, cap - used,
+                             "\nStated tolerances (qtol > 1, `--quantize a16w8` column):\n\n");
+    for (int ci = 0; ci < mx_n_cases; ci++)
+        if (mx_cases[ci].qtol_q16 > 1)
+            used += (size_t)snprintf(t + used, cap - used, "- %s: qtol %g, %s\n",
+                                     mx_cases[ci].row, mx_cases[ci].qtol_q16,
+                                     mx_cases[ci].why_qtol_q16);
     assert_true(used < cap - 1);
     return t;
 }
@@ -267,7 +292,7 @@ int main(int argc, char **argv)
         write_doc = argv[1][0] == 'w';
     }
     if (col == -2 || (col >= 0 && argc != 2)) {
-        fprintf(stderr, "usage: backend_matrix int8|int16|fp|int64_1_1|int64_1_0\n"
+        fprintf(stderr, "usage: backend_matrix int8|int16|q8|q16|fp|int64_1_1|int64_1_0\n"
                         "       backend_matrix table|write FILE\n");
         return 2;
     }

@@ -8,6 +8,8 @@
 enum {
     MX_I8,      /* TOSA-1.0+INT, a8w8 QDQ model */
     MX_I16,     /* TOSA-1.0+INT+int16, a16w8 QDQ model */
+    MX_Q8,      /* TOSA-1.0+INT, the float model through tosac's quantizer (a8w8) */
+    MX_Q16,     /* TOSA-1.0+INT+int16, the float model through tosac's quantizer (a16w8) */
     MX_FP,      /* TOSA-1.0+FP, float model */
     MX_I64_11,  /* TOSA-1.1+INT+int64, int64 model (values beyond int32) */
     MX_I64_10,  /* TOSA-1.0+INT, the same int64 model */
@@ -15,7 +17,9 @@ enum {
 };
 #define MX_COL(c) (1u << (c))
 #define MX_QUANT (MX_COL(MX_I8) | MX_COL(MX_I16))
-#define MX_FLOATS (MX_QUANT | MX_COL(MX_FP))
+#define MX_TQUANT (MX_COL(MX_Q8) | MX_COL(MX_Q16))
+#define MX_INTS (MX_QUANT | MX_TQUANT)
+#define MX_FLOATS (MX_INTS | MX_COL(MX_FP))
 #define MX_INT64 (MX_COL(MX_I64_11) | MX_COL(MX_I64_10))
 
 typedef struct mx_case {
@@ -41,6 +45,12 @@ typedef struct mx_case {
     const char *cpu_category;    /* ... with this report category */
     bool acc48;                  /* a16w8: tosa_op accumulates in i48 */
     double qtol;                 /* allowed error in int16 output steps; 0 means 1 */
+    double qtol_q16;             /* ... in the --quantize a16w8 column (its ranges, and the
+                                  * int16 TABLEs of decompositions); 0: as above */
+    const char *why_qtol_q16;
+    int nodes;                   /* model nodes delegated (rows building a chain); 0 means 1 */
+    int nodes_q;                 /* ... in the --quantize columns (the quantizer's
+                                  * decompositions are model nodes there); 0: as nodes */
     const char *why_qtol;        /* the stated reason when qtol > 1 */
     unsigned bug_cols;           /* columns with a known, reported bug: not checked; the table
                                   * shows the bug instead of a result */

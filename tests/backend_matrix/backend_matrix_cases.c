@@ -277,6 +277,75 @@ static void a_argmax(lc_b *b, int node)
     set_int(b, node, "keepdims", 0);
 }
 
+
+/* ---- op-quant: operands the quantizer used to leave in float (issue 15, section 1) ---- */
+static int pad_value(lc_b *b, int *ins, int n)
+{
+    static const float v[1] = {0.75f};
+    n = pads4(b, ins, n);
+    ins[n] = float_const(b, "value", 0, 1, v);
+    return n + 1;
+}
+
+static int slope4(lc_b *b, int *ins, int n)
+{
+    static const float v[4] = {0.25f, -0.5f, 1.5f, 0.0f};
+    ins[n] = float_const(b, "slope", 1, 4, v);
+    return n + 1;
+}
+
+static int where_fill(lc_b *b, int *ins, int n)
+{
+    static const float v[1] = {-1.5f};
+    n = where_cond(b, ins, n); /* Where(cond, x, fill) */
+    ins[n] = float_const(b, "fill", 0, 1, v);
+    return n + 1;
+}
+
+static int max_const(lc_b *b, int *ins, int n)
+{
+    static const float v[4] = {-0.5f, 0.25f, 1.0f, 0.0f};
+    ins[n] = float_const(b, "c", 1, 4, v);
+    return n + 1;
+}
+
+/* Clip with tensor bounds (torch.clamp with a tensor): a runtime lower bound, a constant
+ * upper one */
+static int clip_tensor(lc_b *b, int *ins, int n)
+{
+    static const float lo[1] = {-0.75f}, hi[1] = {1.25f};
+    static const int64_t scalar_shape[1] = {1}; /* rank 0: not read */
+    ins[n] = lc_input(b, "min", 0, scalar_shape, lo);
+    ins[n + 1] = float_const(b, "max", 0, 1, hi);
+    return n + 2;
+}
+
+/* a second node in front of the row's operator: op(first(x, ...)) */
+static int before(lc_b *b, int *ins, int n, const char *op)
+{
+    int k = lc_node(b, op, "first", ins, n, 1);
+    ins[0] = lc_out(b, k, 0);
+    return 1;
+}
+static int sqrt_first(lc_b *b, int *ins, int n) { return before(b, ins, n, "Sqrt"); }
+static int div_first(lc_b *b, int *ins, int n) { return before(b, ins, n, "Div"); }
+
+/* Gather on a constant table (an embedding) with runtime indices: ArgMax(x) */
+static int embedding(lc_b *b, int *ins, int n)
+{
+    static float table[4 * 5];
+    const int64_t s[2] = {4, 5};
+    (void)n;
+    lc_fill(table, 20, 106, 1.5f);
+    int k = lc_node(b, "ArgMax", "first", ins, 1, 1);
+    set_int(b, k, "axis", 2);
+    set_int(b, k, "keepdims", 0);
+    ins[1] = lc_out(b, k, 0);
+    ins[0] = ir_graph_add_const(lc_graph(b), "table", TOSAC_DT_F32, 2, s, table, sizeof table,
+                                NULL);
+    return 2;
+}
+
 /* ---- the rows ---- */
 #define X4 4, {1, 2, 4, 4}
 #define X3 3, {2, 3, 4}
@@ -288,9 +357,17 @@ static void a_argmax(lc_b *b, int node)
                         "segment's midpoint error (lower_table_values_i16): up to 1.5 steps " \
                         "from the float value, so 2 from its rounding")
 /* the quantized forms these rules refuse (their reason names the case) */
-#define QCPU .cpu_cols = MX_QUANT, .cpu_category = "case not handled by the lowering"
+#define QCPU .cpu_cols = MX_INTS, .cpu_category = "case not handled by the lowering"
+/* ... only in hand-made QDQ models: tosac's quantizer decomposes the operator (n nodes) */
+#define QDQCPU(n) .cpu_cols = MX_QUANT, .cpu_category = "case not handled by the lowering", \
+                  .nodes_q = n
+#define NORM16 QTOL_Q16(2, "its Sqrt and Reciprocal int16 TABLEs (TABLE16) before the last " \
+                           "products")
+#define QTOL_Q16(q, why) .qtol_q16 = q, .why_qtol_q16 = why
+#define TABLE16Q QTOL_Q16(2, "the int16 TABLE (see TABLE16) at the quantizer's ranges")
 /* discontinuous: exact int8 tables, but an int16 table interpolates across the jumps */
-#define STEPS .cpu_cols = MX_COL(MX_I16), .cpu_category = "case not handled by the lowering"
+#define STEPS .cpu_cols = MX_COL(MX_I16) | MX_COL(MX_Q16), \
+              .cpu_category = "case not handled by the lowering"
 
 /* ---- op-lower (issue 15, section 2): ConvTranspose, trig, Celu, Pow, Mod, CumSum, Trilu,
  * ScatterND ---- */
@@ -378,9 +455,9 @@ const mx_case mx_cases[] = {
     {"Exp", "Exp", .rank = X3, .n_x = 1, .lo = -2, .hi = 1, .tosa_op = "EXP",
      .tosa_qop = "TABLE", .cols = F},
     {"Log", "Log", .rank = X3, .n_x = 1, .lo = 0.25f, .hi = 4, .tosa_op = "LOG",
-     .tosa_qop = "TABLE", .cols = F},
+     .tosa_qop = "TABLE", .cols = F, TABLE16Q},
     {"Sqrt", "Sqrt", .rank = X3, .n_x = 1, .lo = 0.1f, .hi = 4, .tosa_op = "RSQRT",
-     .tosa_qop = "TABLE", .cols = F},
+     .tosa_qop = "TABLE", .cols = F, TABLE16Q},
     {"Sin", "Sin", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .tosa_op = "SIN",
      .tosa_qop = "TABLE", .cols = F},
     {"Cos", "Cos", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .tosa_op = "COS",
@@ -393,11 +470,11 @@ const mx_case mx_cases[] = {
     {"Clip", "Clip", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = clip_bounds,
      .tosa_op = "CLAMP", .tosa_qop = "CLAMP|RESCALE", .cols = F},
     {"Sigmoid", "Sigmoid", .rank = X3, .n_x = 1, .lo = -4, .hi = 4, .tosa_op = "SIGMOID",
-     .tosa_qop = "TABLE", .cols = F},
+     .tosa_qop = "TABLE", .cols = F, TABLE16Q},
     {"Tanh", "Tanh", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .tosa_op = "TANH",
      .tosa_qop = "TABLE", .cols = F},
     {"Elu", "Elu", .rank = X3, .n_x = 1, .lo = -3, .hi = 2, .tosa_op = "EXP",
-     .tosa_qop = "TABLE", .cols = F},
+     .tosa_qop = "TABLE", .cols = F, TABLE16Q},
     {"LeakyRelu", "LeakyRelu", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .attrs = a_alpha,
      .tosa_op = "MUL", .tosa_qop = "TABLE", .cols = F},
     {"HardSigmoid", "HardSigmoid", .rank = X3, .n_x = 1, .lo = -4, .hi = 4, .tosa_op = "CLAMP",
@@ -416,11 +493,12 @@ const mx_case mx_cases[] = {
     {"LogSoftmax", "LogSoftmax", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .attrs = a_axis_last,
      .tosa_op = "LOG", .cols = F, QCPU},
     {"LayerNormalization", "LayerNormalization", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
-     .more = ln_w, .attrs = a_axis_last, .tosa_op = "RSQRT", .cols = F, QCPU},
+     .more = ln_w, .attrs = a_axis_last, .tosa_op = "RSQRT", .cols = F, .tosa_qop = "TABLE",
+     QDQCPU(10), NORM16},
     {"InstanceNormalization", "InstanceNormalization", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
-     .more = in_w, .tosa_op = "RSQRT", .cols = F, QCPU},
+     .more = in_w, .tosa_op = "RSQRT", .cols = F, .tosa_qop = "TABLE", QDQCPU(10), NORM16},
     {"BatchNormalization", "BatchNormalization", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
-     .more = bn_w, .tosa_op = "MUL", .cols = F, QCPU},
+     .more = bn_w, .tosa_op = "MUL", .cols = F, QDQCPU(2)},
     /* convolution and matrix products */
     {"Conv", "Conv", .rank = X4, .n_x = 1, .lo = -2, .hi = 2, .more = conv_w,
      .attrs = a_pads1, .tosa_op = "CONV2D", .cols = F, .acc48 = true},
@@ -437,9 +515,9 @@ const mx_case mx_cases[] = {
      .tosa_op = "MAX_POOL2D", .cols = F},
     {"AveragePool", "AveragePool", .rank = X4, .n_x = 1, .lo = -2, .hi = 2, .attrs = a_pool,
      /* quantized, the output scale differs: window sums rounded once (lower_pool.c) */
-     .tosa_op = "AVG_POOL2D", .tosa_qop = "DEPTHWISE_CONV2D", .cols = F},
+     .tosa_op = "AVG_POOL2D", .tosa_qop = "DEPTHWISE_CONV2D|AVG_POOL2D", .cols = F},
     {"GlobalAveragePool", "GlobalAveragePool", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
-     .tosa_op = "AVG_POOL2D", .tosa_qop = "REDUCE_SUM", .cols = F},
+     .tosa_op = "AVG_POOL2D", .tosa_qop = "REDUCE_SUM|AVG_POOL2D", .cols = F},
     {"GlobalMaxPool", "GlobalMaxPool", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
      .tosa_op = "MAX_POOL2D", .cols = F},
     /* data layout */
@@ -502,6 +580,35 @@ const mx_case mx_cases[] = {
      .more = gather_el_idx, .attrs = a_axis1, .tosa_op = "GATHER", .cols = F},
     {"Identity", "Identity", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .tosa_op = "IDENTITY",
      .cols = MX_COL(MX_FP)},
+
+    /* op-quant: operands the quantizer used to leave in float, and the operators it now
+     * decomposes (issue 15, section 1); the --quantize columns are the ones that matter */
+#define TQ (MX_TQUANT | MX_COL(MX_FP))
+    {"PRelu (per-channel slope)", "PRelu", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .more = slope4, .tosa_op = "MUL", .cols = TQ, .nodes_q = 4},
+    {"Pad (value 0.75)", "Pad", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = pad_value,
+     .tosa_op = "PAD", .cols = TQ},
+    {"Where (constant fill)", "Where", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .more = where_fill, .tosa_op = "SELECT", .cols = TQ},
+    {"Max (constant operand)", "Max", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .more = max_const, .tosa_op = "MAXIMUM", .cols = TQ},
+    {"Min (constant operand)", "Min", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .more = max_const, .tosa_op = "MINIMUM", .cols = TQ},
+    {"Clip (tensor bounds)", "Clip", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .more = clip_tensor, .tosa_op = "MAXIMUM", .cols = MX_TQUANT, .nodes_q = 2},
+    {"Reciprocal(Sqrt)", "Reciprocal", .rank = X3, .n_x = 1, .lo = 0.25f, .hi = 4,
+     .more = sqrt_first, .tosa_op = "RSQRT|RECIPROCAL", .tosa_qop = "TABLE", .cols = TQ,
+     .nodes = 2, QTOL_Q16(3, "two int16 TABLEs in a row: the first one's 1.5 steps (TABLE16) "
+                          "pass through the second's slope")},
+    {"Div (two activations)", "Div", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .lo2 = 0.5f,
+     .hi2 = 2, .tosa_op = "RECIPROCAL", .tosa_qop = "TABLE", .cols = TQ, .nodes_q = 2,
+     TABLE16Q},
+    {"Floor(Div) (floor_div)", "Floor", .rank = X3, .n_x = 2, .lo = -3, .hi = 3, .lo2 = 0.5f,
+     .hi2 = 2, .more = div_first, .tosa_op = "FLOOR", .tosa_qop = "TABLE",
+     .cols = MX_COL(MX_Q8) | MX_COL(MX_FP), .nodes = 2, .nodes_q = 3},
+    {"Gather (constant table)", "Gather", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .more = embedding, .tosa_op = "GATHER", .cols = MX_TQUANT, .nodes = 2},
+#undef TQ
 
     /* int64: values beyond int32 kept under TOSA-1.1+INT+int64; under TOSA-1.0+INT a runtime
      * int64 input cannot be narrowed, so the operator stays on the CPU */

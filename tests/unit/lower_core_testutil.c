@@ -10,6 +10,7 @@
 #include "tosac/compile.h"
 #include "tosac/interp.h"
 #include "tosac/onnx.h"
+#include "tosac/quant.h"
 #include "util/json.h"
 
 #define LC_MAX 64
@@ -585,17 +586,10 @@ static void describe_cpu(const tosac_program *p, lc_result *r)
     }
 }
 
-void lc_check(lc_build_fn fn, const void *arg, lc_mode mode, const char *spec, double qtol,
-              lc_result *r)
+/* Compiles m under spec, runs it and checks it against ref_m's outputs (see the header). */
+static void check_compiled(lc_b *b, ir_model *ref_m, ir_model *m, const char *spec,
+                           double qtol, lc_result *r)
 {
-    memset(r, 0, sizeof *r);
-    tosac_error_clear(&E);
-    lc_b *b = calloc(1, sizeof *b);
-    b->mode = mode;
-    calibrate(b, fn, arg);
-    ir_model *built = build(b, fn, arg);
-    ir_model *ref_m = reimport(built), *m = reimport(built);
-    ir_model_free(built);
     int n_out = b->n_out;
     tosac_tensor ref[16], out[16];
     ok(cpu_run_model(ref_m, b->in, b->n_in, ref, n_out, &E));
@@ -622,6 +616,53 @@ void lc_check(lc_build_fn fn, const void *arg, lc_mode mode, const char *spec, d
     tosac_program_free(p);
     reset(b);
     free(b);
+}
+
+void lc_check(lc_build_fn fn, const void *arg, lc_mode mode, const char *spec, double qtol,
+              lc_result *r)
+{
+    memset(r, 0, sizeof *r);
+    tosac_error_clear(&E);
+    lc_b *b = calloc(1, sizeof *b);
+    b->mode = mode;
+    calibrate(b, fn, arg);
+    ir_model *built = build(b, fn, arg);
+    ir_model *ref_m = reimport(built), *m = reimport(built);
+    ir_model_free(built);
+    check_compiled(b, ref_m, m, spec, qtol, r);
+}
+
+/* The scale of the DequantizeLinear writing graph output k, or 0 (a float or plain output). */
+static double output_scale(const ir_graph *g, int k)
+{
+    int t = g->outputs[k], pn = ir_graph_producer(g, t);
+    tosac_tensor s;
+    if (pn < 0 || !ir_node_is(&g->nodes[pn], "DequantizeLinear") ||
+        !ir_graph_const_value(g, g->nodes[pn].inputs[1], &s) || s.dtype != TOSAC_DT_F32 ||
+        tosac_tensor_numel(&s) != 1)
+        return 0.0;
+    return ((const float *)s.data)[0];
+}
+
+void lc_check_quantize(lc_build_fn fn, const void *arg, quant_scheme scheme, const char *spec,
+                       double qtol, lc_result *r)
+{
+    memset(r, 0, sizeof *r);
+    tosac_error_clear(&E);
+    lc_b *b = calloc(1, sizeof *b);
+    b->mode = LC_FLOAT;
+    ir_model *built = build(b, fn, arg);
+    ir_model *fm = reimport(built);
+    ir_model_free(built);
+    /* one calibration sample: the inputs the program runs on */
+    quant_calib cal = {1, b->n_in, b->in};
+    quant_options qo = {scheme};
+    ok(tosac_quantize(fm, &qo, &cal, &E));
+    for (int k = 0; k < b->n_out; k++)
+        b->out_scale[k] = output_scale(fm->graph, k);
+    ir_model *ref_m = reimport(fm), *m = reimport(fm);
+    ir_model_free(fm);
+    check_compiled(b, ref_m, m, spec, qtol, r);
 }
 
 int lc_count(const lc_result *r, tosa_op op, tosac_dtype out_dt)

@@ -23,6 +23,7 @@
 
 #include "tosac/ir.h"
 #include "tosac/program.h"
+#include "tosac/quant.h"
 #include "tosac/tosa.h"
 
 typedef enum lc_mode { LC_FLOAT, LC_A8W8, LC_A16W8 } lc_mode;
@@ -97,6 +98,12 @@ typedef struct lc_result {
 /* Builds, compiles under spec, runs and checks (see above); qtol in output steps. */
 void lc_check(lc_build_fn build, const void *arg, lc_mode mode, const char *spec, double qtol,
               lc_result *r);
+/* The same for a float model quantized by tosac's own quantizer (tosac_quantize with the
+ * scheme, calibrated on the inputs the program then runs on), as `tosac compile --quantize`
+ * does: the reference is the CPU executor on the quantized model, quantized outputs are
+ * compared in the steps of the DequantizeLinear writing them. */
+void lc_check_quantize(lc_build_fn fn, const void *arg, quant_scheme scheme, const char *spec,
+                       double qtol, lc_result *r);
 /* Number of operators op (with output dtype out_dt unless TOSAC_DT_UNKNOWN). */
 int lc_count(const lc_result *r, tosa_op op, tosac_dtype out_dt);
 /* The first operator op, or NULL. */
