@@ -24,16 +24,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const k_compute[] = {"Conv", "Gemm", "MatMul", "Add", "Sub", "Mul",
-                                        "Max", "Min", NULL};
+static const char *const k_compute[] = {"Conv", "ConvTranspose", "Gemm", "MatMul", "Add",
+                                        "Sub", "Mul", "Max", "Min", NULL};
 static const char *const k_shared[] = {"Reshape", "Flatten", "Transpose", "Squeeze", "Unsqueeze",
                                        "Slice", "Split", "Gather", "MaxPool", "AveragePool",
                                        "GlobalAveragePool", "Resize", "Concat", "Pad", "Where",
-                                       NULL};
+                                       "ScatterND", NULL};
 static const char *const k_own[] = {"Relu", "Clip", "Sigmoid", "Tanh", "Softmax", "HardSigmoid",
                                     "HardSwish", "Exp", "Erf", "Gelu", "LeakyRelu",
                                     "ReduceMean", "PRelu", "Sqrt", "Reciprocal", "Floor", "Log",
-                                    NULL};
+                                    "Pow", NULL};
 
 static bool in_list(const ir_node *n, const char *const *list)
 {
@@ -53,8 +53,10 @@ bool quant_op_is_quantized(const ir_node *n)
  * input otherwise. */
 static bool act_slot(const ir_node *n, int k)
 {
-    if (ir_node_is(n, "Conv"))
+    if (ir_node_is(n, "Conv") || ir_node_is(n, "ConvTranspose"))
         return k == 0;
+    if (ir_node_is(n, "ScatterND")) /* data and updates; the indices are parameters */
+        return k == 0 || k == 2;
     if (ir_node_is(n, "Gemm") || ir_node_is(n, "MatMul"))
         return k <= 1;
     if (ir_node_is(n, "Add") || ir_node_is(n, "Sub") || ir_node_is(n, "Mul") ||
@@ -73,6 +75,8 @@ static bool shared_slot(const ir_node *n, int k)
         return true;
     if (ir_node_is(n, "Where"))
         return k >= 1;
+    if (ir_node_is(n, "ScatterND"))
+        return k == 0 || k == 2;
     return k == 0;
 }
 
@@ -80,6 +84,11 @@ bool quant_weight_slot(const ir_node *n, int k, int rank, int *axis)
 {
     if (ir_node_is(n, "Conv") && k == 1 && rank >= 1) {
         *axis = 0;
+        return true;
+    }
+    /* ConvTranspose weights are [C_in, C_out / group, k...]: output channels on axis 1 */
+    if (ir_node_is(n, "ConvTranspose") && k == 1 && rank >= 2) {
+        *axis = 1;
         return true;
     }
     if (ir_node_is(n, "Gemm") && k == 1 && rank == 2) {
@@ -95,7 +104,7 @@ bool quant_weight_slot(const ir_node *n, int k, int rank, int *axis)
 
 bool quant_bias_slot(const ir_node *n, int k)
 {
-    if (ir_node_is(n, "Conv"))
+    if (ir_node_is(n, "Conv") || ir_node_is(n, "ConvTranspose"))
         return k == 2;
     /* Gemm's C is a bias only when it is added unscaled to alpha = 1 products */
     return ir_node_is(n, "Gemm") && k == 2 && ir_node_attr_float(n, "alpha", 1.0f) == 1.0f &&
@@ -110,6 +119,10 @@ bool quant_const_act_slot(const ir_node *n, int k)
         return k == 2;
     if (ir_node_is(n, "Gather"))
         return k == 0;
+    if (ir_node_is(n, "ScatterND")) /* constant updates */
+        return k == 2;
+    if (ir_node_is(n, "Pow")) /* a constant exponent, read through its DequantizeLinear */
+        return k == 1;
     return ir_node_is(n, "Add") || ir_node_is(n, "Sub") || ir_node_is(n, "Mul") ||
            ir_node_is(n, "Concat") || ir_node_is(n, "Max") || ir_node_is(n, "Min");
 }
@@ -117,7 +130,8 @@ bool quant_const_act_slot(const ir_node *n, int k)
 bool quant_const_shares_output(const ir_node *n, int k)
 {
     return ir_node_is(n, "Concat") || (ir_node_is(n, "Where") && k >= 1) ||
-           (ir_node_is(n, "Pad") && k == 2) || (ir_node_is(n, "Gather") && k == 0);
+           (ir_node_is(n, "Pad") && k == 2) || (ir_node_is(n, "Gather") && k == 0) ||
+           (ir_node_is(n, "ScatterND") && k == 2);
 }
 
 static int find(int *parent, int t)
