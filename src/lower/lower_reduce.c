@@ -14,7 +14,9 @@
  * The float-only norms wrap a REDUCE_SUM: ReduceL1 sums ABS, ReduceSumSquare and ReduceL2
  * sum x*x (L2 then takes RECIPROCAL(RSQRT), as Sqrt does), ReduceLogSum takes the LOG, and
  * ReduceLogSumExp subtracts the REDUCE_MAX first so EXP cannot overflow (log(sum(exp(x -
- * m))) + m). */
+ * m))) + m).
+ *
+ * Bool ReduceMax / ReduceMin (opset 20+) are REDUCE_ANY / REDUCE_ALL. */
 #include <math.h>
 #include <string.h>
 
@@ -204,6 +206,12 @@ static tosac_code lower_reduce(lower_ctx *c, const ir_node *n, reduce_kind k)
     if (lower_is_quantized(x) || lower_is_quantized(y))
         return lower_quantized(c, n, k, x, y, &p);
     int in = lower_in(c, n, 0);
+    if (x->dtype == TOSAC_DT_BOOL) {
+        if (k != R_MAX && k != R_MIN)
+            return lx_unsupported(c, n, "bool input (only ReduceMax/ReduceMin take bool)");
+        tosa_op op = k == R_MAX ? TOSA_OP_REDUCE_ANY : TOSA_OP_REDUCE_ALL;
+        return finish(c, n, y, reduce_chain(c, op, in, &p, stage_target(c, n, x, y)));
+    }
     if (k != R_MEAN)
         return finish(c, n, y, reduce_chain(c, reduce_op(k), in, &p, stage_target(c, n, x, y)));
     if (!tosac_dtype_is_float(x->dtype))
