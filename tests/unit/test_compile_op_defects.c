@@ -4,7 +4,8 @@
  *     is the top of the int16 output range; Sqrt: sqrt(0) = 0 at the edge of its domain);
  *   - a bool ReduceMax (opset 20) under TOSA-1.0+FP is delegated and the program runs (it
  *     went to a CPU executor without a bool ReduceMax: compile passed, run failed);
- *   - a model with no graph outputs is refused (it compiled and was reported delegated). */
+ *   - a model with no graph outputs is refused (it compiled and was reported delegated);
+ *   - a float Range of constants with an open output length compiles (section 4). */
 #include "backend_testutil.h"
 
 #include <math.h>
@@ -145,12 +146,47 @@ static void test_no_outputs_refused(void **state)
     assert_non_null(strstr(E.msg, "no graph outputs"));
 }
 
+/* A float Range with constant inputs whose output length the model leaves open ([-1], as
+ * torch.arange exports): compile failed for the whole model ("the output size depends on
+ * input values") though the CPU runs it. Now its length is ceil((limit - start) / delta)
+ * (5 for 0, 4.5, 1), the Range folds, and x + Range(...) is one delegated ADD under FP. */
+static void test_float_range_constant_inputs(void **state)
+{
+    (void)state;
+    ir_model *m = ir_model_new();
+    assert_int_equal(ir_model_set_opset(m, "", 17, &E), TOSAC_OK);
+    ir_graph *g = m->graph;
+    const int64_t five = 5, dyn = -1;
+    const float sv[3] = {0.0f, 4.5f, 1.0f};
+    const char *names[3] = {"start", "limit", "delta"};
+    int ins[3];
+    for (int i = 0; i < 3; i++)
+        ins[i] = ir_graph_add_const(g, names[i], TOSAC_DT_F32, 0, NULL, &sv[i], sizeof(float), &E);
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 1, &five, &E);
+    int r = ir_graph_add_tensor(g, "r", TOSAC_DT_F32, 1, &dyn, &E);
+    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 1, &dyn, &E);
+    assert_true(ir_graph_add_node(g, "Range", NULL, "range", ins, 3, &r, 1, &E) >= 0);
+    int ai[2] = {x, r};
+    assert_true(ir_graph_add_node(g, "Add", NULL, "add", ai, 2, &y, 1, &E) >= 0);
+    assert_int_equal(ir_graph_mark_output(g, y, &E), TOSAC_OK);
+    float xv[5] = {10, 20, 30, 40, 50};
+    tosac_tensor in = bt_host(TOSAC_DT_F32, 1, &five, xv);
+    int nd = 0;
+    tosac_tensor out = compile_run(m, "TOSA-1.0+FP", &in, &nd);
+    assert_int_equal(nd, 1);
+    const float want[5] = {10, 21, 32, 43, 54};
+    assert_int_equal(tosac_tensor_numel(&out), 5);
+    assert_memory_equal(out.data, want, sizeof want);
+    tosac_tensor_free(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unary_degenerate_calibration),
         cmocka_unit_test(test_bool_reduce_max_fp),
         cmocka_unit_test(test_no_outputs_refused),
+        cmocka_unit_test(test_float_range_constant_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
