@@ -1,11 +1,12 @@
-/* Whole-model defects of issue 15 (section 5), through the user's path (quantize, compile,
+/* Whole-model cases of issue 15 (sections 4 and 5), through the user's path (quantize, compile,
  * run the program):
  *   - table-lowered unary operators calibrated on all-zero / all-one samples (Exp: exp(0) = 1.0
  *     is the top of the int16 output range; Sqrt: sqrt(0) = 0 at the edge of its domain);
  *   - a bool ReduceMax (opset 20) under TOSA-1.0+FP is delegated and the program runs (it
  *     went to a CPU executor without a bool ReduceMax: compile passed, run failed);
  *   - a model with no graph outputs is refused (it compiled and was reported delegated);
- *   - a float Range of constants with an open output length compiles (section 4). */
+ *   - section 4: a float Range of constants with an open output length compiles; runtime
+ *     int64 Gather / GatherElements indices are narrowed to int32 and the gather delegated. */
 #include "backend_testutil.h"
 
 #include <math.h>
@@ -180,6 +181,67 @@ static void test_float_range_constant_inputs(void **state)
     tosac_tensor_free(&out);
 }
 
+/* Runtime int64 indices (a graph input) read only by Gather / GatherElements under a spec
+ * without EXT-INT64 (TOSA-1.0+INT+FP): Cast(Clip(idx)) to int32 on the CPU, the gather
+ * delegated. Before, the int64 input kept both on the CPU. Values include negative indices and, for the
+ * out-of-range check, an index beyond int32 that must fail the run rather than wrap. */
+static ir_model *gather_model(const char *op, const int64_t *is, int irank)
+{
+    ir_model *m = ir_model_new();
+    assert_int_equal(ir_model_set_opset(m, "", 13, &E), TOSAC_OK);
+    ir_graph *g = m->graph;
+    const int64_t xs[2] = {4, 3};
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 2, xs, &E);
+    int idx = ir_graph_add_input(g, "idx", TOSAC_DT_I64, irank, is, &E);
+    int64_t ys[2] = {is[0], irank == 2 ? is[1] : 3};
+    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 2, ys, &E);
+    int ins[2] = {x, idx};
+    assert_true(ir_graph_add_node(g, op, NULL, "gather", ins, 2, &y, 1, &E) >= 0);
+    assert_int_equal(ir_graph_mark_output(g, y, &E), TOSAC_OK);
+    return m;
+}
+
+static void test_gather_runtime_int64_indices(void **state)
+{
+    (void)state;
+    const float xv[12] = {0, 1, 2, 10, 11, 12, 20, 21, 22, 30, 31, 32};
+    const int64_t xs[2] = {4, 3};
+    for (int k = 0; k < 2; k++) {
+        bool el = k == 1;
+        const int64_t is1[1] = {3}, is2[2] = {2, 3};
+        ir_model *m = gather_model(el ? "GatherElements" : "Gather", el ? is2 : is1, el ? 2 : 1);
+        tosac_compile_options o;
+        memset(&o, 0, sizeof o);
+        o.spec = "TOSA-1.0+INT+FP"; /* int32 index RESHAPE/TILE need PRO-INT */
+        tosac_program *p = NULL;
+        tosac_error_clear(&E);
+        char *rep = NULL;
+        if (tosac_compile_model(m, &o, &p, &rep, &E))
+            fail_msg("compile: %s", E.msg);
+        if (p->n_delegates != 1)
+            fail_msg("%s", rep);
+        free(rep);
+        /* Gather rows {3, -1, 0}; GatherElements rows {3, -4, 1} / {0, 2, -1} per column */
+        const int64_t iv1[3] = {3, -1, 0}, iv2[6] = {3, -4, 1, 0, 2, -1};
+        tosac_tensor ins[2] = {bt_host(TOSAC_DT_F32, 2, xs, (void *)xv),
+                               bt_host(TOSAC_DT_I64, el ? 2 : 1, el ? is2 : is1,
+                                       (void *)(el ? iv2 : iv1))};
+        tosac_tensor out;
+        memset(&out, 0, sizeof out);
+        if (tosac_program_run(p, ins, 2, &out, 1, &E))
+            fail_msg("run: %s", E.msg);
+        const float w1[9] = {30, 31, 32, 30, 31, 32, 0, 1, 2};
+        const float w2[6] = {30, 1, 12, 0, 21, 32};
+        assert_memory_equal(out.data, el ? w2 : w1, el ? sizeof w2 : sizeof w1);
+        tosac_tensor_free(&out);
+        /* an index beyond int32 (2^32 + 1 would wrap to the valid 1) fails the run */
+        int64_t bad[6] = {INT64_C(4294967297), 0, 0, 0, 0, 0};
+        ins[1].data = bad;
+        assert_int_not_equal(tosac_program_run(p, ins, 2, &out, 1, &E), TOSAC_OK);
+        tosac_program_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -187,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_bool_reduce_max_fp),
         cmocka_unit_test(test_no_outputs_refused),
         cmocka_unit_test(test_float_range_constant_inputs),
+        cmocka_unit_test(test_gather_runtime_int64_indices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
