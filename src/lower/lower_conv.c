@@ -4,6 +4,8 @@
  * A grouped Conv that is not depthwise is one CONV2D per group on a SLICE of the input
  * channels (its weights, bias and per-channel scales the group's share), each rescaled to
  * the output, then a CONCAT of the groups along the channels.
+ * A 3-D Conv (group 1) is CONV3D on NDHWC, weights [OC,KD,KH,KW,IC]; its pads must make the
+ * output size exact (no trimming there).
  *
  * Weights must be constant: they are laid out for TOSA at compile time (OIHW -> OHWI, or
  * [C*M,1,KH,KW] -> [KH,KW,C,M] for depthwise). Quantized int8: i8 x i8 -> i32 accumulator with
@@ -224,11 +226,103 @@ static int conv_one(lower_ctx *c, const ir_tensor *X, const ir_tensor *W, const 
     return res;
 }
 
+/* 3-D Conv, group 1 (see the top). */
+static tosac_code lower_conv3d(lower_ctx *c, const ir_node *n, const ir_tensor *X,
+                               const ir_tensor *W, const ir_tensor *Y)
+{
+    if (W->rank != 5 || Y->rank != 5 || W->shape[1] != X->shape[1] ||
+        ir_node_attr_int(n, "group", 1) != 1)
+        return unsupported(c, "grouped 3-D convolution");
+    if (strcmp(ir_node_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0)
+        return unsupported(c, "3-D convolution with auto_pad");
+    int cnt;
+    int32_t st[3] = {1, 1, 1}, dl[3] = {1, 1, 1}, pad[6] = {0};
+    const int64_t *v = ir_node_attr_ints(n, "strides", &cnt);
+    for (int d = 0; v && cnt == 3 && d < 3; d++)
+        st[d] = (int32_t)v[d];
+    v = ir_node_attr_ints(n, "dilations", &cnt);
+    for (int d = 0; v && cnt == 3 && d < 3; d++)
+        dl[d] = (int32_t)v[d];
+    v = ir_node_attr_ints(n, "pads", &cnt);
+    for (int d = 0; v && cnt == 6 && d < 3; d++) {
+        pad[2 * d] = (int32_t)v[d];
+        pad[2 * d + 1] = (int32_t)v[3 + d];
+    }
+    for (int d = 0; d < 3; d++) {
+        int64_t span = X->shape[2 + d] - 1 + pad[2 * d] + pad[2 * d + 1] -
+                       (W->shape[2 + d] - 1) * dl[d];
+        if (st[d] < 1 || dl[d] < 1 || span < 0 || span % st[d] != 0 ||
+            span / st[d] + 1 != Y->shape[2 + d])
+            return unsupported(c, "3-D convolution whose padding does not fit the output exactly");
+    }
+    tosac_tensor wv;
+    if (!lower_in_const(c, n, 1, &wv) || wv.dtype != W->dtype)
+        return unsupported(c, "weights are not constant");
+    bool quant = lower_is_quantized(X);
+    if (quant && (!lower_is_quantized(W) || !lower_is_quantized(Y)))
+        return unsupported(c, "input is quantized but the weights or output are not");
+    int64_t wzp = 0;
+    if (quant && !weight_zp(W, &wzp))
+        return unsupported(c, "per-channel weight zero points differ");
+    tosac_dtype acc = !quant ? X->dtype : X->dtype == TOSAC_DT_I16 ? TOSAC_DT_I48 : TOSAC_DT_I32;
+    int64_t oc = W->shape[0], ic = W->shape[1], kk = W->shape[2] * W->shape[3] * W->shape[4];
+    size_t es = tosac_dtype_size(wv.dtype);
+    char *wt = malloc((size_t)(oc * ic * kk > 0 ? oc * ic * kk : 1) * es);
+    double *scales = malloc((size_t)(oc > 0 ? oc : 1) * sizeof *scales);
+    if (!wt || !scales) {
+        free(wt);
+        free(scales);
+        return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory");
+    }
+    for (int64_t o = 0; o < oc; o++) /* [OC,IC,K...] -> [OC,K...,IC] */
+        for (int64_t i = 0; i < ic; i++)
+            for (int64_t k = 0; k < kk; k++)
+                memcpy(wt + ((o * kk + k) * ic + i) * (int64_t)es,
+                       (const char *)wv.data + ((o * ic + i) * kk + k) * (int64_t)es, es);
+    for (int64_t o = 0; o < oc; o++)
+        scales[o] = quant ? lower_qscale(X) * (double)W->quant->scale[W->quant->n > 1 ? o : 0]
+                          : 1.0;
+    int64_t ws[5] = {oc, W->shape[2], W->shape[3], W->shape[4], ic};
+    int w = lower_const(c, "weight", wv.dtype, 5, ws, wt);
+    free(wt);
+    static const int32_t to_ndhwc[5] = {0, 2, 3, 4, 1}, to_ncdhw[5] = {0, 4, 1, 2, 3};
+    int x = lower_transpose(c, lower_in(c, n, 0), to_ndhwc, -1);
+    int b = lower_bias(c, n, n->n_inputs > 2 ? 2 : -1, acc, oc, scales, 1.0);
+    int izp = lower_scalar(c, "input_zp", X->dtype, quant ? lower_qzp(X) : 0);
+    int wz = lower_scalar(c, "weight_zp", W->dtype, wzp);
+    int64_t ys[5] = {Y->shape[0], Y->shape[2], Y->shape[3], Y->shape[4], oc};
+    int conv = lower_tmp(c, "conv3d", acc, 5, ys);
+    tosa_attr a;
+    memset(&a, 0, sizeof a);
+    memcpy(a.pad, pad, sizeof pad);
+    a.n_pad = 6;
+    memcpy(a.stride, st, sizeof st);
+    a.n_stride = 3;
+    memcpy(a.dilation, dl, sizeof dl);
+    a.n_dilation = 3;
+    a.acc_type = acc;
+    int ins[5] = {x, w, b, izp, wz};
+    int res = x < 0 || w < 0 || b < 0 || izp < 0 || wz < 0 || conv < 0 ||
+                      lower_emit(c, TOSA_OP_CONV3D, &a, ins, 5, &conv, 1)
+                  ? -1 : conv;
+    if (res >= 0 && quant) {
+        for (int64_t o = 0; o < oc; o++)
+            scales[o] /= lower_qscale(Y);
+        lower_rescale_args ra = {Y->dtype, scales, (int)oc, 0, lower_qzp(Y), -1, "conv_q"};
+        res = lower_rescale(c, conv, &ra);
+    }
+    free(scales);
+    int out = res < 0 ? -1 : lower_out(c, n, 0);
+    return out < 0 || lower_transpose(c, res, to_ncdhw, out) < 0 ? c->err->code : TOSAC_OK;
+}
+
 static tosac_code lower_conv(lower_ctx *c, const ir_node *n)
 {
     const ir_tensor *X = lower_in_ir(c, n, 0), *W = lower_in_ir(c, n, 1), *Y = lower_out_ir(c, n, 0);
     if (!X || !W || !Y)
         return unsupported(c, "missing input or output");
+    if (X->rank == 5)
+        return lower_conv3d(c, n, X, W, Y);
     conv_geom g;
     memset(&g, 0, sizeof g);
     tosac_code rc = geometry(c, n, X, W, Y, &g);

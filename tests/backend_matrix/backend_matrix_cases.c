@@ -279,7 +279,7 @@ static void a_argmax(lc_b *b, int node)
 
 /* ---- the rows ---- */
 /* ---- op-shape (issue 15, sections 3-5): helpers of the rows at the end ---- */
-static float w_conv1d[8 * 2 * 3], w_group[6 * 2 * 3 * 3];
+static float w_conv1d[8 * 2 * 3], w_group[6 * 2 * 3 * 3], w_conv3d[4 * 2 * 27];
 
 static int conv1d_w(lc_b *b, int *ins, int n)
 {
@@ -297,6 +297,21 @@ static int group_w(lc_b *b, int *ins, int n)
     ins[n] = lc_weight(b, "w", 4, ws, w_group, 0);
     ins[n + 1] = lc_bias(b, "b", 6, bias8, ins[0], ins[n]);
     return n + 2;
+}
+
+static int conv3d_w(lc_b *b, int *ins, int n)
+{
+    lc_fill(w_conv3d, 216, 108, 0.5f);
+    const int64_t ws[5] = {4, 2, 3, 3, 3};
+    ins[n] = lc_weight(b, "w", 5, ws, w_conv3d, 0);
+    ins[n + 1] = lc_bias(b, "b", 4, bias8, ins[0], ins[n]);
+    return n + 2;
+}
+
+static void a_pads1_3d(lc_b *b, int node)
+{
+    const int64_t p[6] = {1, 1, 1, 1, 1, 1};
+    set_ints(b, node, "pads", p, 6);
 }
 
 static int gemm_c(lc_b *b, int *ins, int n)
@@ -525,6 +540,8 @@ const mx_case mx_cases[] = {
     /* ---- op-shape (issue 15, sections 3-5) ---- */
     {"Conv (1-D)", "Conv", .rank = 3, {1, 2, 10}, .n_x = 1, .lo = -2, .hi = 2, .more = conv1d_w,
      .attrs = a_pads1_1d, .tosa_op = "CONV2D", .cols = F, .acc48 = true},
+    {"Conv (3-D)", "Conv", .rank = 5, {1, 2, 3, 4, 4}, .n_x = 1, .lo = -2, .hi = 2,
+     .more = conv3d_w, .attrs = a_pads1_3d, .tosa_op = "CONV3D", .cols = F, .acc48 = true},
     {"Conv (grouped)", "Conv", .rank = 4, {1, 4, 5, 5}, .n_x = 1, .lo = -2, .hi = 2,
      .more = group_w, .attrs = a_group2, .tosa_op = "CONV2D", .cols = F, .acc48 = true},
     {"Gemm (runtime B and C)", "Gemm", .rank = 2, {3, 8}, .n_x = 2, .rank2 = 2,

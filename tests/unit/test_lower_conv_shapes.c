@@ -1,5 +1,5 @@
-/* Conv shapes beyond 2-D group-1/depthwise: 1-D Conv (CONV2D on [N,C,1,L]) and grouped Conv
- * (one CONV2D per group + CONCAT), under a8w8, a16w8 and FP, on random, all-zero and all-one
+/* Conv shapes beyond 2-D group-1/depthwise: 1-D Conv (CONV2D on [N,C,1,L]), grouped Conv
+ * (one CONV2D per group + CONCAT) and 3-D Conv (CONV3D), under a8w8, a16w8 and FP, on random, all-zero and all-one
  * inputs (EXT's degenerate test data); outputs against the CPU executor on the same model
  * within one output step (lower_core_testutil.h), every delegate replayed bit-exactly. */
 #include "lower_core_testutil.h"
@@ -7,13 +7,13 @@
 #include <string.h>
 
 typedef struct conv_case {
-    int rank;                /* 3: 1-D, 4: 2-D */
+    int rank;                /* 3: 1-D, 4: 2-D, 5: 3-D */
     int64_t group;
-    int64_t xs[4], ws[4];
+    int64_t xs[5], ws[5];
     const float *x, *w, *b;
 } conv_case;
 
-static float xbuf[400], wbuf[200], bbuf[8];
+static float xbuf[400], wbuf[256], bbuf[8];
 
 static void conv_model(lc_b *b, const void *arg)
 {
@@ -25,7 +25,7 @@ static void conv_model(lc_b *b, const void *arg)
     int n = lc_node(b, "Conv", "conv", ins, 3, 1);
     ir_graph *g = lc_graph(b);
     int sp = k->rank - 2;
-    const int64_t pads[4] = {1, 1, 1, 1}, strides[2] = {2, 1};
+    const int64_t pads[6] = {1, 1, 1, 1, 1, 1}, strides[2] = {2, 1};
     ir_node_set_int(g, n, "group", k->group, NULL);
     ir_node_set_ints(g, n, "pads", pads, 2 * sp, NULL);
     if (sp == 1)
@@ -37,6 +37,7 @@ static void conv_model(lc_b *b, const void *arg)
  * n_conv CONV2Ds (and a CONCAT when grouped) of the mode's types. */
 static void run_case(conv_case *k, int n_conv)
 {
+    tosa_op op = k->rank == 5 ? TOSA_OP_CONV3D : TOSA_OP_CONV2D;
     int64_t nx = 1, nw = 1;
     for (int d = 0; d < k->rank; d++) {
         nx *= k->xs[d];
@@ -59,8 +60,8 @@ static void run_case(conv_case *k, int n_conv)
             if (r.delegated != 1 || r.n_delegates != 1)
                 fail_msg("%s, data %d: %d delegated, CPU: %s", mc->spec, data, r.delegated,
                          r.reasons);
-            assert_int_equal(lc_count(&r, TOSA_OP_CONV2D, mc->acc), n_conv);
-            const lc_op_info *cv = lc_find(&r, TOSA_OP_CONV2D);
+            assert_int_equal(lc_count(&r, op, mc->acc), n_conv);
+            const lc_op_info *cv = lc_find(&r, op);
             assert_int_equal(cv->in_dtype, mc->dt);
             assert_int_equal(cv->acc_type, mc->acc);
             assert_int_equal(lc_count(&r, TOSA_OP_CONCAT, TOSAC_DT_UNKNOWN), n_conv > 1);
@@ -92,12 +93,21 @@ static void test_conv1d_grouped(void **state)
     run_case(&k, 3);
 }
 
+/* 3-D: x [1,2,4,5,5], w [4,2,3,3,3], pads 1: same-size output */
+static void test_conv3d(void **state)
+{
+    (void)state;
+    conv_case k = {5, 1, {1, 2, 4, 5, 5}, {4, 2, 3, 3, 3}, NULL, NULL, NULL};
+    run_case(&k, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv1d),
         cmocka_unit_test(test_conv_grouped),
         cmocka_unit_test(test_conv1d_grouped),
+        cmocka_unit_test(test_conv3d),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
