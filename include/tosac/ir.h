@@ -130,6 +130,8 @@ typedef struct ir_graph {
     int n_inputs, cap_inputs;
     int *outputs;              /* tensor ids of the graph outputs, in order */
     int n_outputs, cap_outputs;
+    int64_t onnx_opset;        /* top-level graph: the model's ai.onnx opset (kept by
+                                  ir_model_set_opset; 0 unknown), for opset-dependent lowering */
     void *index_;              /* private: name -> id hash */
 } ir_graph;
 

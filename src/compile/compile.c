@@ -293,6 +293,10 @@ tosac_code tosac_compile_model(ir_model *m, const tosac_compile_options *o, tosa
     memset(&s, 0, sizeof s);
     s.m = m;
     tosac_code rc = tosa_spec_parse(o->spec ? o->spec : "", &s.spec, err);
+    /* nothing would be computed: a program with no outputs is a mistake, not a delegate */
+    m->graph->onnx_opset = ir_model_opset(m, ""); /* what the lowering reads (lower_ctx.opset) */
+    if (!rc && m->graph->n_outputs == 0)
+        rc = tosac_fail(err, TOSAC_ERR_INPUT, "the model has no graph outputs: nothing to compile");
     if (!rc)
         rc = apply_shapes(m, o, err);
     if (!rc)

@@ -161,6 +161,8 @@ static const char *canon_domain(const char *d)
 tosac_code ir_model_set_opset(ir_model *m, const char *domain, int64_t version, tosac_error *err)
 {
     domain = canon_domain(domain);
+    if (domain[0] == '\0' && m->graph)
+        m->graph->onnx_opset = version;
     for (int i = 0; i < m->n_opsets; i++)
         if (strcmp(m->opsets[i].domain, domain) == 0) {
             m->opsets[i].version = version;

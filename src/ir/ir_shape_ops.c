@@ -2,6 +2,7 @@
  * input shapes and known small integer values and sets every output's dtype and shape. */
 #include "ir_shape.h"
 
+#include <math.h>
 #include <string.h>
 
 #define IN(k) sh_in(c, node, k)
@@ -855,6 +856,22 @@ static tosac_code r_range(shape_ctx *c, int node)
     const ir_tensor *s;
     if (sh_need(c, node, 0, &s))
         return c->err->code;
+    if (tosac_dtype_is_float(s->dtype)) { /* ceil((limit - start) / delta), as the CPU counts */
+        tosac_tensor v[3];
+        bool known = true;
+        for (int i = 0; i < 3; i++)
+            known &= i < NODE->n_inputs && NODE->inputs[i] >= 0 &&
+                     ir_graph_const_value(c->g, NODE->inputs[i], &v[i]) &&
+                     tosac_tensor_numel(&v[i]) == 1;
+        double cnt = NAN;
+        if (known && tosac_tensor_f64_at(&v[2], 0) != 0)
+            cnt = ceil((tosac_tensor_f64_at(&v[1], 0) - tosac_tensor_f64_at(&v[0], 0)) /
+                       tosac_tensor_f64_at(&v[2], 0));
+        if (!(cnt < (double)IR_SHAPE_LIMIT))
+            return sh_declared_or_fail(c, node, 0, "the output size depends on input values");
+        int64_t len = cnt > 0 ? (int64_t)cnt : 0;
+        return sh_set(c, node, 0, s->dtype, 1, &len);
+    }
     int64_t a, b, d;
     int n1, n2, n3;
     if (!tosac_dtype_is_int(s->dtype) || !sh_ints(c, node, 0, &a, &n1, 1) ||

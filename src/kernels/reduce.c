@@ -52,6 +52,8 @@ static int64_t int_min(tosac_dtype dt)
 
 static int64_t int_max(tosac_dtype dt)
 {
+    if (dt == TOSAC_DT_BOOL)
+        return 1;
     int b = tosac_dtype_size(dt) * 8;
     if (b >= 64)
         return INT64_MAX; /* u64 maxima beyond INT64_MAX are not representable here */
@@ -62,7 +64,11 @@ int kern_reduce(kern_reduce_op op, tosac_dtype dt, int rank, const int64_t *shap
                 const uint8_t *mask, const void *x, void *y)
 {
     int is_float = dt == TOSAC_DT_F32 || dt == TOSAC_DT_F64;
-    if (!is_float && !tosac_dtype_is_int(dt))
+    /* bool (opset 20+ ReduceMax/ReduceMin: any/all) folds as the integers 0 and 1 */
+    int is_bool = dt == TOSAC_DT_BOOL;
+    if (is_bool && op != KERN_RED_MAX && op != KERN_RED_MIN)
+        return -1;
+    if (!is_float && !is_bool && !tosac_dtype_is_int(dt))
         return -1;
     if (!is_float && (op == KERN_RED_LOGSUM || op == KERN_RED_LOGSUMEXP))
         return -1;

@@ -44,6 +44,8 @@ typedef struct lower_ctx {
     int *tmap;             /* g->n_tensors entries: IR tensor id -> tensor in b, or -1 */
     int n_tmap;
     unsigned fresh;        /* counter behind fresh names */
+    int64_t opset;         /* the model's ai.onnx opset (13 when the graph does not say):
+                              Softmax/LogSoftmax axis semantics changed at 13 */
     tosac_error *err;
 } lower_ctx;
 

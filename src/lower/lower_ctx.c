@@ -17,6 +17,10 @@ tosac_code lower_ctx_init(lower_ctx *c, const tosa_spec *spec, const ir_graph *g
     c->g = g;
     c->b = b;
     c->err = err;
+    const ir_graph *top = g;
+    while (top->parent)
+        top = top->parent;
+    c->opset = top->onnx_opset > 0 ? top->onnx_opset : 13;
     c->n_tmap = g->n_tensors;
     c->tmap = malloc((size_t)(g->n_tensors > 0 ? g->n_tensors : 1) * sizeof *c->tmap);
     if (!c->tmap)

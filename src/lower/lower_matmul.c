@@ -11,11 +11,14 @@
  * are folded into rows when B has none, tiled when they broadcast. int8 -> i32 (zero points
  * are MATMUL operands), int16 x int16 -> i48 (EXT-INT16; zero points must be 0), then a
  * per-tensor RESCALE. Constant int8 weights meeting int16 activations are widened to int16 at
- * compile time, since MATMUL takes one input type. */
+ * compile time, since MATMUL takes one input type. A Gemm with runtime B adds C after the
+ * MATMUL: float as MUL by alpha, beta*C ADDed; int8 with a constant C as an i32 bias in the
+ * product's units (sa*sb, times beta/alpha) ADDed before the one RESCALE. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "lower/lower.h"
+#include "lower/lower_extra.h"
 
 typedef struct mm {
     const ir_node *n;
@@ -254,11 +257,39 @@ static tosac_code lower_mm_runtime(lower_ctx *c, const mm *m, int a, const mm_di
     if (m->quant) {
         if (m->b->quant->n != 1)
             return unsupported(c, m, "MATMUL with B quantized per channel");
-        double s = m->alpha * lower_qscale(m->a) * lower_qscale(m->b) / lower_qscale(m->y);
+        double sab = lower_qscale(m->a) * lower_qscale(m->b);
+        if (m->cc) { /* Gemm's C: an i32 bias in units of sa*sb, scaled by beta/alpha */
+            if (acc != TOSAC_DT_I32)
+                return unsupported(c, m, "int16 operands with a C operand (no 48-bit ADD)");
+            double *sc = malloc((size_t)(d->n > 0 ? d->n : 1) * sizeof *sc);
+            if (!sc)
+                return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory");
+            for (int64_t i = 0; i < d->n; i++)
+                sc[i] = sab;
+            int bias = lower_bias(c, m->n, 2, acc, d->n, sc, m->beta / m->alpha);
+            free(sc);
+            int64_t b3[3] = {1, 1, d->n};
+            r = lx_binary(c, TOSA_OP_ADD, prod, lower_reshape(c, bias, 3, b3, -1),
+                          TOSAC_DT_UNKNOWN, -1);
+        }
+        double s = m->alpha * sab / lower_qscale(m->y);
         lower_rescale_args ra = {m->y->dtype, &s, 1, 0, lower_qzp(m->y), -1, "matmul_q"};
-        r = lower_rescale(c, prod, &ra);
-    } else if (m->alpha != 1.0) {
-        return unsupported(c, m, "float alpha with runtime B");
+        r = r < 0 ? -1 : lower_rescale(c, r, &ra);
+    } else {
+        if (m->alpha != 1.0)
+            r = lx_binary(c, TOSA_OP_MUL, r, lx_fill(c, "alpha", in_dt, 3, m->alpha),
+                          TOSAC_DT_UNKNOWN, -1);
+        if (m->cc) { /* beta * C, broadcast as [1, rows or 1, n or 1] */
+            int cv = lower_in(c, m->n, 2);
+            if (m->beta != 1.0)
+                cv = lx_binary(c, TOSA_OP_MUL, cv, lx_fill(c, "beta", in_dt, m->cc->rank,
+                                                           m->beta), TOSAC_DT_UNKNOWN, -1);
+            int64_t c3[3] = {1, 1, 1};
+            for (int i = 0; i < m->cc->rank; i++)
+                c3[3 - m->cc->rank + i] = m->cc->shape[i];
+            r = lx_binary(c, TOSA_OP_ADD, r, cv < 0 ? -1 : lower_reshape(c, cv, 3, c3, -1),
+                          TOSAC_DT_UNKNOWN, -1);
+        }
     }
     return r < 0 || lower_reshape(c, r, m->y->rank, m->y->shape, out) < 0 ? c->err->code
                                                                            : TOSAC_OK;
@@ -311,8 +342,9 @@ static tosac_code lower_gemm(lower_ctx *c, const ir_node *n)
         int out = lower_out(c, n, 0);
         return out < 0 ? c->err->code : lower_fc(c, &m, a, rows, k, nn, &wv, !m.trans_b, out);
     }
-    if (m.cc)
-        return unsupported(c, &m, "runtime B with a C operand");
+    if (m.cc && (m.cc->rank > 2 || (m.quant && !lower_in_const(c, n, 2, &wv))))
+        return unsupported(c, &m, m.quant ? "runtime B with a runtime C operand"
+                                          : "C of rank above 2");
     mm_dims d = {0, {0}, 1, rows, k, nn};
     int out = lower_out(c, n, 0);
     return out < 0 ? c->err->code : lower_mm_runtime(c, &m, a, &d, out);

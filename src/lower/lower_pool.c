@@ -10,7 +10,8 @@
  * zero points, MAX_POOL2D compares raw values; a RESCALE follows when the output's
  * quantization differs. A quantized global average whose output scale differs from its input's
  * sums in int32 instead (REDUCE_SUM) and rescales once by sx / (H*W*sy): AVG_POOL2D would round
- * the mean to the input's (often much coarser) scale first. */
+ * the mean to the input's (often much coarser) scale first. A 1-D pool [N,C,L] is the 2-D
+ * one on [N,C,1,L] (RESHAPEs around it, unit window height). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +28,11 @@ static tosac_code unsupported(lower_ctx *c, const ir_node *n, const char *what)
     return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "%s: %s", n->op_type, what);
 }
 
+/* x, y: 4-D (a 1-D pool's [N,C,L] viewed as [N,C,1,L]); sp: the node's spatial rank */
 static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x,
-                           const ir_tensor *y, bool global, pool_geom *g)
+                           const ir_tensor *y, bool global, int sp, pool_geom *g)
 {
+    int o = 2 - sp; /* a 1-D pool's attributes are the width's */
     int64_t in[2] = {x->shape[2], x->shape[3]}, out[2] = {y->shape[2], y->shape[3]};
     memset(g, 0, sizeof *g);
     for (int d = 0; d < 2; d++) {
@@ -39,24 +42,25 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x,
     if (!global) {
         int cnt;
         const int64_t *ks = ir_node_attr_ints(n, "kernel_shape", &cnt);
-        if (!ks || cnt != 2)
-            return unsupported(c, n, "kernel_shape is not 2-D");
-        g->k[0] = ks[0];
-        g->k[1] = ks[1];
+        if (!ks || cnt != sp)
+            return unsupported(c, n, "kernel_shape does not match the input's rank");
+        g->k[0] = 1;
+        for (int d = 0; d < sp; d++)
+            g->k[o + d] = ks[d];
         const int64_t *st = ir_node_attr_ints(n, "strides", &cnt);
-        if (st && cnt == 2) {
-            g->s[0] = st[0];
-            g->s[1] = st[1];
-        }
+        for (int d = 0; st && cnt == sp && d < sp; d++)
+            g->s[o + d] = st[d];
         const int64_t *dl = ir_node_attr_ints(n, "dilations", &cnt);
         for (int i = 0; dl && i < cnt; i++)
             if (dl[i] != 1)
                 return unsupported(c, n, "dilations other than 1");
         const char *ap = ir_node_attr_string(n, "auto_pad", "NOTSET");
         const int64_t *pads = ir_node_attr_ints(n, "pads", &cnt);
-        if (strcmp(ap, "NOTSET") == 0 && pads && cnt == 4) {
-            g->pb[0] = pads[0]; g->pb[1] = pads[1];
-            g->pe[0] = pads[2]; g->pe[1] = pads[3];
+        if (strcmp(ap, "NOTSET") == 0 && pads && cnt == 2 * sp) {
+            for (int d = 0; d < sp; d++) {
+                g->pb[o + d] = pads[d];
+                g->pe[o + d] = pads[sp + d];
+            }
         } else if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
             for (int d = 0; d < 2; d++) {
                 int64_t total = (out[d] - 1) * g->s[d] + g->k[d] - in[d];
@@ -118,6 +122,19 @@ static int pad_explicit(lower_ctx *c, int x, pool_geom *g, int64_t zero)
     memset(g->pb, 0, sizeof g->pb);
     memset(g->pe, 0, sizeof g->pe);
     return o;
+}
+
+/* The NHWC result q into the node's output (NCHW; a 1-D pool's [N,C,L] by a RESHAPE). */
+static tosac_code finish(lower_ctx *c, const ir_node *n, int q)
+{
+    const ir_tensor *y = lower_out_ir(c, n, 0);
+    int out = q < 0 ? -1 : lower_out(c, n, 0);
+    if (out >= 0 && y->rank == 3) {
+        int t = lower_transpose(c, q, lower_nhwc_to_nchw, -1);
+        return t < 0 || lower_reshape(c, t, 3, y->shape, out) < 0 ? c->err->code : TOSAC_OK;
+    }
+    return out < 0 || lower_transpose(c, q, lower_nhwc_to_nchw, out) < 0 ? c->err->code
+                                                                          : TOSAC_OK;
 }
 
 /* Quantized global average: RESCALE to i32 (zero point removed), REDUCE_SUM over H and W in
@@ -241,17 +258,26 @@ static tosac_code avg_sum(lower_ctx *c, const ir_node *n, const ir_tensor *x, co
         s = lower_qscale(x) / (ldexp(1.0, frac) * lower_qscale(y));
     }
     lower_rescale_args ro = {y->dtype, &s, 1, 0, lower_qzp(y), -1, "pool_q"};
-    int q = lower_rescale(c, sum, &ro);
-    int out = q < 0 ? -1 : lower_out(c, n, 0);
-    return out < 0 || lower_transpose(c, q, lower_nhwc_to_nchw, out) < 0 ? c->err->code
-                                                                          : TOSAC_OK;
+    return finish(c, n, lower_rescale(c, sum, &ro));
 }
 
 static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool global)
 {
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
-    if (!x || !y || x->rank != 4 || y->rank != 4)
-        return unsupported(c, n, "only 2-D pooling (NCHW) is lowered");
+    if (!x || !y || x->rank != y->rank || (x->rank != 4 && (global || x->rank != 3)))
+        return unsupported(c, n, "only 1-D and 2-D pooling (NCHW) is lowered");
+    int sp = x->rank - 2;
+    ir_tensor xv, yv; /* 1-D: [N,C,L] viewed as [N,C,1,L] */
+    if (sp == 1) {
+        xv = *x;
+        yv = *y;
+        xv.rank = yv.rank = 4;
+        xv.shape[3] = x->shape[2];
+        yv.shape[3] = y->shape[2];
+        xv.shape[2] = yv.shape[2] = 1;
+        x = &xv;
+        y = &yv;
+    }
     if (n->n_outputs > 1 && n->outputs[1] >= 0)
         return unsupported(c, n, "the Indices output");
     bool quant = lower_is_quantized(x);
@@ -264,7 +290,7 @@ static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool glob
     if (avg && global && quant && !same_quant(x, y))
         return global_avg_sum(c, n, x, y);
     pool_geom g;
-    tosac_code rc = geometry(c, n, x, y, global, &g);
+    tosac_code rc = geometry(c, n, x, y, global, sp, &g);
     if (rc)
         return rc;
     int64_t zp = quant ? lower_qzp(x) : 0;
@@ -273,11 +299,14 @@ static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool glob
         int cnt;
         const int64_t *pads = ir_node_attr_ints(n, "pads", &cnt);
         /* ceil_mode overhang beyond the declared pads is not counted by ONNX either */
-        for (int d = 0; pads && cnt == 4 && d < 2; d++)
-            if (g.pe[d] > pads[d + 2])
+        for (int d = 0; pads && cnt == 2 * sp && d < sp; d++)
+            if (g.pe[2 - sp + d] > pads[d + sp])
                 return unsupported(c, n, "count_include_pad with ceil_mode overhang");
     }
-    int t = lower_transpose(c, lower_in(c, n, 0), lower_nchw_to_nhwc, -1);
+    int t = lower_in(c, n, 0);
+    if (sp == 1)
+        t = lower_reshape(c, t, 4, x->shape, -1);
+    t = lower_transpose(c, t, lower_nchw_to_nhwc, -1);
     if (t >= 0)
         t = trim(c, t, &g);
     bool padded = g.pb[0] || g.pb[1] || g.pe[0] || g.pe[1];
@@ -322,9 +351,7 @@ static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool glob
         lower_rescale_args ra = {y->dtype, &s, 1, zp, lower_qzp(y), -1, "pool_q"};
         pooled = lower_rescale(c, pooled, &ra);
     }
-    int out = pooled < 0 ? -1 : lower_out(c, n, 0);
-    return out < 0 || lower_transpose(c, pooled, lower_nhwc_to_nchw, out) < 0 ? c->err->code
-                                                                              : TOSAC_OK;
+    return finish(c, n, pooled);
 }
 
 static tosac_code lower_maxpool(lower_ctx *c, const ir_node *n)

@@ -11,10 +11,14 @@
  * exact), sum in int32 and rescale once by s_in / s_out (/ count for the mean): a single
  * rounding, as a float reference followed by quantization would do.
  *
- * The float-only norms wrap a REDUCE_SUM: ReduceL1 sums ABS, ReduceSumSquare and ReduceL2
+ * Quantized ReduceL1 is the same sum over ABS of the zero-point-free int32 values.
+ *
+ * The float norms wrap a REDUCE_SUM: ReduceL1 sums ABS, ReduceSumSquare and ReduceL2
  * sum x*x (L2 then takes RECIPROCAL(RSQRT), as Sqrt does), ReduceLogSum takes the LOG, and
  * ReduceLogSumExp subtracts the REDUCE_MAX first so EXP cannot overflow (log(sum(exp(x -
- * m))) + m). */
+ * m))) + m).
+ *
+ * Bool ReduceMax / ReduceMin (opset 20+) are REDUCE_ANY / REDUCE_ALL. */
 #include <math.h>
 #include <string.h>
 
@@ -146,12 +150,16 @@ static tosac_code lower_quantized(lower_ctx *c, const ir_node *n, reduce_kind k,
     }
     if (k == R_PROD)
         return lx_unsupported(c, n, "quantized products have no TOSA form");
+    if (k != R_SUM && k != R_MEAN && k != R_L1)
+        return lx_unsupported(c, n, "quantized form (no integer square root or log of a sum)");
     /* int32 must hold count * (full range of the input type). */
     double range = ldexp(1.0, tosac_dtype_bits(x->dtype));
     if ((double)p->count * range > 2147483647.0)
         return lx_unsupported(c, n, "summing %lld %s values may overflow int32",
                               (long long)p->count, tosac_dtype_name(x->dtype));
     int acc = lx_rescale(c, in, 1.0, lower_qzp(x), 0, TOSAC_DT_I32, -1);
+    if (k == R_L1)
+        acc = lx_unary(c, TOSA_OP_ABS, acc, TOSAC_DT_UNKNOWN, -1);
     acc = reduce_chain(c, TOSA_OP_REDUCE_SUM, acc, p, -1);
     double scale = k == R_MEAN ? ratio / (double)p->count : ratio;
     int res = lx_rescale(c, acc, scale, 0, lower_qzp(y), y->dtype, stage_target(c, n, x, y));
@@ -199,11 +207,17 @@ static tosac_code lower_reduce(lower_ctx *c, const ir_node *n, reduce_kind k)
         int in = lower_in(c, n, 0), out = lower_out(c, n, 0);
         return lx_identity(c, in, out) < 0 ? lx_code(c) : TOSAC_OK;
     }
-    if (k >= R_L1)
-        return lower_norm(c, n, k, x, y, &p);
     if (lower_is_quantized(x) || lower_is_quantized(y))
         return lower_quantized(c, n, k, x, y, &p);
+    if (k >= R_L1)
+        return lower_norm(c, n, k, x, y, &p);
     int in = lower_in(c, n, 0);
+    if (x->dtype == TOSAC_DT_BOOL) {
+        if (k != R_MAX && k != R_MIN)
+            return lx_unsupported(c, n, "bool input (only ReduceMax/ReduceMin take bool)");
+        tosa_op op = k == R_MAX ? TOSA_OP_REDUCE_ANY : TOSA_OP_REDUCE_ALL;
+        return finish(c, n, y, reduce_chain(c, op, in, &p, stage_target(c, n, x, y)));
+    }
     if (k != R_MEAN)
         return finish(c, n, y, reduce_chain(c, reduce_op(k), in, &p, stage_target(c, n, x, y)));
     if (!tosac_dtype_is_float(x->dtype))

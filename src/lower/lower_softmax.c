@@ -1,10 +1,9 @@
 /* Softmax and LogSoftmax.
  *
- * Axis: from opset 13 the function runs along one axis (default -1); before 13 the input is
- * coerced to 2-D at `axis` (default 1) and the function runs over all the dimensions from
- * axis on. The lowering context does not carry the model's opset, so a node is lowered when
- * both readings reduce the same non-trivial (size > 1) dimensions -- e.g. the last axis, or a
- * rank-2 input -- and is refused (left on the CPU) when they differ.
+ * Axis, by the model's opset (lower_ctx.opset): from 13 the function runs along one axis
+ * (default -1); before 13 the input is coerced to 2-D at `axis` (default 1) and the function
+ * runs over all the dimensions from axis on: a RESHAPE to [outer, inner], the function along
+ * axis 1, a RESHAPE back (none when a single dimension of the tail is larger than 1).
  *
  * Float: REDUCE_MAX, SUB, EXP, REDUCE_SUM, then RECIPROCAL and MUL (Softmax) or LOG and SUB
  * (LogSoftmax).
@@ -26,34 +25,39 @@
 
 #define EXP_ONE 32767.0 /* e for d = 0 */
 
-/* The single axis to run along (see above), or UNSUPPORTED when the opsets disagree. */
-static tosac_code pick_axis(lower_ctx *c, const ir_node *n, const ir_tensor *x, int *axis)
+/* The axis to run along (see above); *coerce when the opset-<13 2-D view is needed (the
+ * function then runs along axis 1 of [prod(shape[:axis]), prod(shape[axis:])]). */
+static tosac_code pick_axis(lower_ctx *c, const ir_node *n, const ir_tensor *x, int *axis,
+                            bool *coerce)
 {
     int r = x->rank;
-    bool has = ir_node_attr(n, "axis") != NULL;
-    int64_t a = ir_node_attr_int(n, "axis", 0);
-    int64_t a_new = has ? a : -1, a_old = has ? a : 1;
-    if (a_new < -r || a_new >= r || a_old < -r || a_old >= r)
+    bool old = c->opset < 13;
+    int64_t a = ir_node_attr_int(n, "axis", old ? 1 : -1);
+    if (a < -r || a >= r)
         return lx_unsupported(c, n, "axis %lld out of range for rank %d", (long long)a, r);
-    if (a_new < 0)
-        a_new += r;
-    if (a_old < 0)
-        a_old += r;
-    /* opset >= 13 reduces {a_new}; before, [a_old, r): compare their non-trivial dims */
-    for (int d = 0; d < r; d++) {
-        bool in_new = d == a_new, in_old = d >= a_old;
-        if (x->shape[d] > 1 && in_new != in_old)
-            return lx_unsupported(c, n, "axis semantics differ between opsets (before 13 the "
-                                  "input is coerced to 2-D) for this shape");
-    }
-    *axis = (int)a_new;
+    if (a < 0)
+        a += r;
+    *axis = (int)a;
+    *coerce = false;
+    if (!old)
+        return TOSAC_OK;
+    /* [a, r) with one non-trivial dimension d is the single axis d */
+    int big = -1, n_big = 0;
+    for (int d = (int)a; d < r; d++)
+        if (x->shape[d] > 1) {
+            big = d;
+            n_big++;
+        }
+    if (n_big <= 1)
+        *axis = n_big ? big : (int)a;
+    else
+        *coerce = true;
     return TOSAC_OK;
 }
 
-static tosac_code lower_float(lower_ctx *c, const ir_node *n, int axis, bool log_form)
+/* x, y: the block tensors to read and write (the node's own, or their 2-D views) */
+static tosac_code lower_float(lower_ctx *c, int x, int y, int axis, bool log_form)
 {
-    int x = lower_in(c, n, 0);
-    int y = x < 0 ? -1 : lower_out(c, n, 0);
     int d = la_binary(c, TOSA_OP_SUB, x, la_reduce(c, TOSA_OP_REDUCE_MAX, x, axis, -1), -1);
     int e = la_unary(c, TOSA_OP_EXP, d, -1);
     int s = la_reduce(c, TOSA_OP_REDUCE_SUM, e, axis, -1);
@@ -117,16 +121,17 @@ static int exp_i16(lower_ctx *c, int d, double s_in)
     return lx_rescale(c, t, ldexp(1.0, shift - 7), 0, 0, TOSAC_DT_I32, -1);
 }
 
-static tosac_code lower_quantized(lower_ctx *c, const ir_node *n, int axis)
+static tosac_code lower_quantized(lower_ctx *c, const ir_node *n, int in, int y, int axis)
 {
     const ir_tensor *X = lower_in_ir(c, n, 0), *Y = lower_out_ir(c, n, 0);
     tosac_code rc;
     if ((rc = lx_check_quant(c, n, X)) || (rc = lx_check_quant(c, n, Y)))
         return rc;
-    if (X->shape[axis] > 65536)
+    int64_t len = in < 0 ? 0 : lower_shape(c, in)[axis];
+    if (len > 65536)
         return lx_unsupported(c, n, "%lld elements along the axis (at most 65536)",
-                              (long long)X->shape[axis]);
-    int x = lx_cast(c, lower_in(c, n, 0), TOSAC_DT_I32, -1);
+                              (long long)len);
+    int x = lx_cast(c, in, TOSAC_DT_I32, -1);
     int d = la_binary(c, TOSA_OP_SUB, x, la_reduce(c, TOSA_OP_REDUCE_MAX, x, axis, -1), -1);
     if (d < 0)
         return lx_code(c);
@@ -135,8 +140,7 @@ static tosac_code lower_quantized(lower_ctx *c, const ir_node *n, int axis)
     int s = la_reduce(c, TOSA_OP_REDUCE_SUM, e, axis, -1);
     int num = la_binary(c, TOSA_OP_MUL, e, la_like(c, e, 65536.0), -1);
     int r = la_binary(c, TOSA_OP_INTDIV, num, s, -1);
-    int y = r < 0 ? -1 : lower_out(c, n, 0);
-    if (y < 0)
+    if (r < 0 || y < 0)
         return lx_code(c);
     double scale = ldexp(1.0, -16) / lower_qscale(Y);
     return lx_rescale(c, r, scale, 0, lower_qzp(Y), Y->dtype, y) < 0 ? lx_code(c) : TOSAC_OK;
@@ -150,18 +154,31 @@ static tosac_code lower_any(lower_ctx *c, const ir_node *n, bool log_form)
     if (X->rank < 1)
         return lx_unsupported(c, n, "scalar input");
     int axis = 0;
-    tosac_code rc = pick_axis(c, n, X, &axis);
+    bool coerce = false;
+    tosac_code rc = pick_axis(c, n, X, &axis, &coerce);
     if (rc)
         return rc;
-    if (lower_is_quantized(X) || lower_is_quantized(Y)) {
-        if (log_form)
-            return lx_unsupported(c, n, "quantized LogSoftmax is not lowered (no integer log "
-                                  "of the sum)");
-        return lower_quantized(c, n, axis);
-    }
-    if (!tosac_dtype_is_float(X->dtype))
+    bool quant = lower_is_quantized(X) || lower_is_quantized(Y);
+    if (quant && log_form)
+        return lx_unsupported(c, n, "quantized LogSoftmax is not lowered (no integer log "
+                              "of the sum)");
+    if (!quant && !tosac_dtype_is_float(X->dtype))
         return lx_unsupported(c, n, "%s input", tosac_dtype_name(X->dtype));
-    return lower_float(c, n, axis, log_form);
+    int x = lower_in(c, n, 0), y = x < 0 ? -1 : lower_out(c, n, 0), y2 = y;
+    if (coerce && y >= 0) { /* opset < 13: the 2-D view [outer, inner], along axis 1 */
+        int64_t v[2] = {1, 1};
+        for (int d = 0; d < X->rank; d++)
+            v[d >= axis] *= X->shape[d];
+        x = lower_reshape(c, x, 2, v, -1);
+        y2 = lower_tmp(c, "softmax_2d", lower_dtype(c, y), 2, v);
+        axis = 1;
+    }
+    if (x < 0 || y2 < 0)
+        return lx_code(c);
+    rc = quant ? lower_quantized(c, n, x, y2, axis) : lower_float(c, x, y2, axis, log_form);
+    if (!rc && y2 != y && lower_reshape(c, y2, Y->rank, Y->shape, y) < 0)
+        rc = lx_code(c);
+    return rc;
 }
 
 static tosac_code lower_softmax(lower_ctx *c, const ir_node *n) { return lower_any(c, n, false); }

@@ -121,14 +121,17 @@ void lower_table_values_i16(const lower_table_spec *s, int16_t tab[513], int *sh
 {
     /* TABLE interpolates linearly between entries 128 inputs apart; for a curved function
      * the error peaks mid-segment. Each entry moves by half the midpoint error of the
-     * segment to its right, which roughly halves the worst error (as TFLite's int16 LUTs). */
+     * segment to its right, which roughly halves the worst error (as TFLite's int16 LUTs).
+     * An entry at the edge of the function's domain (undefined to its left: Sqrt at 0) keeps
+     * its exact value: inputs sit exactly there (all-zero data), where the correction alone
+     * would be the error (212 steps for an a16w8 Sqrt of 0). */
     double r[513], v[513];
     for (int j = 0; j < 513; j++)
         r[j] = s->raw(-32768 + 128 * (int64_t)j, s->arg);
     int64_t q[513];
     for (int j = 0; j < 513; j++) {
         v[j] = r[j];
-        if (j < 512) {
+        if (j < 512 && !(j > 0 && isnan(r[j - 1]))) {
             double mid = s->raw(-32768 + 128 * (int64_t)j + 64, s->arg);
             double err = (r[j] + r[j + 1]) / 2.0 - mid;
             if (isfinite(err))

@@ -11,7 +11,11 @@
  *     by interval arithmetic on those ranges (a range that crosses the int32 bounds, such as
  *     2^31-1 plus a 0/1 value, is not narrowed);
  *   - a runtime int64 graph input has no known range: it and what is computed from it stay
- *     int64, so their nodes stay on the CPU.
+ *     int64, so their nodes stay on the CPU; except indices read only by Gather /
+ *     GatherElements: a valid index lies in [-K, K) of the gathered axis, so with K < 2^31 the
+ *     readers take Cast(Clip(idx, INT32_MIN, INT32_MAX)) to int32 (on the CPU; an index out
+ *     of range stays out of range, which GATHER refuses, instead of wrapping into a valid one),
+ *     kept only when a reader then lowers.
  * A constant outside int32 read as a value by a node that has a lowering rule and could
  * otherwise be narrowed is a compile error naming it and the spec that would keep it (never
  * silently wrong, never silently slow).
@@ -415,6 +419,68 @@ static tosac_code wire(ir_graph *g, int t, const unsigned char *cpu, int n_nodes
     return k < 0 ? err->code : rc;
 }
 
+/* n reads t as its indices only (slot 1), over an axis of a static size below 2^31. */
+static bool index_reader(const ir_graph *g, const ir_node *n, int t)
+{
+    if (n->dead || !(ir_node_is(n, "Gather") || ir_node_is(n, "GatherElements")) ||
+        n->n_inputs != 2 || n->inputs[1] != t || n->inputs[0] == t || n->inputs[0] < 0)
+        return false;
+    const ir_tensor *x = &g->tensors[n->inputs[0]];
+    int64_t a = ir_node_attr_int(n, "axis", 0);
+    a += a < 0 ? x->rank : 0;
+    return x->rank >= 1 && a >= 0 && a < x->rank && x->shape[a] >= 0 &&
+           x->shape[a] <= INT32_MAX;
+}
+
+/* Runtime int64 index inputs (see the top). Clip takes int64 bounds from opset 12. */
+static tosac_code narrow_index_inputs(ir_graph *g, const pass_ctx *c, tosac_error *err)
+{
+    for (int i = 0; c->opset >= 12 && i < g->n_inputs; i++) {
+        int t = g->inputs[i];
+        if (!is_i64(g, t) || ir_graph_is_output(g, t) || g->tensors[t].outer_id >= 0)
+            continue;
+        int cnt = ir_graph_consumers(g, t, NULL, 0);
+        int *who = malloc(((size_t)cnt + 1) * sizeof *who);
+        if (!who)
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        ir_graph_consumers(g, t, who, cnt);
+        bool all = cnt > 0;
+        for (int k = 0; all && k < cnt; k++)
+            all = index_reader(g, &g->nodes[who[k]], t);
+        if (!all) {
+            free(who);
+            continue;
+        }
+        const int64_t lim[2] = {INT32_MIN, INT32_MAX};
+        char origin[256];
+        snprintf(origin, sizeof origin, "%s", g->nodes[who[0]].name);
+        int lo = pass_add_const(g, g->tensors[t].name, "_min", TOSAC_DT_I64, 0, 1, &lim[0], err);
+        int hi = lo < 0 ? -1 : pass_add_const(g, g->tensors[t].name, "_max", TOSAC_DT_I64, 0, 1,
+                                              &lim[1], err);
+        int cl = hi < 0 ? -1 : pass_add_like(g, t, "_clip", TOSAC_DT_I64, err);
+        int nt = cl < 0 ? -1 : pass_add_like(g, t, "_i32", TOSAC_DT_I32, err);
+        int ci[3] = {t, lo, hi};
+        int kc = nt < 0 ? -1 : ir_graph_add_node(g, "Clip", NULL, origin, ci, 3, &cl, 1, err);
+        tosac_code rc = kc < 0 ? err->code : add_cast(g, cl, nt, ONNX_INT32, origin, err);
+        bool lowers = false;
+        for (int k = 0; !rc && k < cnt; k++) {
+            char why[256];
+            g->nodes[who[k]].inputs[1] = nt;
+            lowers |= lower_trial_node(c->spec, g, who[k], why, sizeof why);
+        }
+        if (!rc && !lowers) { /* nothing gained: the readers keep the int64 input */
+            for (int k = 0; k < cnt; k++)
+                g->nodes[who[k]].inputs[1] = t;
+            ir_node_kill(g, kc);
+            ir_node_kill(g, g->n_nodes - 1);
+        }
+        free(who);
+        if (rc)
+            return rc;
+    }
+    return TOSAC_OK;
+}
+
 tosac_code pass_narrow_int64(ir_graph *g, const pass_ctx *c, tosac_error *err)
 {
     if (tosa_spec_keeps_int64(c->spec))
@@ -436,6 +502,8 @@ tosac_code pass_narrow_int64(ir_graph *g, const pass_ctx *c, tosac_error *err)
     for (int t = 0; !rc && t < n_tensors; t++)
         if (narrow[t])
             rc = wire(g, t, cpu, n_nodes, err);
+    if (!rc)
+        rc = narrow_index_inputs(g, c, err);
     free(narrow);
     free(cpu);
     return rc ? rc : ir_graph_toposort(g, err);

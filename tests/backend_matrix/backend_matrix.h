@@ -27,7 +27,7 @@ typedef struct mx_case {
     const char *op;              /* the ONNX operator */
     tosac_dtype dt;              /* runtime inputs: F32 (quantized in QDQ columns) or I64 */
     int rank;
-    int64_t shape[4];            /* input x (and x2 unless rank2) */
+    int64_t shape[5];            /* input x (and x2 unless rank2) */
     int n_x;                     /* runtime inputs: 1 or 2 */
     int rank2;
     int64_t shape2[4];

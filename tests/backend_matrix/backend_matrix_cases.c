@@ -347,6 +347,69 @@ static int embedding(lc_b *b, int *ins, int n)
 }
 
 /* ---- the rows ---- */
+/* ---- op-shape (issue 15, sections 3-5): helpers of the rows at the end ---- */
+static float w_conv1d[8 * 2 * 3], w_group[6 * 2 * 3 * 3], w_conv3d[4 * 2 * 27];
+
+static int conv1d_w(lc_b *b, int *ins, int n)
+{
+    lc_fill(w_conv1d, 48, 106, 0.5f);
+    const int64_t ws[3] = {8, 2, 3};
+    ins[n] = lc_weight(b, "w", 3, ws, w_conv1d, 0);
+    ins[n + 1] = lc_bias(b, "b", 8, bias8, ins[0], ins[n]);
+    return n + 2;
+}
+
+static int group_w(lc_b *b, int *ins, int n)
+{
+    lc_fill(w_group, 108, 107, 0.5f);
+    const int64_t ws[4] = {6, 2, 3, 3};
+    ins[n] = lc_weight(b, "w", 4, ws, w_group, 0);
+    ins[n + 1] = lc_bias(b, "b", 6, bias8, ins[0], ins[n]);
+    return n + 2;
+}
+
+static int conv3d_w(lc_b *b, int *ins, int n)
+{
+    lc_fill(w_conv3d, 216, 108, 0.5f);
+    const int64_t ws[5] = {4, 2, 3, 3, 3};
+    ins[n] = lc_weight(b, "w", 5, ws, w_conv3d, 0);
+    ins[n + 1] = lc_bias(b, "b", 4, bias8, ins[0], ins[n]);
+    return n + 2;
+}
+
+static void a_pads1_3d(lc_b *b, int node)
+{
+    const int64_t p[6] = {1, 1, 1, 1, 1, 1};
+    set_ints(b, node, "pads", p, 6);
+}
+
+static int gemm_c(lc_b *b, int *ins, int n)
+{
+    init_weights();
+    ins[n] = lc_bias(b, "c", 5, bias8, ins[0], ins[1]);
+    return n + 1;
+}
+
+static void a_pads1_1d(lc_b *b, int node)
+{
+    const int64_t p[2] = {1, 1};
+    set_ints(b, node, "pads", p, 2);
+}
+
+static void a_group2(lc_b *b, int node)
+{
+    a_pads1(b, node);
+    set_int(b, node, "group", 2);
+}
+
+static void a_pool1d(lc_b *b, int node)
+{
+    const int64_t k = 3, st = 2;
+    set_ints(b, node, "kernel_shape", &k, 1);
+    set_ints(b, node, "strides", &st, 1);
+    a_pads1_1d(b, node);
+}
+
 #define X4 4, {1, 2, 4, 4}
 #define X3 3, {2, 3, 4}
 #define X2 2, {4, 8}
@@ -678,5 +741,27 @@ const mx_case mx_cases[] = {
      .tosa_op = "SELECT", .cols = F},
     {"ScatterND", "ScatterND", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = scatter_args,
      .tosa_op = "SCATTER", .cols = F},
+
+    /* ---- op-shape (issue 15, sections 3-5) ---- */
+    {"Conv (1-D)", "Conv", .rank = 3, {1, 2, 10}, .n_x = 1, .lo = -2, .hi = 2, .more = conv1d_w,
+     .attrs = a_pads1_1d, .tosa_op = "CONV2D", .cols = F, .acc48 = true},
+    {"Conv (3-D)", "Conv", .rank = 5, {1, 2, 3, 4, 4}, .n_x = 1, .lo = -2, .hi = 2,
+     .more = conv3d_w, .attrs = a_pads1_3d, .tosa_op = "CONV3D", .cols = F, .acc48 = true},
+    {"Conv (grouped)", "Conv", .rank = 4, {1, 4, 5, 5}, .n_x = 1, .lo = -2, .hi = 2,
+     .more = group_w, .attrs = a_group2, .tosa_op = "CONV2D", .cols = F, .acc48 = true},
+    {"Gemm (runtime B and C)", "Gemm", .rank = 2, {3, 8}, .n_x = 2, .rank2 = 2,
+     .shape2 = {5, 8}, .lo = -2, .hi = 2, .more = gemm_c, .attrs = a_transb,
+     .tosa_op = "MATMUL", .cols = F, .acc48 = true, .cpu_cols = MX_COL(MX_I16),
+     .cpu_category = "case not handled by the lowering"},
+    {"MaxPool (1-D)", "MaxPool", .rank = 3, {1, 2, 10}, .n_x = 1, .lo = -2, .hi = 2,
+     .attrs = a_pool1d, .tosa_op = "MAX_POOL2D", .cols = F},
+    {"AveragePool (1-D)", "AveragePool", .rank = 3, {1, 2, 10}, .n_x = 1, .lo = -2, .hi = 2,
+     .attrs = a_pool1d, .tosa_op = "AVG_POOL2D", .tosa_qop = "DEPTHWISE_CONV2D", .cols = F},
+    {"Softmax (axis 1 of 3)", "Softmax", .rank = X3, .n_x = 1, .lo = -3, .hi = 3,
+     .attrs = a_axis1, .tosa_op = "EXP", .tosa_qop = "TABLE", .cols = F},
+    {"ReduceL1", "ReduceL1", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axes_if18,
+     .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .cols = F},
+    {"ReduceL2", "ReduceL2", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axes_if18,
+     .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .cols = F, QCPU},
 };
 const int mx_n_cases = (int)(sizeof mx_cases / sizeof mx_cases[0]);

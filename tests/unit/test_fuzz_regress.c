@@ -124,7 +124,8 @@ static const struct {
      "differs from the input's"},
     {"crash-784c719c4dbebfa8f0cf93acab0fbcda509b67a4",
      "node 0 (QuantizeLinear ''): scale 0 is negative (-93.9245)"},
-    {"crash-98cc68116aba36b6c06d0fcfa4490e3b6a57741a", NULL}, /* no nodes: compiles */
+    {"crash-98cc68116aba36b6c06d0fcfa4490e3b6a57741a", /* no nodes and no outputs */
+     "the model has no graph outputs: nothing to compile"},
     {"crash-9e9f05911cd70aae9ea35290364e5d9d0dcde91e",
      "node 17 (Sub 'base_max'): cannot infer the output shape: it has no inputs"},
 };

@@ -56,6 +56,14 @@ static void test_reductions(void **state)
     uint8_t all[1] = {1};
     assert_int_equal(kern_reduce(KERN_RED_SUM, TOSAC_DT_I64, 1, s2, all, big, &r), 0);
     assert_true(r == INT64_MIN); /* wraps like onnxruntime's int64 arithmetic */
+    /* bool Max/Min (opset 20): any/all per row of {1,0,0},{0,0,0}; sums are not bool ops */
+    uint8_t bx[6] = {1, 0, 0, 0, 0, 0}, by[2] = {9, 9};
+    assert_int_equal(kern_reduce(KERN_RED_MAX, TOSAC_DT_BOOL, 2, shape, m1, bx, by), 0);
+    assert_true(by[0] == 1 && by[1] == 0);
+    uint8_t bx1[6] = {1, 1, 1, 1, 0, 1};
+    assert_int_equal(kern_reduce(KERN_RED_MIN, TOSAC_DT_BOOL, 2, shape, m1, bx1, by), 0);
+    assert_true(by[0] == 1 && by[1] == 0);
+    assert_int_equal(kern_reduce(KERN_RED_SUM, TOSAC_DT_BOOL, 2, shape, m1, bx, by), -1);
     float a[3] = {1, 3, 3};
     int64_t arg;
     kern_argextreme(TOSAC_DT_F32, 1, 0, 1, 3, 1, a, &arg);

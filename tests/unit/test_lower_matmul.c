@@ -233,9 +233,72 @@ static void test_rank1_linear_int16(void **state)
     assert_int_equal(rs->out_dtype, TOSAC_DT_I16);
 }
 
+/* ---- Gemm with runtime B and C: A^T (transA, A [8,3]) x B^T (transB, B [5,8]) ---- */
+static float rga[24], rgb[40], rgc[15];
+
+typedef struct rt_gemm {
+    int with_c;      /* 1: C as a bias [5] (lc_bias), 2: C a runtime input [3,5] (float) */
+    float alpha, beta;
+} rt_gemm;
+
+static void rt_gemm_model(lc_b *b, const void *arg)
+{
+    const rt_gemm *k = arg;
+    const int64_t as[2] = {8, 3}, bs[2] = {5, 8}, cs[2] = {3, 5};
+    int a = lc_input(b, "a", 2, as, rga);
+    int w = lc_input(b, "b", 2, bs, rgb);
+    int ins[3] = {a, w, -1};
+    if (k->with_c == 1)
+        ins[2] = lc_bias(b, "c", 5, rgc, a, w);
+    else if (k->with_c == 2)
+        ins[2] = lc_input(b, "c", 2, cs, rgc);
+    int n = lc_node(b, "Gemm", "gemm", ins, k->with_c ? 3 : 2, 1);
+    ir_graph *g = lc_graph(b);
+    ir_node_set_int(g, n, "transA", 1, NULL);
+    ir_node_set_int(g, n, "transB", 1, NULL);
+    ir_node_set_float(g, n, "alpha", k->alpha, NULL);
+    ir_node_set_float(g, n, "beta", k->beta, NULL);
+    lc_output(b, lc_out(b, n, 0));
+}
+
+/* MATMUL (+ ADD of C) in one delegate, on random, all-zero and all-one operands: float with
+ * alpha 0.5, beta 2 and a runtime C; a8w8 with a constant C (i32 ADD before the RESCALE);
+ * a16w8 without C (its i48 product has no ADD). */
+static void test_gemm_runtime_b_c(void **state)
+{
+    (void)state;
+    const rt_gemm fl = {2, 0.5f, 2.0f}, q8 = {1, 1.0f, 1.0f}, q16 = {0, 1.0f, 1.0f};
+    for (int data = 0; data < 3; data++) {
+        if (data == 0) {
+            lc_fill(rga, 24, 31, 1.0f);
+            lc_fill(rgb, 40, 32, 1.0f);
+        }
+        for (int i = 0; data > 0 && i < 40; i++) {
+            if (i < 24)
+                rga[i] = data == 1 ? 0.0f : 1.0f;
+            rgb[i] = data == 1 ? 0.0f : 1.0f;
+        }
+        lc_fill(rgc, 15, 33, 2.0f);
+        lc_result r;
+        lc_check(rt_gemm_model, &fl, LC_FLOAT, FP, 0, &r);
+        assert_int_equal(r.delegated, 1);
+        assert_int_equal(lc_count(&r, TOSA_OP_MATMUL, TOSAC_DT_F32), 1);
+        assert_int_equal(lc_count(&r, TOSA_OP_ADD, TOSAC_DT_F32), 1);
+        lc_check(rt_gemm_model, &q8, LC_A8W8, INT8, 1, &r);
+        if (r.delegated != 1)
+            fail_msg("a8w8: %s", r.reasons);
+        assert_int_equal(lc_count(&r, TOSA_OP_MATMUL, TOSAC_DT_I32), 1);
+        assert_int_equal(lc_count(&r, TOSA_OP_ADD, TOSAC_DT_I32), 1);
+        lc_check(rt_gemm_model, &q16, LC_A16W8, INT16, 1, &r);
+        assert_int_equal(r.delegated, 1);
+        assert_int_equal(lc_count(&r, TOSA_OP_MATMUL, TOSAC_DT_I48), 1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gemm_runtime_b_c),
         cmocka_unit_test(test_gemm_int8),
         cmocka_unit_test(test_gemm_int16),
         cmocka_unit_test(test_gemm_float),

@@ -288,9 +288,53 @@ static void test_avgpool_9x9(void **state)
     }
 }
 
+/* 1-D pools: x [1,3,10], kernel 3, stride 2, pads {1,1} (AveragePool with
+ * count_include_pad both ways), as the 2-D pool on [1,3,1,10]; three modes on random,
+ * all-zero and all-one inputs (one output step; float exact to rounding). */
+typedef struct pool1d_case {
+    const char *op;
+    int include_pad;
+} pool1d_case;
+
+static void pool1d_model(lc_b *b, const void *arg)
+{
+    const pool1d_case *pc = arg;
+    const int64_t xs[3] = {1, 3, 10}, k = 3, st = 2, pads[2] = {1, 1};
+    int x = lc_input(b, "x", 3, xs, px);
+    int n = lc_node(b, pc->op, "pool", &x, 1, 1);
+    ir_graph *g = lc_graph(b);
+    ir_node_set_ints(g, n, "kernel_shape", &k, 1, NULL);
+    ir_node_set_ints(g, n, "strides", &st, 1, NULL);
+    ir_node_set_ints(g, n, "pads", pads, 2, NULL);
+    if (pc->include_pad)
+        ir_node_set_int(g, n, "count_include_pad", 1, NULL);
+    lc_output(b, lc_out(b, n, 0));
+}
+
+static void test_pool_1d(void **state)
+{
+    (void)state;
+    const pool1d_case cases[3] = {{"MaxPool", 0}, {"AveragePool", 0}, {"AveragePool", 1}};
+    for (int k = 0; k < 3; k++)
+        for (int data = 0; data < 3; data++) {
+            if (data == 0)
+                lc_fill(px, 30, 21, 2.0f);
+            for (int i = 0; data > 0 && i < 30; i++)
+                px[i] = data == 1 ? 0.0f : 1.0f;
+            for (int m = 0; m < 3; m++) {
+                lc_result r;
+                lc_check(pool1d_model, &cases[k], lc_modes[m].mode, lc_modes[m].spec,
+                         lc_modes[m].mode == LC_FLOAT ? 0 : 1, &r);
+                if (r.delegated != 1)
+                    fail_msg("%s under %s: CPU: %s", cases[k].op, lc_modes[m].spec, r.reasons);
+            }
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pool_1d),
         cmocka_unit_test(test_maxpool),
         cmocka_unit_test(test_avgpool_exclude_pad),
         cmocka_unit_test(test_avgpool_include_pad),

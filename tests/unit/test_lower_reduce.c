@@ -325,6 +325,38 @@ static void test_rejections(void **state)
     ir_graph_free(g);
 }
 
+/* Bool ReduceMax / ReduceMin (opset 20) over axis 1 of [2,3]: REDUCE_ANY / REDUCE_ALL, legal
+ * under both profiles (before, bool REDUCE_MAX was illegal and the node went to a CPU that
+ * had no bool ReduceMax). Rows {1,0,0} and {0,0,0}: any = {1,0}, all = {0,0}; {1,1,1}: all 1. */
+static void test_bool_max_min(void **state)
+{
+    (void)state;
+    const char *ops[2] = {"ReduceMax", "ReduceMin"};
+    const tosa_op want_op[2] = {TOSA_OP_REDUCE_ANY, TOSA_OP_REDUCE_ALL};
+    const uint8_t xv[2][6] = {{1, 0, 0, 0, 0, 0}, {1, 1, 1, 0, 1, 0}};
+    const uint8_t want[2][2] = {{1, 0}, {1, 0}};
+    for (int k = 0; k < 2; k++) {
+        ir_graph *g = ir_graph_new("g", NULL);
+        const int64_t xs[2] = {2, 3}, ys[2] = {2, 1}, one = 1, ax = 1;
+        int x = lt_input(g, "x", TOSAC_DT_BOOL, 2, xs);
+        int a = lt_const(g, "axes", TOSAC_DT_I64, 1, &one, &ax);
+        int y = lt_tensor(g, "y", TOSAC_DT_BOOL, 2, ys);
+        int ins[2] = {x, a};
+        lt_node(g, ops[k], ins, 2, &y, 1);
+        const char *specs[2] = {"TOSA-1.0+FP", "TOSA-1.0+INT"};
+        for (int s = 0; s < 2; s++) {
+            tosa_graph *tg = lt_lower_ok(specs[s], g);
+            assert_int_equal(lt_find_op(tg, want_op[k], 0)->attr.axis, 1);
+            tosac_tensor in = lt_host(TOSAC_DT_BOOL, 2, xs, xv[k]), out;
+            lt_run(tg, &in, 1, &out);
+            lt_expect_bytes(&out, TOSAC_DT_BOOL, want[k], 2);
+            tosac_tensor_free(&out);
+            tosa_graph_free(tg);
+        }
+        ir_graph_free(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -337,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_argmax_argmin),
         cmocka_unit_test(test_float_norms),
         cmocka_unit_test(test_rejections),
+        cmocka_unit_test(test_bool_max_min),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 /* Softmax / LogSoftmax lowering: float decomposition, the quantized int8 (two exp tables)
- * and int16 (one interpolated exp table) forms with the INTDIV normalisation, the opset axis
- * ambiguity, and the zoo's QDQ sigmoid / tanh / softmax models against onnxruntime. */
+ * and int16 (one interpolated exp table) forms with the INTDIV normalisation, the axis by
+ * the model's opset, and the zoo's QDQ sigmoid / tanh / softmax models against onnxruntime. */
 #include "lower_act_testutil.h"
 #include "lower_core_testutil.h"
 
@@ -112,10 +112,29 @@ static void test_quantized_int16(void **s)
     lat_result_free(&r);
 }
 
-/* No axis attribute on a [2,3,16] input: opset 13 reads axis -1, older opsets coerce to 2-D
- * at axis 1 (48 values). The lowering does not know the opset, so it leaves the node on the
- * CPU rather than guess; on a rank-2 input both readings agree and it lowers. */
-static void test_axis_ambiguity(void **s)
+/* The axis by the model's opset (lower_ctx.opset), on a [2,3,16] input; every case is run
+ * against the CPU executor, which reads the opset on its own:
+ *   - opset 21, no axis: axis -1 (REDUCE_MAX along 2);
+ *   - opset 21, axis 1 (not the last): REDUCE_MAX along 1, no reshape;
+ *   - opset 11, no axis or axis 1: coerced to [2, 48], the function along axis 1 of that
+ *     view between two RESHAPEs (before, both cases stayed on the CPU);
+ *   - opset 11 on a rank-2 input: the 2-D view is the input itself (no RESHAPE). */
+static const tosa_operator *first_reduce_max_op(const lat_result *r)
+{
+    const tosa_block *b = tosa_graph_main_block(r->tg);
+    for (int i = 0; i < b->n_ops; i++)
+        if (b->ops[i].op == TOSA_OP_REDUCE_MAX)
+            return &b->ops[i];
+    fail_msg("no REDUCE_MAX");
+    return NULL;
+}
+
+static int reduce_axis(const lat_result *r)
+{
+    return first_reduce_max_op(r)->attr.axis;
+}
+
+static void test_axis_by_opset(void **s)
 {
     (void)s;
     float x[N];
@@ -124,22 +143,59 @@ static void test_axis_ambiguity(void **s)
     lat_op op = base;
     lat_result r;
     lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
-    assert_int_equal(r.delegated, 0);
+    assert_int_equal(r.delegated, 1);
+    assert_int_equal(reduce_axis(&r), 2);
+    lat_result_free(&r);
+    op.attrs = axis_1;
+    lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
+    assert_int_equal(r.delegated, 1);
+    assert_int_equal(reduce_axis(&r), 1);
+    assert_int_equal(lat_count(&r, TOSA_OP_RESHAPE), 0);
     lat_result_free(&r);
     op.opset = 11;
-    lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
-    assert_int_equal(r.delegated, 0);
-    lat_result_free(&r);
-    op.attrs = axis_1; /* explicit, but still read differently by the two opsets */
-    lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
-    assert_int_equal(r.delegated, 0);
-    lat_result_free(&r);
+    for (int k = 0; k < 2; k++) {
+        op.attrs = k ? axis_1 : NULL;
+        lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
+        assert_int_equal(r.delegated, 1);
+        assert_int_equal(reduce_axis(&r), 1);
+        assert_int_equal(lat_count(&r, TOSA_OP_RESHAPE), 2);
+        const tosa_block *b = tosa_graph_main_block(r.tg);
+        const tosa_operator *rm = first_reduce_max_op(&r);
+        assert_int_equal(b->tensors[rm->inputs[0]].rank, 2);
+        assert_int_equal(b->tensors[rm->inputs[0]].shape[1], 48);
+        lat_result_free(&r);
+    }
     op.attrs = NULL;
     op.rank = 2;
     op.shape[0] = 6;
     op.shape[1] = 16;
     lat_run(&op, &fp, "TOSA-1.0+FP", x, 1, &r);
     assert_int_equal(r.delegated, 1);
+    assert_int_equal(lat_count(&r, TOSA_OP_RESHAPE), 0);
+    lat_result_free(&r);
+}
+
+/* Quantized, the same two non-last forms: int8 along axis 1 at opset 21, and the opset-11
+ * 2-D view (one output step, the int8 softmax tests' bound). */
+static void test_axis_by_opset_int8(void **s)
+{
+    (void)s;
+    float x[N];
+    inputs(x);
+    lat_quant q = {TOSAC_DT_I8, 0.05f, 1.0f / 256.0f, 0, -128};
+    lat_op op = base;
+    op.attrs = axis_1;
+    lat_result r;
+    lat_run(&op, &q, "TOSA-1.0+INT", x, 1, &r);
+    assert_int_equal(r.delegated, 1);
+    assert_int_equal(reduce_axis(&r), 1);
+    lat_result_free(&r);
+    op.opset = 11;
+    op.attrs = NULL;
+    lat_run(&op, &q, "TOSA-1.0+INT", x, 1, &r);
+    assert_int_equal(r.delegated, 1);
+    assert_int_equal(reduce_axis(&r), 1);
+    assert_int_equal(lat_count(&r, TOSA_OP_RESHAPE), 2);
     lat_result_free(&r);
 }
 
@@ -215,7 +271,8 @@ int main(void)
         cmocka_unit_test(test_float),
         cmocka_unit_test(test_quantized_int8),
         cmocka_unit_test(test_quantized_int16),
-        cmocka_unit_test(test_axis_ambiguity),
+        cmocka_unit_test(test_axis_by_opset),
+        cmocka_unit_test(test_axis_by_opset_int8),
         cmocka_unit_test(test_zoo_int8),
         cmocka_unit_test(test_zoo_int16),
     };

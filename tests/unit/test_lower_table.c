@@ -8,6 +8,7 @@
 
 #include "lower/lower.h"
 #include "lower/lower_table.h"
+#include "lower_act_testutil.h"
 
 static double half(int64_t v, const void *a) { (void)a; return (double)v / 2.0; }
 static double quarter(int64_t v, const void *a) { (void)a; return (double)v / 4.0; }
@@ -150,6 +151,30 @@ static void test_unary_i16(void **s)
     ir_graph_free(g);
 }
 
+/* Exp of an all-zero int16 input calibrated to [-1, 1] (s_in = s_out = 1/32767): exp(0) is
+ * 32767 output steps, the top of the range. The table entry at v = 0 is 32767, so the
+ * TABLE's i32 result is 32767 * 128 and the RESCALE must land on 32767 (1.0), never wrap
+ * to -32768 (-1.00003). */
+static void test_exp_i16_top_entry(void **s)
+{
+    (void)s;
+    lat_op op = {"Exp", 2, {1, 8}, 0, {{0}}, NULL, 21};
+    lat_quant q = {TOSAC_DT_I16, 1.0f / 32767.0f, 1.0f / 32767.0f, 0, 0};
+    float x[8] = {0};
+    lat_result r;
+    lat_run(&op, &q, "TOSA-1.0+INT+int16", x, 1, &r);
+    assert_int_equal(r.delegated, 1);
+    assert_true(r.max_err < 1.5 / 32767.0);
+    lat_result_free(&r);
+    /* all ones calibrated as a16w8 would: s_in 1/32767, s_out e/32767: e is the top again */
+    for (int i = 0; i < 8; i++)
+        x[i] = 1.0f;
+    q.sy = (float)(exp(1.0) / 32767.0);
+    lat_run(&op, &q, "TOSA-1.0+INT+int16", x, 1, &r);
+    assert_true(r.max_err < 1.5 * exp(1.0) / 32767.0);
+    lat_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -157,6 +182,7 @@ int main(void)
         cmocka_unit_test(test_values_i16),
         cmocka_unit_test(test_unary_i8),
         cmocka_unit_test(test_unary_i16),
+        cmocka_unit_test(test_exp_i16_top_entry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
