@@ -46,7 +46,8 @@ static const struct {
 #define MAXN 256
 static float xf[MAXN], xf2[MAXN];
 static int64_t xi[MAXN], xi2[MAXN];
-static char cells[128][MX_NCOLS][160];
+#define MX_MAX_CASES 256 /* rows the runner holds; more is a refusal with a message */
+static char cells[MX_MAX_CASES][MX_NCOLS][160];
 
 typedef struct mx_arg {
     const mx_case *c;
@@ -296,11 +297,14 @@ int main(int argc, char **argv)
                         "       backend_matrix table|write FILE\n");
         return 2;
     }
-    if (mx_n_cases > 128)
+    if (mx_n_cases > MX_MAX_CASES) {
+        fprintf(stderr, "backend_matrix: %d cases, more than MX_MAX_CASES (%d)\n", mx_n_cases,
+                MX_MAX_CASES);
         return 2;
-    static struct CMUnitTest tests[129];
-    static cell_state st[128];
-    static char names[128][96];
+    }
+    static struct CMUnitTest tests[MX_MAX_CASES + 1];
+    static cell_state st[MX_MAX_CASES];
+    static char names[MX_MAX_CASES][96];
     int n = 0;
     for (int ci = 0; ci < mx_n_cases; ci++) {
         if (col >= 0 && !(mx_cases[ci].cols & MX_COL(col)))

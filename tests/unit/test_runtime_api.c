@@ -4,7 +4,7 @@
  *   CPU int64 program, MobileNetV2 int8 and Silero VAD v5 (25 If nodes, 68 delegates inside
  *   their bodies) compile with `tosac compile` and run on the runtime, twice, with every output
  *   byte-identical to what the pre-runtime executor wrote (tests/data/runtime_refs, see its
- *   README); the allocator is not called once during either invoke (the test binary is linked
+ *   README; Silero, whose program changed since, against onnxruntime within stated bounds); the allocator is not called once during either invoke (the test binary is linked
  *   with -Wl,--wrap for malloc, calloc, realloc, aligned_alloc and free, so every call the
  *   libraries make is counted).
  * - test_arena_too_small: one byte short, and a misaligned arena, are refused with a message;
@@ -24,6 +24,7 @@
 #include "cpu_testgraph.h"
 #include "testutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,21 +78,30 @@ typedef struct zoo_case {
     const char *inputs;     /* sample directory under the shared dir */
     const char *spec;
     const char *shapes[2];  /* --input-shape values, or NULL */
+    /* NULL: outputs byte-identical to REFS/<name>/<sample> (the pre-runtime executor's);
+     * else onnxruntime's float outputs under the source tree, within tol per output */
+    const char *ort_ref;
+    float tol[2];
 } zoo_case;
 
 static const zoo_case cases[] = {
     {"s8conv", "models/synth_qdq_s8_op13_conv/model.onnx", "models/synth_qdq_s8_op13_conv/inputs/00",
-     "TOSA-1.0+INT", {NULL, NULL}},
+     "TOSA-1.0+INT", {NULL, NULL}, NULL, {0, 0}},
     {"s16conv", "models/synth_qdq_s16_op21_conv/model.onnx",
-     "models/synth_qdq_s16_op21_conv/inputs/00", "TOSA-1.0+INT+int16", {NULL, NULL}},
+     "models/synth_qdq_s16_op21_conv/inputs/00", "TOSA-1.0+INT+int16", {NULL, NULL}, NULL, {0, 0}},
     {"f32conv", "models/synth_qdq_s8_op13_conv/float_reference.onnx",
-     "models/synth_qdq_s8_op13_conv/inputs/00", "TOSA-1.0+FP", {NULL, NULL}},
+     "models/synth_qdq_s8_op13_conv/inputs/00", "TOSA-1.0+FP", {NULL, NULL}, NULL, {0, 0}},
     {"int64", "models/synth_int64_ops_op13/model.onnx", "models/synth_int64_ops_op13/inputs/00",
-     "TOSA-1.0+INT", {NULL, NULL}},
+     "TOSA-1.0+INT", {NULL, NULL}, NULL, {0, 0}},
     {"mnv2", "models/mobilenet_v2_qdq_u8s8_op13/model.onnx",
-     "models/mobilenet_v2_qdq_u8s8_op13/inputs/00", "TOSA-1.0+INT", {NULL, NULL}},
+     "models/mobilenet_v2_qdq_u8s8_op13/inputs/00", "TOSA-1.0+INT", {NULL, NULL}, NULL, {0, 0}},
     {"silero_fp", "source:tests/data/silero_vad_v5/model.onnx",
-     "models/silero_vad_op18_ifless/inputs/01", "TOSA-1.0+FP", {"input=1,576", "state=2,1,128"}},
+     "models/silero_vad_op18_ifless/inputs/01", "TOSA-1.0+FP", {"input=1,576", "state=2,1,128"},
+     /* float32 against onnxruntime: the delegated convolutions (1-D Conv as CONV2D since
+      * issue 15) round once from double, onnxruntime sums in float32, so the bits differ from
+      * the pre-runtime program's; the bounds are test_silero_v5's (probability in [0, 1],
+      * measured 1.2e-7; the LSTM state drifts more, measured 3.8e-6) */
+     "tests/data/silero_vad_v5/float/01", {1e-5f, 1e-4f}},
 };
 
 typedef struct loaded {
@@ -163,20 +173,32 @@ static void fill_inputs(tosac_rt *rt, const char *dir)
     }
 }
 
-static void check_outputs(const tosac_rt *rt, const char *name, const char *sample)
+static void check_outputs(const tosac_rt *rt, const zoo_case *c, const char *sample)
 {
+    const char *name = c->name;
     for (int i = 0; i < tosac_rt_n_outputs(rt); i++) {
         char f[4200];
         tosac_tensor want;
         tosac_error err;
-        snprintf(f, sizeof f, REFS "/%s/%s/%s.npy", name, sample, tosac_rt_output_name(rt, i));
+        if (c->ort_ref)
+            snprintf(f, sizeof f, "%s/%s.npy", c->ort_ref, tosac_rt_output_name(rt, i));
+        else
+            snprintf(f, sizeof f, REFS "/%s/%s/%s.npy", name, sample,
+                     tosac_rt_output_name(rt, i));
         if (tosac_npy_read(tu_source(f), &want, &err))
             fail_msg("%s: %s", name, err.msg); /* a missing reference fails, never skips */
         const tosac_tensor *got = tosac_rt_output(rt, i);
         assert_int_equal(got->dtype, want.dtype);
         assert_true(tosac_shape_equal(got->rank, got->shape, want.rank, want.shape));
         assert_int_equal(got->nbytes, want.nbytes);
-        if (memcmp(got->data, want.data, want.nbytes))
+        if (c->ort_ref) {
+            assert_true(i < 2 && got->dtype == TOSAC_DT_F32);
+            const float *g = got->data, *w = want.data;
+            for (int64_t e = 0; e < tosac_tensor_numel(got); e++)
+                if (!(fabsf(g[e] - w[e]) <= c->tol[i]))
+                    fail_msg("%s: output '%s'[%lld] = %g, onnxruntime %g (tolerance %g)", name,
+                             tosac_rt_output_name(rt, i), (long long)e, g[e], w[e], c->tol[i]);
+        } else if (memcmp(got->data, want.data, want.nbytes))
             fail_msg("%s: output '%s' differs from the pre-runtime executor's", name,
                      tosac_rt_output_name(rt, i));
         tosac_tensor_free(&want);
@@ -202,7 +224,7 @@ static void test_zoo_outputs_bit_exact(void **state)
                 fail_msg("%s: %s", c->name, err.msg);
             if (n_alloc_calls)
                 fail_msg("%s: %ld allocator calls during invoke", c->name, n_alloc_calls);
-            check_outputs(l.rt, c->name, strrchr(c->inputs, '/') + 1);
+            check_outputs(l.rt, c, strrchr(c->inputs, '/') + 1);
             if (run == 0) /* the arena reuses input buffers: write them again */
                 fill_inputs(l.rt, c->inputs);
         }
@@ -317,7 +339,7 @@ static void test_resolver(void **state)
                      TOSAC_OK);
     fill_inputs(rt, cases[0].inputs);
     assert_int_equal(tosac_rt_invoke(rt, &err), TOSAC_OK);
-    check_outputs(rt, cases[0].name, "00");
+    check_outputs(rt, &cases[0], "00");
     o.resolve = no_quant;
     assert_int_equal(tosac_rt_init_ex(l.prog, l.len, l.arena, l.arena_bytes, &o, &rt, &err),
                      TOSAC_ERR_UNSUPPORTED);
