@@ -15,7 +15,10 @@ set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 
 # -mfloat-abi=hard with the M55's FPU and MVE (Helium); newlib's matching multilib is
 # thumb/v8-m.main+dp/hard. -ffunction-sections + --gc-sections keep unused operators out.
-set(TOSAC_M55_FLAGS "-mcpu=cortex-m55 -mthumb -mfloat-abi=hard -ffunction-sections -fdata-sections")
+# -fno-if-conversion2: Debian 12's assembler (binutils 2.40) with MVE enabled rejects a
+# conditional VCVT in an IT block ("vcvtne.f64.f32 d7,s0": syntax error, it reads VCVTN),
+# which GCC's post-reload if-conversion emits in kernels/reduce.c.
+set(TOSAC_M55_FLAGS "-mcpu=cortex-m55 -mthumb -mfloat-abi=hard -fno-if-conversion2 -ffunction-sections -fdata-sections")
 set(CMAKE_C_FLAGS_INIT "${TOSAC_M55_FLAGS}")
 set(CMAKE_ASM_FLAGS_INIT "${TOSAC_M55_FLAGS}")
 set(CMAKE_C_FLAGS_RELEASE_INIT "-O2")
