@@ -33,6 +33,12 @@ tosac_code tosac_compile_quantize(ir_model *m, const tosac_compile_options *o, t
  * (tosa_validate_op). A failure is TOSAC_ERR_INTERNAL naming what broke: a tosac bug. */
 tosac_code tosac_compile_verify(const void *bytes, size_t len, const tosa_spec *spec,
                                 tosac_error *err);
+/* The program file of p for the runtime (compile_runtime.c): the CPU graphs put in execution
+ * order (p is changed so), the memory plan with every CPU node's temporaries and scratch
+ * measured on the runtime (one run on zero inputs, delegates skipped), and the runtime's
+ * sizes. *out is malloc'd. A program the runtime cannot run (an operator it lacks, a CPU
+ * node failing) is an error naming it. */
+tosac_code tosac_program_build(tosac_program *p, void **out, size_t *out_len, tosac_error *err);
 /* Reads model_path, (quantizes,) compiles, verifies (tosac_compile_verify) and writes the
  * program to out_path with the optional emit dir / report (compile_output.c): all or nothing.
  * Refused up front: an output naming the model or another output. A float model for a spec

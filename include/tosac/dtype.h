@@ -55,4 +55,10 @@ bool tosac_dtype_is_signed(tosac_dtype dt);  /* I4 I8 I16 I32 I48 I64, and float
 /* Bit width of the value range (I4: 4, I48: 48, BOOL: 1, F16: 16, ...). */
 int tosac_dtype_bits(tosac_dtype dt);
 
+/* ONNX TensorProto.DataType <-> tosac_dtype; TOSAC_DT_UNKNOWN / 0 where there is none. */
+tosac_dtype onnx_dtype_to_tosac(int onnx_type);
+int onnx_dtype_from_tosac(tosac_dtype dt);
+/* "FLOAT", "INT8", ...; NULL for a number ONNX does not define. */
+const char *tosac_dtype_onnx_name(int onnx_type);
+
 #endif

@@ -29,11 +29,13 @@ tosac_code tosac_vfail(tosac_error *err, tosac_code code, const char *fmt, va_li
 int tosac_exit_status(tosac_code code);
 
 /* Warnings: what a user must know about a result that is still produced (calibration data
- * that says nothing about a tensor's range). One line each; the default handler prints
- * "tosac: warning: <msg>" to stderr with control characters escaped. A program or test may
- * take them instead (fn NULL restores the default); the handler is process-wide. */
+ * that says nothing about a tensor's range). One line each, given to the process-wide
+ * handler; with none (NULL, the start state) they are dropped, since the runtime library has
+ * no stdio. The tosac CLI installs tosac_warn_stderr (compiler library), which prints
+ * "tosac: warning: <msg>" to stderr with control characters escaped. */
 typedef void (*tosac_warning_fn)(void *ctx, const char *msg);
 void tosac_set_warning_handler(tosac_warning_fn fn, void *ctx);
 void tosac_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tosac_warn_stderr(void *ctx, const char *msg);
 
 #endif

@@ -50,14 +50,12 @@ tosac_code onnx_read_tensor_bytes(const void *buf, size_t len, tosac_tensor *out
 tosac_code onnx_read_tensor_file(const char *path, tosac_tensor *out, char **name,
                                  tosac_error *err);
 
-/* ONNX TensorProto.DataType <-> tosac_dtype; TOSAC_DT_UNKNOWN / 0 where there is none. */
 /* Records the constant scale/zero point of QuantizeLinear / DequantizeLinear / QLinear* nodes
  * on the quantized tensors they describe (recursing into subgraphs), as import does: a QDQ
  * graph built in memory (the quantizer's) is then in the same state as an imported one. */
 tosac_code onnx_record_quant(ir_graph *g, tosac_error *err);
 
-tosac_dtype onnx_dtype_to_tosac(int onnx_type);
-int onnx_dtype_from_tosac(tosac_dtype dt);
+/* onnx_dtype_to_tosac / onnx_dtype_from_tosac: tosac/dtype.h */
 /* "FLOAT", "INT8", ... for messages; "type 99" style text for unknown values (static buf). */
 const char *onnx_dtype_name(int onnx_type);
 

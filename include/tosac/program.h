@@ -1,11 +1,12 @@
-/* A compiled program: the CPU part as an ONNX graph in which each TOSA delegate is a node
+/* A compiled program: the CPU part as a graph IR in which each TOSA delegate is a node
  * TosaDelegate (domain "tosac", attribute "index"), plus the delegates' .tosa graphs and their
  * I/O metadata (JSON, as `--emit-tosa` writes it).
  *
- * File layout (little endian): "TOSACPRG", u32 version (1), u32 delegate count, u64 length +
- * ONNX bytes of the CPU graph, then per delegate u64 length + .tosa bytes and u64 length +
- * metadata JSON, then optionally u64 length + the compile report JSON (older files end before
- * it). */
+ * File: program v2 (docs/PROGRAM_FORMAT.md, records in src/runtime/rt_program.h): a header,
+ * a section table and 16-aligned sections (strings, signature, CPU records, constants, one
+ * per delegate with its .tosa flatbuffer unchanged, the memory plan, the report). Reading
+ * verifies the whole file (rt_program_load) before rebuilding anything; version 1 files are
+ * refused. */
 #ifndef TOSAC_PROGRAM_H
 #define TOSAC_PROGRAM_H
 

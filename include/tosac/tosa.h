@@ -4,7 +4,8 @@
  * of their own block by index, so nothing downstream compares strings. Constant data is
  * kept in the in-memory representation of dtype.h (INT4 unpacked to one int8 per value,
  * INT48 sign-extended in int64, SHAPE as int64); packing happens only in the file codec.
- * Everything a graph owns is released by tosa_graph_free. */
+ * Everything a graph owns comes from its allocator (libc for built graphs and
+ * tosa_graph_read; the caller's for tosa_graph_read_ex) and is released by tosa_graph_free. */
 #ifndef TOSAC_TOSA_H
 #define TOSAC_TOSA_H
 
@@ -12,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tosac/alloc.h"
 #include "tosac/dtype.h"
 #include "tosac/error.h"
 #include "tosac/tensor.h"
@@ -142,10 +144,16 @@ typedef struct tosa_graph {
     bool ver_draft;
     tosa_region *regions;
     int n_regions, cap_regions;
+    tosac_allocator alloc;      /* everything the graph owns came from it */
+    /* TOSA_READ_BORROW: the file buffer that names and constant data may point into
+     * (never released; must outlive the graph). NULL otherwise. */
+    const uint8_t *borrowed;
+    size_t n_borrowed;
 } tosa_graph;
 
-/* ---- building (used by the reader, the lowering and tests) ---- */
+/* ---- building (graph_build.c: libc allocator; used by the lowering and tests) ---- */
 tosa_graph *tosa_graph_new(int major, int minor); /* version major.minor.0, non-draft */
+/* Releases everything through g->alloc (borrowed bytes are left alone). */
 void tosa_graph_free(tosa_graph *g);
 tosa_region *tosa_graph_add_region(tosa_graph *g, const char *name);
 tosa_block *tosa_region_add_block(tosa_region *r, const char *name);
@@ -169,6 +177,14 @@ const tosa_block *tosa_graph_find_block(const tosa_graph *g, const char *name);
 /* ---- file codec (src/tosa/) ---- */
 /* Verifying reader: the buffer is untrusted. Bad files are TOSAC_ERR_INPUT with a message. */
 tosac_code tosa_graph_read(const void *buf, size_t len, tosa_graph **out, tosac_error *err);
+/* The same under a given allocator (runtime-safe: nothing else is allocated; reading makes
+ * a few temporaries it releases again). Flags: */
+#define TOSA_READ_BORROW 1u /* names and constant data point into buf (which must outlive the
+                             * graph and stay unchanged) when the in-memory form equals the
+                             * file bytes and the data is aligned for its dtype; INT4, INT48,
+                             * BOOL and misaligned data are decoded into the allocator */
+tosac_code tosa_graph_read_ex(const void *buf, size_t len, const tosac_allocator *a,
+                              unsigned flags, tosa_graph **out, tosac_error *err);
 tosac_code tosa_graph_read_file(const char *path, tosa_graph **out, tosac_error *err);
 /* Deterministic writer (same graph, same bytes). *buf is malloc'd. */
 tosac_code tosa_graph_write(const tosa_graph *g, void **buf, size_t *len, tosac_error *err);

@@ -169,7 +169,7 @@ tosac_code tosac_compile_file_report(const char *model_path, const char *out_pat
                         "delegated: quantize it (--quantize a8w8 --calib SAMPLES) or add +FP",
                         tosac_msg_path(model_path, mp), o->spec);
     if (!rc)
-        rc = tosac_program_to_bytes(p, &bytes, &len, err);
+        rc = tosac_program_build(p, &bytes, &len, err);
     if (!rc)
         rc = tosa_spec_parse(o->spec, &spec, err);
     if (!rc)

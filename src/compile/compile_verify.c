@@ -1,12 +1,15 @@
-/* The read-back check compile runs before it claims success: the program's bytes are read
- * as `tosac run` reads them, loaded as a run loads them (delegate wiring, interpreter
- * preparation, CPU segment plans), the CPU graph's declared types are re-derived node by
- * node, and every operator of every delegate block passes the spec validator. */
+/* The read-back check compile runs before it claims success: the program's bytes are loaded
+ * as `tosac run` loads them (the runtime: tosac_rt_arena_size verifies the file, tosac_rt_init
+ * in a malloc'd arena of that size wires every delegate and prepares it, resolves every CPU
+ * operator), read back into the compiler's form, the CPU graph's declared types are re-derived
+ * node by node, and every operator of every delegate block passes the spec validator. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lower/validate.h"
 #include "tosac/compile.h"
+#include "tosac/runtime.h"
 
 /* The first operator of p's delegates that spec does not allow. */
 static tosac_code validate_delegates(const tosac_program *p, const tosa_spec *spec,
@@ -30,17 +33,32 @@ static tosac_code validate_delegates(const tosac_program *p, const tosa_spec *sp
     return TOSAC_OK;
 }
 
+/* The runtime in an arena of exactly the size it asks for. */
+static tosac_code load_on_runtime(const void *bytes, size_t len, tosac_error *err)
+{
+    size_t need = 0;
+    tosac_rt *rt = NULL;
+    void *arena = NULL;
+    tosac_code rc = tosac_rt_arena_size(bytes, len, &need, err);
+    if (!rc && !(arena = aligned_alloc(16, (need + 15) / 16 * 16 + 16)))
+        rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory for an arena of %zu bytes", need);
+    if (!rc)
+        rc = tosac_rt_init(bytes, len, arena, need, &rt, err);
+    free(arena);
+    return rc;
+}
+
 tosac_code tosac_compile_verify(const void *bytes, size_t len, const tosa_spec *spec,
                                 tosac_error *err)
 {
     tosac_program *p = NULL;
     tosac_error e;
     tosac_error_clear(&e);
-    const char *stage = "does not read back";
-    tosac_code rc = tosac_program_from_bytes(bytes, len, &p, &e);
+    const char *stage = "does not load on the runtime";
+    tosac_code rc = load_on_runtime(bytes, len, &e);
     if (!rc) {
-        stage = "does not load";
-        rc = tosac_program_prepare(p, &e);
+        stage = "does not read back";
+        rc = tosac_program_from_bytes(bytes, len, &p, &e);
     }
     if (!rc) {
         stage = "has a CPU graph whose declared types do not hold";

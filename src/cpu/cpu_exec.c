@@ -1,11 +1,13 @@
 /* The executor: planning (binding, order, liveness) and running. */
 #include "cpu/cpu_internal.h"
+#include "cpu/cpu_exec.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/quant.h"
+
+typedef struct cpu_env cpu_env;
 
 struct cpu_plan {
     const ir_graph *g;
@@ -54,10 +56,131 @@ void cpu_plan_free(cpu_plan *p)
 
 static const char *node_name(const ir_node *n) { return n->name && n->name[0] ? n->name : "?"; }
 
+/* The host side of the operators' memory contract (cpu_internal.h): outputs and temporaries
+ * are malloc'd; a node's temporaries are listed here and freed when it returns. */
+typedef struct host_node {
+    cpu_env *env;       /* the running graph (NULL: a single node, cpu_host_call) */
+    int ni;             /* node index in env->plan */
+    void **temps;       /* live temporaries */
+    int n_temps, cap_temps;
+    void *scratch;      /* cpu_host_call's own scratch */
+    size_t scratch_bytes;
+} host_node;
+
+static tosac_code host_out(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
+                           size_t nbytes, int zero)
+{
+    tosac_tensor *t = &c->out[i];
+    tosac_tensor_free(t);
+    memset(t, 0, sizeof *t);
+    size_t n = nbytes ? nbytes : 1; /* like tosac_tensor_alloc: never NULL */
+    t->data = zero ? calloc(1, n) : malloc(n);
+    if (!t->data)
+        return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory allocating %zu bytes",
+                          nbytes);
+    t->dtype = dt;
+    t->rank = rank;
+    for (int k = 0; k < rank; k++)
+        t->shape[k] = shape[k];
+    t->nbytes = nbytes;
+    t->owns_data = 1;
+    return TOSAC_OK;
+}
+
+static int host_keep(host_node *h, void *p)
+{
+    if (h->n_temps == h->cap_temps) {
+        int cap = h->cap_temps ? 2 * h->cap_temps : 8;
+        void **grown = realloc(h->temps, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return 0;
+        h->temps = grown;
+        h->cap_temps = cap;
+    }
+    h->temps[h->n_temps++] = p;
+    return 1;
+}
+
+static void *host_temp(cpu_ctx *c, size_t bytes)
+{
+    void *p = malloc(bytes);
+    if (p && !host_keep(c->exec, p)) {
+        free(p);
+        p = NULL;
+    }
+    return p;
+}
+
+/* Removes p from the list (searching from the newest); 0 if it is not there. */
+static int host_forget(host_node *h, void *p)
+{
+    for (int k = h->n_temps - 1; k >= 0; k--)
+        if (h->temps[k] == p) {
+            h->temps[k] = h->temps[--h->n_temps];
+            return 1;
+        }
+    return 0;
+}
+
+static void host_release(cpu_ctx *c, void *p)
+{
+    if (host_forget(c->exec, p))
+        free(p);
+}
+
+static void host_temps_free(host_node *h)
+{
+    for (int k = 0; k < h->n_temps; k++)
+        free(h->temps[k]);
+    free(h->temps);
+    free(h->scratch);
+}
+
+/* Output i becomes the temporary t: its buffer changes owner, no copy. */
+static tosac_code host_take(cpu_ctx *c, int i, tosac_tensor *t)
+{
+    if (!t->data || !host_forget(c->exec, t->data))
+        return cpu_out_copy(c, i, t, t->rank, t->shape);
+    tosac_tensor_free(&c->out[i]);
+    c->out[i] = *t;
+    c->out[i].owns_data = 1;
+    memset(t, 0, sizeof *t);
+    return TOSAC_OK;
+}
+
+static void *grow_scratch(void **buf, size_t *have, size_t bytes)
+{
+    if (bytes > *have) {
+        /* grow geometrically so a run of growing requests reallocates a few times only */
+        size_t want = bytes < *have * 2 ? *have * 2 : bytes;
+        void *n = malloc(want);
+        if (!n)
+            return NULL;
+        free(*buf);
+        *buf = n;
+        *have = want;
+    }
+    return *buf;
+}
+
+static void *host_scratch(cpu_ctx *c, size_t bytes)
+{
+    host_node *h = c->exec;
+    if (!h->env)
+        return grow_scratch(&h->scratch, &h->scratch_bytes, bytes);
+    return grow_scratch(&h->env->plan->scratch, &h->env->plan->scratch_bytes, bytes);
+}
+
+static tosac_code host_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_in,
+                               tosac_tensor *out, int n_out);
+
+static const cpu_env_ops host_ops = {host_out,     host_temp, host_release,
+                                     host_scratch, host_take, host_run_sub};
+
 /* A node of another domain, run through the plan's hook. */
 static tosac_code run_hooked(cpu_ctx *c)
 {
-    const cpu_hook *h = &c->env->plan->hook;
+    const cpu_hook *h = &((host_node *)c->exec)->env->plan->hook;
     return h->run(h->user, c->node, c->in, c->n_in, c->out, c->n_out, c->err);
 }
 
@@ -209,19 +332,23 @@ static tosac_code copy_tensor(const tosac_tensor *src, tosac_tensor *dst, tosac_
     return rc;
 }
 
-static int is_half(tosac_dtype dt) { return dt == TOSAC_DT_F16 || dt == TOSAC_DT_BF16; }
-
-/* Runs one node: gathers inputs, widens f16/bf16 when the op asks for it, calls the op and
- * stores its outputs in env. */
+/* Runs one node: gathers inputs, calls the op and stores its outputs in env. */
 static tosac_code run_node(cpu_env *env, int ni, tosac_error *err)
 {
     const cpu_plan *p = env->plan;
     const ir_node *n = &p->g->nodes[ni];
-    cpu_ctx c = {p->g, n, p->opset, {0}, n->n_inputs, NULL, n->n_outputs, p->subplans[ni],
-                 p->n_sub[ni], env, err};
-    tosac_tensor views[CPU_MAX_IO], wide[CPU_MAX_IO];
-    memset(wide, 0, sizeof wide);
-    tosac_dtype half = TOSAC_DT_UNKNOWN;
+    host_node hn = {env, ni, NULL, 0, 0, NULL, 0};
+    cpu_ctx c;
+    memset(&c, 0, sizeof c);
+    c.g = p->g;
+    c.node = n;
+    c.opset = p->opset;
+    c.n_in = n->n_inputs;
+    c.n_out = n->n_outputs;
+    c.ops = &host_ops;
+    c.exec = &hn;
+    c.err = err;
+    tosac_tensor views[CPU_MAX_IO];
     for (int i = 0; i < n->n_inputs; i++) {
         if (n->inputs[i] < 0)
             continue;
@@ -233,34 +360,8 @@ static tosac_code run_node(cpu_env *env, int ni, tosac_error *err)
     tosac_tensor outs[CPU_MAX_IO];
     memset(outs, 0, sizeof outs);
     c.out = outs;
-    tosac_code rc = TOSAC_OK;
-    if (p->ops[ni]->flags & CPU_F16_VIA_F32) {
-        for (int i = 0; i < n->n_inputs && !rc; i++) {
-            if (!c.in[i] || !is_half(c.in[i]->dtype))
-                continue;
-            half = c.in[i]->dtype;
-            rc = tosac_tensor_alloc(&wide[i], TOSAC_DT_F32, c.in[i]->rank, c.in[i]->shape, err);
-            if (!rc)
-                kern_cast(half, TOSAC_DT_F32, tosac_tensor_numel(c.in[i]), c.in[i]->data,
-                          wide[i].data);
-            c.in[i] = &wide[i];
-        }
-    }
-    if (!rc)
-        rc = p->ops[ni]->fn(&c);
-    for (int i = 0; i < n->n_inputs; i++)
-        tosac_tensor_free(&wide[i]);
-    for (int i = 0; i < n->n_outputs && !rc && half != TOSAC_DT_UNKNOWN; i++) {
-        if (outs[i].dtype != TOSAC_DT_F32)
-            continue;
-        tosac_tensor nar;
-        rc = tosac_tensor_alloc(&nar, half, outs[i].rank, outs[i].shape, err);
-        if (rc)
-            break;
-        kern_cast(TOSAC_DT_F32, half, tosac_tensor_numel(&outs[i]), outs[i].data, nar.data);
-        tosac_tensor_free(&outs[i]);
-        outs[i] = nar;
-    }
+    tosac_code rc = cpu_invoke(&c, p->ops[ni]);
+    host_temps_free(&hn);
     for (int i = 0; i < n->n_outputs; i++) {
         int id = n->outputs[i];
         if (rc || id < 0) {
@@ -371,36 +472,46 @@ static tosac_code run_env(cpu_plan *p, cpu_env *parent, const tosac_tensor *inpu
     return rc;
 }
 
-void *cpu_scratch(cpu_ctx *c, size_t bytes)
-{
-    cpu_plan *p = c->env->plan;
-    if (bytes == 0)
-        bytes = 1; /* never NULL on success */
-    if (bytes > p->scratch_bytes) {
-        /* grow geometrically so a run of growing requests reallocates a few times only */
-        size_t want = bytes < p->scratch_bytes * 2 ? p->scratch_bytes * 2 : bytes;
-        void *n = malloc(want);
-        if (!n) {
-            cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory for %zu bytes of scratch", bytes);
-            return NULL;
-        }
-        free(p->scratch);
-        p->scratch = n;
-        p->scratch_bytes = want;
-    }
-    return p->scratch;
-}
-
 tosac_code cpu_plan_run(cpu_plan *p, const tosac_tensor *inputs, int n_inputs,
                         tosac_tensor *outputs, int n_outputs, tosac_error *err)
 {
     return run_env(p, NULL, inputs, n_inputs, outputs, n_outputs, err);
 }
 
-tosac_code cpu_run_sub(cpu_ctx *c, cpu_plan *p, const tosac_tensor *inputs, int n_inputs,
-                       tosac_tensor *outputs, int n_outputs)
+static tosac_code run_env(cpu_plan *p, cpu_env *parent, const tosac_tensor *inputs,
+                          int n_inputs, tosac_tensor *outputs, int n_outputs, tosac_error *err);
+
+static tosac_code host_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_in,
+                               tosac_tensor *out, int n_out)
 {
-    return run_env(p, c->env, inputs, n_inputs, outputs, n_outputs, c->err);
+    host_node *h = c->exec;
+    if (!h->env || k >= h->env->plan->n_sub[h->ni])
+        return cpu_fail(c, TOSAC_ERR_INTERNAL, "subgraph %d has no plan", k);
+    tosac_code rc = run_env(h->env->plan->subplans[h->ni][k], h->env, in, n_in, out, n_out,
+                            c->err);
+    /* the results become temporaries of the calling op */
+    for (int i = 0; i < n_out && !rc; i++) {
+        if (!host_keep(h, out[i].data))
+            rc = cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
+        else
+            out[i].owns_data = 0;
+    }
+    if (rc)
+        for (int i = 0; i < n_out; i++)
+            tosac_tensor_free(&out[i]);
+    return rc;
+}
+
+tosac_code cpu_host_call(cpu_ctx *c, const cpu_op_entry *e)
+{
+    host_node hn = {NULL, -1, NULL, 0, 0, NULL, 0};
+    c->ops = &host_ops;
+    c->exec = &hn;
+    /* fn, not cpu_invoke: folding keeps the op's own dtypes (f16 results of a widened op
+     * fail the fold's type check and stay for run time, as before) */
+    tosac_code rc = e->fn(c);
+    host_temps_free(&hn);
+    return rc;
 }
 
 tosac_code cpu_run_model(const ir_model *m, const tosac_tensor *inputs, int n_inputs,

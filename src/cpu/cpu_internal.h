@@ -2,31 +2,90 @@
  *
  * Every ONNX operator is `tosac_code fn(cpu_ctx *c)`: it reads c->in[i] (NULL for an
  * omitted optional input), checks attributes and shapes (failing with cpu_fail, which names
- * the node), allocates each output with cpu_out, and calls kernels. */
+ * the node), gets each output with cpu_out, and calls kernels.
+ *
+ * Two executors run the same operators: the host executor (cpu_exec.c, over an ir_model:
+ * ONNX runs, calibration, constant folding) and the runtime (src/runtime, over read-only IR
+ * views built in its arena). The operators therefore allocate nothing themselves: every
+ * byte they use comes from the executor through c->ops (cpu_env_ops below), and they call
+ * nothing of the compiler (only kernels, src/util core, and src/ir/ir_lookup.c).
+ *
+ * Memory contract (what the executor supplies through cpu_env_ops):
+ * - out(c, i, dt, rank, shape, nbytes, zero): makes c->out[i] a tensor of that type whose
+ *   data holds at least nbytes (the tensor's byte size, already checked by cpu_out), zeroed
+ *   when zero is set. The executor owns the data; the op writes it and may read it back.
+ *   An op may ask for the same output more than once (the last request wins). A runtime
+ *   executor may hand out a preplanned buffer, and must then check that nbytes fits it (and
+ *   fail with an error naming the node otherwise); it must also fill an output slot whose
+ *   node output is absent (-1) with a buffer (a throwaway one is fine).
+ * - temp(c, bytes): op-private memory (16-aligned, contents undefined) that lives until
+ *   release(c, ptr) or until the op returns, whichever is first; NULL when exhausted (the
+ *   caller reports it). release may be a no-op (a bump arena reset after each node); then a
+ *   Loop/Scan keeps every iteration's temporaries until the node returns.
+ * - scratch(c, bytes): one kernel scratch area per running graph, valid until the next
+ *   scratch call (contents undefined); NULL when exhausted.
+ * - take(c, i, t) (may be NULL): output i becomes the temporary tensor t (moved, no copy);
+ *   NULL means cpu_out_take copies t into out(c, i, ...) instead.
+ * - run_sub(c, k, in, n_in, out, n_out): runs subgraph k of the node (ir_node_subgraph
+ *   order) with inputs borrowed for the call; captures (tensors with outer_id >= 0) resolve
+ *   to the values of the enclosing graphs. out[0..n_out) receive temporaries of the calling
+ *   op (free them with cpu_tensor_drop, or leave them to be released when the op returns).
+ * The executor sets every field of cpu_ctx except the private ones, calls the op through
+ * cpu_invoke (which handles CPU_F16_VIA_F32), and afterwards releases the op's temporaries
+ * (on success and failure) and, on failure, its outputs.
+ *
+ * IR the operators read (a runtime view must fill exactly these; everything else of
+ * ir_graph/ir_tensor/ir_node/ir_attr may be zero):
+ * - ir_graph: n_tensors, tensors, n_nodes, nodes, parent (NULL for the main graph),
+ *   n_inputs, n_outputs (of subgraph bodies);
+ * - ir_tensor: dtype, rank, shape (declared, of node outputs and Scan outputs), data and
+ *   nbytes (constants), outer_id (-1 unless a capture), name (messages);
+ * - ir_node: name, op_type, domain (plain strings, compared with strcmp: never interned
+ *   pointers), n_inputs, inputs, n_outputs, outputs, n_attrs, attrs, dead (0);
+ * - ir_attr: name, kind and the member of that kind: i, f, s, ints + n, floats + n, t (a
+ *   tensor value: dtype, rank, shape, data, nbytes), g (IR_ATTR_GRAPH body), graphs + n
+ *   (IR_ATTR_GRAPHS).
+ * ir_graph_const_value looks through the producer Constant node of a tensor when the tensor
+ * has no data (host graphs); a runtime view simply gives constants their data. */
 #ifndef TOSAC_CPU_INTERNAL_H
 #define TOSAC_CPU_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "cpu/cpu_exec.h"
+#include "tosac/error.h"
+#include "tosac/ir.h"
+#include "tosac/tensor.h"
 
 #define CPU_MAX_IO 64
 
-typedef struct cpu_env cpu_env;
+typedef struct cpu_ctx cpu_ctx;
 
-typedef struct cpu_ctx {
+/* The executor's side of the memory contract (see the top of this file). */
+typedef struct cpu_env_ops {
+    tosac_code (*out)(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
+                      size_t nbytes, int zero);
+    void *(*temp)(cpu_ctx *c, size_t bytes);
+    void (*release)(cpu_ctx *c, void *ptr);
+    void *(*scratch)(cpu_ctx *c, size_t bytes);
+    tosac_code (*take)(cpu_ctx *c, int i, tosac_tensor *t);
+    tosac_code (*run_sub)(cpu_ctx *c, int k, const tosac_tensor *in, int n_in,
+                          tosac_tensor *out, int n_out);
+} cpu_env_ops;
+
+struct cpu_ctx {
     const ir_graph *g;
     const ir_node *node;
     int64_t opset;
     const tosac_tensor *in[CPU_MAX_IO];
     int n_in;
-    tosac_tensor *out;      /* n_out tensors, zeroed; allocate with cpu_out */
+    tosac_tensor *out;      /* n_out slots, zeroed by the executor; fill with cpu_out */
     int n_out;
-    cpu_plan **subplans;    /* plans of the node's subgraphs, in ir_node_subgraph order */
-    int n_sub;
-    cpu_env *env;           /* the running graph's values (control flow reads captures) */
+    const cpu_env_ops *ops; /* the executor's memory and subgraph runs */
+    void *exec;             /* the executor's state for this node (read by ops only) */
     tosac_error *err;
-} cpu_ctx;
+    int outs_temp_;         /* private (cpu_invoke, cpu_with_temp_outs): cpu_out gives temporaries */
+};
 
 typedef tosac_code (*cpu_op_fn)(cpu_ctx *c);
 
@@ -77,23 +136,42 @@ const tosac_tensor *cpu_opt(const cpu_ctx *c, int i);
 tosac_code cpu_req(cpu_ctx *c, int i, const tosac_tensor **t);
 /* Input i, failing unless present and f32 or f64. */
 tosac_code cpu_req_float(cpu_ctx *c, int i, const tosac_tensor **t);
-/* Allocates output i (zeroed); a no-op output slot (-1) still gets a tensor. */
+/* Output i (zeroed) through the executor; a no-op output slot (-1) still gets a tensor. */
 tosac_code cpu_out(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
                    tosac_tensor **t);
 /* As cpu_out, but the contents are left undefined (no zeroing pass over a large tensor):
  * only for kernels that write every element. */
 tosac_code cpu_out_uninit(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
                           tosac_tensor **t);
-/* The same for a tensor that is not (yet) an output. */
-tosac_code cpu_tensor_uninit(cpu_ctx *c, tosac_tensor *t, tosac_dtype dt, int rank,
-                             const int64_t *shape);
 /* Output i as a copy of t's data with a new shape (same element count). */
 tosac_code cpu_out_copy(cpu_ctx *c, int i, const tosac_tensor *t, int rank, const int64_t *shape);
+/* Output i becomes the temporary t (moved when the executor can, else copied); t is left
+ * empty. */
+tosac_code cpu_out_take(cpu_ctx *c, int i, tosac_tensor *t);
 
-/* Kernel scratch of at least bytes, owned by the running plan and valid until the next call
- * (one node at a time uses it; a subgraph run has its own). NULL after reporting
+/* A temporary tensor of the op (see temp in the contract above), zeroed when zero is set;
+ * t->owns_data stays 0 (never pass it to tosac_tensor_free: use cpu_tensor_drop). */
+tosac_code cpu_tensor_temp(cpu_ctx *c, tosac_tensor *t, tosac_dtype dt, int rank,
+                           const int64_t *shape, int zero);
+/* Releases a temporary tensor (or a cpu_run_sub output) early and empties it; NULL data ok. */
+void cpu_tensor_drop(cpu_ctx *c, tosac_tensor *t);
+/* Op-private memory of bytes (16-aligned, undefined contents) until cpu_release or the op
+ * returns; NULL after reporting out-of-memory. */
+void *cpu_temp(cpu_ctx *c, size_t bytes);
+void cpu_release(cpu_ctx *c, void *ptr);
+
+/* Kernel scratch of at least bytes, owned by the running graph and valid until the next
+ * call (one node at a time uses it; a subgraph run has its own). NULL after reporting
  * out-of-memory. The contents are undefined. */
 void *cpu_scratch(cpu_ctx *c, size_t bytes);
+
+/* Runs e->fn on c, widening f16/bf16 inputs to f32 and narrowing the f32 outputs back when
+ * e has CPU_F16_VIA_F32: what every executor calls. */
+tosac_code cpu_invoke(cpu_ctx *c, const cpu_op_entry *e);
+/* Runs fn(c, user) with cpu_out giving temporaries (an intermediate computed as if it were
+ * output 0, e.g. the int32 accumulator of QLinearMatMul): the caller moves them out of
+ * c->out and drops them. */
+tosac_code cpu_with_temp_outs(cpu_ctx *c, tosac_code (*fn)(cpu_ctx *c, void *user), void *user);
 
 /* Normalises axis (may be negative) against rank. */
 tosac_code cpu_axis(cpu_ctx *c, int64_t axis, int rank, int *out);
@@ -115,13 +193,16 @@ int cpu_has_attr(const cpu_ctx *c, const char *name);
 /* x viewed as [outer, shape[axis], inner]. */
 void cpu_split_axis(const tosac_tensor *t, int axis, int64_t *outer, int64_t *n, int64_t *inner);
 
-/* Runs a subplan with the given inputs (borrowed) from inside an op: outputs are owned by
- * the caller. Captures resolve through c->env. */
-tosac_code cpu_run_sub(cpu_ctx *c, cpu_plan *p, const tosac_tensor *inputs, int n_inputs,
-                       tosac_tensor *outputs, int n_outputs);
-/* The subplan built for the graph held in attribute name; NULL if there is none. */
-cpu_plan *cpu_subplan(const cpu_ctx *c, const char *name);
-int cpu_plan_n_inputs(const cpu_plan *p);
-int cpu_plan_n_outputs(const cpu_plan *p);
+/* The body graph held in attribute name; NULL if there is none. */
+const ir_graph *cpu_subgraph(const cpu_ctx *c, const char *name);
+/* Runs body (a subgraph of the node) with the given inputs (borrowed): outputs are
+ * temporaries of the op (cpu_tensor_drop). */
+tosac_code cpu_run_sub(cpu_ctx *c, const ir_graph *body, const tosac_tensor *inputs,
+                       int n_inputs, tosac_tensor *outputs, int n_outputs);
+
+/* The host executor (cpu_exec.c, not in the runtime) running one node outside a graph
+ * (constant folding): malloc'd outputs in c->out, owned by the caller; no subgraphs. Sets
+ * c->ops and c->exec. */
+tosac_code cpu_host_call(cpu_ctx *c, const cpu_op_entry *e);
 
 #endif

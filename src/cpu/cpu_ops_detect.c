@@ -2,7 +2,6 @@
 #include "cpu/cpu_internal.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/detect.h"
@@ -38,7 +37,7 @@ static tosac_code op_nms(cpu_ctx *c)
         p.max_per_class = 0;
     int64_t per = p.max_per_class < p.n ? p.max_per_class : p.n;
     int64_t cap = p.batches * p.classes * per;
-    int64_t *buf = malloc((size_t)(3 * cap + 2 * p.n + 1) * sizeof(int64_t));
+    int64_t *buf = cpu_temp(c, (size_t)(3 * cap + 2 * p.n + 1) * sizeof(int64_t));
     if (!buf)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
     int64_t n = kern_nms(&p, boxes->data, scores->data, buf, buf + 3 * cap);
@@ -46,7 +45,7 @@ static tosac_code op_nms(cpu_ctx *c)
     tosac_tensor *y;
     if (!(rc = cpu_out(c, 0, TOSAC_DT_I64, 2, ys, &y)) && n)
         memcpy(y->data, buf, (size_t)n * 3 * sizeof(int64_t));
-    free(buf);
+    cpu_release(c, buf);
     return rc;
 }
 

@@ -24,10 +24,11 @@ static tosac_code bcast_of(cpu_ctx *c, kern_bcast *b, int n, const tosac_tensor 
     return TOSAC_OK;
 }
 
-/* y (allocated here) = a op b. */
+/* y = a op b: output 0 when y is NULL, else the temporary *y (allocated here). */
 static tosac_code binary_into(cpu_ctx *c, kern_binop op, const tosac_tensor *a,
                               const tosac_tensor *b, tosac_tensor *y)
 {
+    tosac_tensor *o = y;
     if (a->dtype != b->dtype)
         return cpu_fail(c, TOSAC_ERR_INPUT, "operand types differ (%s and %s)",
                         tosac_dtype_name(a->dtype), tosac_dtype_name(b->dtype));
@@ -37,17 +38,19 @@ static tosac_code binary_into(cpu_ctx *c, kern_binop op, const tosac_tensor *a,
     if (rc)
         return rc;
     tosac_dtype odt = kern_binop_is_compare(op) ? TOSAC_DT_BOOL : a->dtype;
-    rc = cpu_tensor_uninit(c, y, odt, bc.rank, bc.shape); /* kern_binary writes all */
+    /* kern_binary writes all */
+    rc = y ? cpu_tensor_temp(c, y, odt, bc.rank, bc.shape, 0)
+           : cpu_out_uninit(c, 0, odt, bc.rank, bc.shape, &o);
     if (rc)
         return rc;
-    int r = kern_binary(op, a->dtype, &bc, a->data, b->data, y->data);
+    int r = kern_binary(op, a->dtype, &bc, a->data, b->data, o->data);
     if (r == -1)
         rc = cpu_fail(c, TOSAC_ERR_INPUT, "integer division by zero");
     else if (r)
         rc = cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "operands of type %s are not supported",
                       tosac_dtype_name(a->dtype));
-    if (rc)
-        tosac_tensor_free(y);
+    if (rc && y)
+        cpu_tensor_drop(c, y);
     return rc;
 }
 
@@ -61,7 +64,7 @@ static tosac_code binary(cpu_ctx *c, kern_binop op)
         return rc;
     if (c->n_out < 1)
         return cpu_fail(c, TOSAC_ERR_INPUT, "needs an output");
-    return binary_into(c, op, a, b, &c->out[0]);
+    return binary_into(c, op, a, b, NULL);
 }
 
 #define BIN(NAME, OP)                                                                          \
@@ -134,7 +137,7 @@ static tosac_code variadic(cpu_ctx *c, kern_binop op, int mean)
             break;
         tosac_tensor next;
         rc = binary_into(c, op, cur, b, &next);
-        tosac_tensor_free(&acc);
+        cpu_tensor_drop(c, &acc);
         if (!rc) {
             acc = next;
             cur = &acc;
@@ -142,12 +145,12 @@ static tosac_code variadic(cpu_ctx *c, kern_binop op, int mean)
     }
     if (!rc && mean && c->n_in > 1) {
         tosac_tensor cnt, next;
-        rc = tosac_tensor_alloc(&cnt, cur->dtype, 0, NULL, c->err);
+        rc = cpu_tensor_temp(c, &cnt, cur->dtype, 0, NULL, 1);
         if (!rc) {
             kern_set_f64(cur->dtype, cnt.data, 0, (double)c->n_in);
             rc = binary_into(c, KERN_DIV, cur, &cnt, &next);
-            tosac_tensor_free(&cnt);
-            tosac_tensor_free(&acc);
+            cpu_tensor_drop(c, &cnt);
+            cpu_tensor_drop(c, &acc);
             if (!rc) {
                 acc = next;
                 cur = &acc;
@@ -156,7 +159,7 @@ static tosac_code variadic(cpu_ctx *c, kern_binop op, int mean)
     }
     if (!rc)
         rc = cpu_out_copy(c, 0, cur, cur->rank, cur->shape);
-    tosac_tensor_free(&acc);
+    cpu_tensor_drop(c, &acc);
     return rc;
 }
 

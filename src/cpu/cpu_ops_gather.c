@@ -2,7 +2,6 @@
  * Scatter), ScatterND, OneHot, NonZero, Compress, Unique. */
 #include "cpu/cpu_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/layout.h"
@@ -14,7 +13,7 @@ static tosac_code indices_of(cpu_ctx *c, const tosac_tensor *t, int64_t **out)
     CPU_CHECK(c, t->dtype == TOSAC_DT_I64 || t->dtype == TOSAC_DT_I32,
               "indices must be int32 or int64, got %s", tosac_dtype_name(t->dtype));
     int64_t n = tosac_tensor_numel(t);
-    *out = malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+    *out = cpu_temp(c, (size_t)(n > 0 ? n : 1) * sizeof(int64_t));
     if (!*out)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
     for (int64_t i = 0; i < n; i++)
@@ -53,7 +52,7 @@ static tosac_code op_gather(cpu_ctx *c)
                            x->data, y->data))
         rc = cpu_fail(c, TOSAC_ERR_INPUT, "an index is outside [-%lld, %lld)", (long long)n,
                       (long long)n);
-    free(idx);
+    cpu_release(c, idx);
     return rc;
 }
 
@@ -77,7 +76,7 @@ static tosac_code op_gather_elements(cpu_ctx *c)
     if (!rc && kern_gather_elements(tosac_dtype_size(x->dtype), x->rank, x->shape, it->shape, axis,
                                     idx, x->data, y->data))
         rc = cpu_fail(c, TOSAC_ERR_INPUT, "an index is out of range");
-    free(idx);
+    cpu_release(c, idx);
     return rc;
 }
 
@@ -122,7 +121,7 @@ static tosac_code op_scatter_elements(cpu_ctx *c)
     if (!rc && kern_scatter_elements(x->dtype, x->rank, x->shape, it->shape, axis, idx, u->data,
                                      red, c->out[0].data))
         rc = cpu_fail(c, TOSAC_ERR_INPUT, "an index is out of range");
-    free(idx);
+    cpu_release(c, idx);
     return rc;
 }
 
@@ -160,7 +159,7 @@ static tosac_code op_gather_nd(cpu_ctx *c)
     if (!rc && kern_gather_nd(tosac_dtype_size(x->dtype), x->rank, x->shape, n_batch, per, m, b,
                               idx, x->data, y->data))
         rc = cpu_fail(c, TOSAC_ERR_INPUT, "an index is out of range");
-    free(idx);
+    cpu_release(c, idx);
     return rc;
 }
 
@@ -190,7 +189,7 @@ static tosac_code op_scatter_nd(cpu_ctx *c)
     if (!rc && kern_scatter_nd(x->dtype, x->rank, x->shape, n_upd, m, idx, u->data, red,
                                c->out[0].data))
         rc = cpu_fail(c, TOSAC_ERR_INPUT, "an index is out of range");
-    free(idx);
+    cpu_release(c, idx);
     return rc;
 }
 
@@ -321,7 +320,7 @@ static tosac_code op_unique(cpu_ctx *c)
         CPU_CHECK(c, x->rank >= 1, "axis needs an input of rank >= 1");
         cpu_split_axis(x, axis, &outer, &n, &inner);
     }
-    int64_t *buf = malloc((size_t)(7 * n + 1) * sizeof(int64_t));
+    int64_t *buf = cpu_temp(c, (size_t)(7 * n + 1) * sizeof(int64_t));
     if (!buf)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
     int64_t *first = buf, *inverse = buf + n, *counts = buf + 2 * n;
@@ -342,7 +341,7 @@ static tosac_code op_unique(cpu_ctx *c)
     for (int i = 1; i < 4 && i < c->n_out && !rc; i++)
         if (c->node->outputs[i] >= 0 && !(rc = cpu_out(c, i, TOSAC_DT_I64, 1, &lens[i - 1], &o)))
             memcpy(o->data, vals[i - 1], (size_t)lens[i - 1] * sizeof(int64_t));
-    free(buf);
+    cpu_release(c, buf);
     return rc;
 }
 

@@ -2,7 +2,6 @@
  * SpaceToDepth, Trilu. Most are one strided copy (kern_strided_copy). */
 #include "cpu/cpu_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/layout.h"
@@ -460,7 +459,7 @@ static tosac_code op_reverse_sequence(cpu_ctx *c)
                      lens->shape[0] == x->shape[ba],
               "sequence_lens must hold one integer per batch entry");
     int64_t batch = x->shape[ba];
-    int64_t *lv = malloc((size_t)(batch > 0 ? batch : 1) * sizeof *lv);
+    int64_t *lv = cpu_temp(c, (size_t)(batch > 0 ? batch : 1) * sizeof *lv);
     if (!lv)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
     for (int64_t b = 0; b < batch; b++)
@@ -473,7 +472,7 @@ static tosac_code op_reverse_sequence(cpu_ctx *c)
                               lv, x->data, y->data))
         rc = cpu_fail(c, TOSAC_ERR_INPUT, "a sequence length exceeds the %lld time steps",
                       (long long)x->shape[ta]);
-    free(lv);
+    cpu_release(c, lv);
     return rc;
 }
 

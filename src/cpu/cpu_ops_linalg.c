@@ -2,7 +2,6 @@
  * summation in kern_einsum). */
 #include "cpu/cpu_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/einsum.h"
@@ -21,11 +20,11 @@ static tosac_code op_det(cpu_ctx *c)
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, x->dtype, x->rank - 2, x->shape, &y)))
         return rc;
-    double *scratch = malloc((size_t)(m > 0 ? m * m : 1) * sizeof(double));
+    double *scratch = cpu_temp(c, (size_t)(m > 0 ? m * m : 1) * sizeof(double));
     if (!scratch)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
     kern_det(x->dtype, batch, m, x->data, y->data, scratch);
-    free(scratch);
+    cpu_release(c, scratch);
     return TOSAC_OK;
 }
 

@@ -1,7 +1,6 @@
 /* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss. */
 #include "cpu/cpu_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/loss.h"
@@ -26,7 +25,7 @@ static tosac_code nll(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor *t,
     kern_reduction red = strcmp(rs, "none") == 0 ? KERN_REDUCE_NONE
                          : strcmp(rs, "sum") == 0 ? KERN_REDUCE_SUM : KERN_REDUCE_MEAN;
     CPU_CHECK(c, red != KERN_REDUCE_MEAN || strcmp(rs, "mean") == 0, "unknown reduction '%s'", rs);
-    int64_t *tg = malloc((size_t)(n * d > 0 ? n * d : 1) * sizeof(int64_t));
+    int64_t *tg = cpu_temp(c, (size_t)(n * d > 0 ? n * d : 1) * sizeof(int64_t));
     if (!tg)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
     for (int64_t i = 0; i < n * d; i++)
@@ -38,7 +37,7 @@ static tosac_code nll(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor *t,
                              cpu_has_attr(c, "ignore_index"), cpu_attr_i(c, "ignore_index", 0), red,
                              y->data))
         rc = cpu_fail(c, TOSAC_ERR_INPUT, "a target is outside [0, %lld)", (long long)cl);
-    free(tg);
+    cpu_release(c, tg);
     return rc;
 }
 
@@ -62,7 +61,7 @@ static tosac_code op_sce(cpu_ctx *c)
     CPU_CHECK(c, (x->dtype == TOSAC_DT_F32 || x->dtype == TOSAC_DT_F64) && x->rank >= 2,
               "scores must be float [N, C, ...]");
     tosac_tensor lp;
-    if ((rc = tosac_tensor_alloc(&lp, x->dtype, x->rank, x->shape, c->err)))
+    if ((rc = cpu_tensor_temp(c, &lp, x->dtype, x->rank, x->shape, 1)))
         return rc;
     int64_t outer, n, inner;
     cpu_split_axis(x, 1, &outer, &n, &inner);
@@ -70,7 +69,7 @@ static tosac_code op_sce(cpu_ctx *c)
     rc = nll(c, &lp, t, cpu_opt(c, 2));
     if (!rc && c->n_out > 1 && c->node->outputs[1] >= 0)
         rc = cpu_out_copy(c, 1, &lp, lp.rank, lp.shape);
-    tosac_tensor_free(&lp);
+    cpu_tensor_drop(c, &lp);
     return rc;
 }
 

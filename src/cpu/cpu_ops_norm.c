@@ -3,7 +3,6 @@
 #include "cpu/cpu_internal.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/softmax.h"
@@ -88,7 +87,7 @@ static tosac_code op_batchnorm(cpu_ctx *c)
     }
     /* training: normalise with the batch statistics; the running statistics blend the given
      * ones with the batch's by momentum */
-    float *stats = malloc((size_t)(ch > 0 ? ch : 1) * 2 * sizeof(float));
+    float *stats = cpu_temp(c, (size_t)(ch > 0 ? ch : 1) * 2 * sizeof(float));
     if (!stats)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
     kern_channel_stats_f32(outer, ch, spatial, x->data, stats, stats + ch);
@@ -103,7 +102,7 @@ static tosac_code op_batchnorm(cpu_ctx *c)
         for (int64_t k = 0; k < ch; k++)
             ((float *)r->data)[k] = given[k] * mom + batch[k] * (1 - mom);
     }
-    free(stats);
+    cpu_release(c, stats);
     return rc;
 }
 
@@ -133,13 +132,13 @@ static tosac_code op_mvn(cpu_ctx *c)
     for (int k = 0; k < x->rank; k++)
         if (!reduce[k])
             n_keep *= x->shape[k];
-    double *scratch = malloc((size_t)(n_keep > 0 ? n_keep : 1) * 2 * sizeof(double));
+    double *scratch = cpu_temp(c, (size_t)(n_keep > 0 ? n_keep : 1) * 2 * sizeof(double));
     tosac_tensor *y;
     if (!scratch)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
     if (!(rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y)))
         kern_mvn_f32(x->rank, x->shape, reduce, x->data, y->data, scratch);
-    free(scratch);
+    cpu_release(c, scratch);
     return rc;
 }
 
@@ -212,7 +211,7 @@ static tosac_code op_layernorm(cpu_ctx *c)
         rows *= x->shape[k];
     for (int k = axis; k < x->rank; k++)
         cols *= x->shape[k];
-    float *sr = malloc((size_t)(cols > 0 ? cols : 1) * 2 * sizeof(float));
+    float *sr = cpu_temp(c, (size_t)(cols > 0 ? cols : 1) * 2 * sizeof(float));
     if (!sr)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
     float *br = sr + cols;
@@ -225,7 +224,7 @@ static tosac_code op_layernorm(cpu_ctx *c)
     if (!rc)
         kern_rownorm_f32(rows, cols, x->data, sr, b ? br : NULL, 0, 1,
                          cpu_attr_f(c, "epsilon", 1e-5f), y->data);
-    free(sr);
+    cpu_release(c, sr);
     if (rc || c->n_out < 2)
         return rc;
     /* optional Mean and InvStdDev outputs: the input shape with normalised dims set to 1 */

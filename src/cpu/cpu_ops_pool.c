@@ -119,7 +119,7 @@ static tosac_code op_maxunpool(cpu_ctx *c)
         after[i] = want[i] - ys[i];
         CPU_CHECK(c, after[i] >= 0, "output_shape is smaller than the unpooled size");
     }
-    if ((rc = tosac_tensor_alloc(&def, x->dtype, x->rank, ys, c->err)))
+    if ((rc = cpu_tensor_temp(c, &def, x->dtype, x->rank, ys, 1)))
         return rc;
     if (kern_max_unpool(es, tosac_tensor_numel(x), x->data, idx->data, tosac_tensor_numel(&def),
                         def.data))
@@ -128,7 +128,7 @@ static tosac_code op_maxunpool(cpu_ctx *c)
         uint8_t zero[16] = {0};
         kern_pad(es, x->rank, ys, before, after, KERN_PAD_CONSTANT, zero, def.data, y->data);
     }
-    tosac_tensor_free(&def);
+    cpu_tensor_drop(c, &def);
     return rc;
 }
 

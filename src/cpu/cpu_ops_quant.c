@@ -3,7 +3,6 @@
  * accumulation with zero points subtracted, then an f32 requantization). */
 #include "cpu/cpu_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "cpu/cpu_geometry.h"
@@ -125,7 +124,7 @@ static tosac_code widen(cpu_ctx *c, const tosac_tensor *t, const tosac_tensor *z
         for (int k = per_axis + 1; k < t->rank; k++)
             inner *= t->shape[k];
     }
-    *out = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+    *out = cpu_temp(c, (size_t)(n > 0 ? n : 1) * sizeof(int32_t));
     if (!*out)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
     for (int64_t i = 0; i < n; i++) {
@@ -151,14 +150,14 @@ static tosac_code conv_int(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor
                   "bias must be %lld int32 values", (long long)p.m);
     int32_t *xi = NULL, *wi = NULL;
     if ((rc = widen(c, x, xz, -1, &xi)) || (rc = widen(c, w, wz, 0, &wi)) ||
-        (rc = tosac_tensor_alloc(acc, TOSAC_DT_I32, x->rank, ys, c->err))) {
-        free(xi);
-        free(wi);
+        (rc = cpu_tensor_temp(c, acc, TOSAC_DT_I32, x->rank, ys, 1))) {
+        cpu_release(c, xi);
+        cpu_release(c, wi);
         return rc;
     }
     kern_conv_i32(&p, xi, wi, b ? b->data : NULL, acc->data);
-    free(xi);
-    free(wi);
+    cpu_release(c, xi);
+    cpu_release(c, wi);
     return TOSAC_OK;
 }
 
@@ -173,9 +172,7 @@ static tosac_code op_conv_integer(cpu_ctx *c)
     tosac_tensor acc;
     if ((rc = conv_int(c, x, cpu_opt(c, 2), w, cpu_opt(c, 3), NULL, &acc)))
         return rc;
-    tosac_tensor_free(&c->out[0]);
-    c->out[0] = acc;
-    return TOSAC_OK;
+    return cpu_out_take(c, 0, &acc);
 }
 
 /* Float multiplier per output channel: x_scale * w_scale[m] / y_scale, in f32. */
@@ -189,7 +186,7 @@ static tosac_code requant_mults(cpu_ctx *c, const tosac_tensor *xs, const tosac_
     int64_t nw = tosac_tensor_numel(ws);
     CPU_CHECK(c, nw == 1 || nw == n, "weight scale has %lld values for %lld channels",
               (long long)nw, (long long)n);
-    *out = malloc((size_t)(n > 0 ? n : 1) * sizeof(float));
+    *out = cpu_temp(c, (size_t)(n > 0 ? n : 1) * sizeof(float));
     if (!*out)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
     float a = *(const float *)xs->data, y = *(const float *)ysc->data;
@@ -222,8 +219,8 @@ static tosac_code op_qlinear_conv(cpu_ctx *c)
     if (!rc)
         kern_requantize(acc.shape[0], m, spatial, acc.data, mult, t[7]->dtype,
                         (int32_t)kern_get_i64(t[7]->dtype, t[7]->data, 0), y->data);
-    free(mult);
-    tosac_tensor_free(&acc);
+    cpu_release(c, mult);
+    cpu_tensor_drop(c, &acc);
     return rc;
 }
 
@@ -250,8 +247,8 @@ static tosac_code matmul_int(cpu_ctx *c, const tosac_tensor *a, const tosac_tens
     imm_ctx m = {ai, bi};
     if (!rc)
         rc = cpu_matmul_shapes(c, a, b, TOSAC_DT_I32, imm, &m);
-    free(ai);
-    free(bi);
+    cpu_release(c, ai);
+    cpu_release(c, bi);
     return rc;
 }
 
@@ -264,6 +261,16 @@ static tosac_code op_matmul_integer(cpu_ctx *c)
     return rc ? rc : matmul_int(c, a, cpu_opt(c, 2), b, cpu_opt(c, 3));
 }
 
+typedef struct mm_args {
+    const tosac_tensor *const *t;
+} mm_args;
+
+static tosac_code matmul_int_args(cpu_ctx *c, void *user)
+{
+    const tosac_tensor *const *t = ((mm_args *)user)->t;
+    return matmul_int(c, t[0], t[2], t[3], t[5]);
+}
+
 static tosac_code op_qlinear_matmul(cpu_ctx *c)
 {
     const tosac_tensor *t[8];
@@ -272,7 +279,9 @@ static tosac_code op_qlinear_matmul(cpu_ctx *c)
         if (rc)
             return rc;
     }
-    tosac_code rc = matmul_int(c, t[0], t[2], t[3], t[5]);
+    /* the int32 product is computed as a temporary output 0, then requantized into it */
+    mm_args args = {t};
+    tosac_code rc = cpu_with_temp_outs(c, matmul_int_args, &args);
     if (rc)
         return rc;
     tosac_tensor acc = c->out[0];
@@ -292,8 +301,8 @@ static tosac_code op_qlinear_matmul(cpu_ctx *c)
         else
             kern_requantize(total / n, n, 1, acc.data, mult, t[7]->dtype, zp, y->data);
     }
-    free(mult);
-    tosac_tensor_free(&acc);
+    cpu_release(c, mult);
+    cpu_tensor_drop(c, &acc);
     return rc;
 }
 

@@ -1,7 +1,6 @@
 /* Reduce*, ArgMax/ArgMin, TopK and CumSum. */
 #include "cpu/cpu_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/reduce.h"
@@ -124,12 +123,12 @@ static tosac_code op_topk(cpu_ctx *c)
         (rc = cpu_out(c, 1, TOSAC_DT_I64, x->rank, ys, &ix)))
         return rc;
     /* "sorted = 0" allows any order; sorted output is a valid choice */
-    int64_t *scratch = malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+    int64_t *scratch = cpu_temp(c, (size_t)(n > 0 ? n : 1) * sizeof(int64_t));
     if (!scratch)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
     kern_topk(x->dtype, (int)cpu_attr_i(c, "largest", 1), outer, n, inner, k, x->data, v->data,
               ix->data, scratch);
-    free(scratch);
+    cpu_release(c, scratch);
     return TOSAC_OK;
 }
 

@@ -1,7 +1,6 @@
 /* RNN, GRU and LSTM: attributes, layouts and directions; the recurrence is kern_rnn_f32. */
 #include "cpu/cpu_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/rnn.h"
@@ -110,12 +109,12 @@ static tosac_code rnn(cpu_ctx *c, kern_rnn_kind kind)
         (rc = cpu_out(c, 2, TOSAC_DT_F32, 3, hs, &yc)))
         return rc;
     int64_t *lens = NULL;
-    float *scratch = malloc((size_t)kern_rnn_scratch(&p) * sizeof(float));
-    float *lasth = malloc((size_t)(B * H * 2 > 0 ? B * H * 2 : 1) * sizeof(float)), *lastc = lasth + B * H;
+    float *scratch = cpu_temp(c, (size_t)kern_rnn_scratch(&p) * sizeof(float));
+    float *lasth = cpu_temp(c, (size_t)(B * H * 2 > 0 ? B * H * 2 : 1) * sizeof(float)), *lastc = lasth + B * H;
     /* states for one direction are gathered from / scattered to the layout-dependent tensors */
-    float *h0d = malloc((size_t)(B * H * 2 > 0 ? B * H * 2 : 1) * sizeof(float)), *c0d = h0d + B * H;
+    float *h0d = cpu_temp(c, (size_t)(B * H * 2 > 0 ? B * H * 2 : 1) * sizeof(float)), *c0d = h0d + B * H;
     if (sl)
-        lens = malloc((size_t)B * sizeof(int64_t));
+        lens = cpu_temp(c, (size_t)B * sizeof(int64_t));
     if (!scratch || !lasth || !h0d || (sl && !lens)) {
         rc = cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
         goto done;
@@ -154,10 +153,10 @@ static tosac_code rnn(cpu_ctx *c, kern_rnn_kind kind)
             }
     }
 done:
-    free(scratch);
-    free(lasth);
-    free(h0d);
-    free(lens);
+    cpu_release(c, scratch);
+    cpu_release(c, lasth);
+    cpu_release(c, h0d);
+    cpu_release(c, lens);
     return rc;
 }
 

@@ -5,13 +5,12 @@
  * per batch entry (sequence lengths other than the full length are refused). */
 #include "cpu/cpu_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/kern.h"
 
 typedef struct scan_cfg {
-    cpu_plan *body;
+    const ir_graph *body;
     int n_state, n_in, n_out;              /* state values, scan inputs, scan outputs */
     int in_axis[CPU_MAX_IO], in_rev[CPU_MAX_IO];
     int out_axis[CPU_MAX_IO], out_rev[CPU_MAX_IO];
@@ -44,9 +43,10 @@ static void put_slice(tosac_tensor *dst, int axis, int64_t pos, const tosac_tens
         memcpy((char *)dst->data + (size_t)(o * n + pos) * row, (const char *)src->data + (size_t)o * row, row);
 }
 
-/* A tensor of t's type and shape with dim axis removed (drop = 1) or of size n inserted. */
+/* A tensor of t's type and shape with dim axis removed (drop = 1) or of size n inserted:
+ * output out_i, or (out_i < 0) the temporary *tmp; *res points to it. */
 static tosac_code alloc_around(cpu_ctx *c, const tosac_tensor *t, int axis, int drop, int64_t n,
-                               tosac_tensor *out)
+                               int out_i, tosac_tensor *tmp, tosac_tensor **res)
 {
     int64_t s[TOSAC_MAX_RANK];
     int r = 0;
@@ -58,7 +58,10 @@ static tosac_code alloc_around(cpu_ctx *c, const tosac_tensor *t, int axis, int 
     }
     if (r > TOSAC_MAX_RANK)
         return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "scan output rank is beyond %d", TOSAC_MAX_RANK);
-    return tosac_tensor_alloc(out, t->dtype, r, s, c->err);
+    if (out_i >= 0)
+        return cpu_out(c, out_i, t->dtype, r, s, res);
+    *res = tmp;
+    return cpu_tensor_temp(c, tmp, t->dtype, r, s, 1);
 }
 
 static int same_shape(const tosac_tensor *a, const tosac_tensor *b)
@@ -67,10 +70,10 @@ static int same_shape(const tosac_tensor *a, const tosac_tensor *b)
            memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->rank) == 0;
 }
 
-/* One Scan-9 loop: outs[0..n_state) get the final states, outs[n_state..) the stacked scan
- * outputs (all owned by the caller; freed on failure). */
+/* One Scan-9 loop: the final states, then the stacked scan outputs, go to the node's
+ * outputs (to_out) or to the temporaries outs[0..) (left empty on failure). */
 static tosac_code scan_loop(cpu_ctx *c, const scan_cfg *cfg, const tosac_tensor *const *state,
-                            const tosac_tensor *const *in, tosac_tensor *outs)
+                            const tosac_tensor *const *in, int to_out, tosac_tensor *outs)
 {
     const int nb_in = cfg->n_state + cfg->n_in, nb_out = cfg->n_state + cfg->n_out;
     int64_t len = -1;
@@ -82,14 +85,20 @@ static tosac_code scan_loop(cpu_ctx *c, const scan_cfg *cfg, const tosac_tensor 
         len = l;
     }
     CPU_CHECK(c, len > 0, "a scan without iterations is not supported");
-    tosac_tensor *bin = calloc((size_t)nb_in, sizeof *bin), *bout = calloc((size_t)nb_out, sizeof *bout);
-    tosac_code rc = bin && bout ? TOSAC_OK : cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
-    memset(outs, 0, sizeof *outs * (size_t)nb_out);
+    CPU_CHECK(c, nb_in <= CPU_MAX_IO && nb_out <= CPU_MAX_IO, "more than %d scan values",
+              CPU_MAX_IO);
+    tosac_tensor bin[CPU_MAX_IO], bout[CPU_MAX_IO], *res[CPU_MAX_IO];
+    memset(bin, 0, sizeof bin);
+    if (!to_out)
+        memset(outs, 0, sizeof *outs * (size_t)nb_out);
+    tosac_code rc = TOSAC_OK;
     for (int i = 0; i < cfg->n_state && !rc; i++)
-        if (!(rc = tosac_tensor_alloc(&bin[i], state[i]->dtype, state[i]->rank, state[i]->shape, c->err)))
+        if (!(rc = cpu_tensor_temp(c, &bin[i], state[i]->dtype, state[i]->rank, state[i]->shape, 0)))
             memcpy(bin[i].data, state[i]->data, state[i]->nbytes);
-    for (int j = 0; j < cfg->n_in && !rc; j++)
-        rc = alloc_around(c, in[j], cfg->in_axis[j], 1, 0, &bin[cfg->n_state + j]);
+    for (int j = 0; j < cfg->n_in && !rc; j++) {
+        tosac_tensor *slot;
+        rc = alloc_around(c, in[j], cfg->in_axis[j], 1, 0, -1, &bin[cfg->n_state + j], &slot);
+    }
     for (int64_t t = 0; t < len && !rc; t++) {
         for (int j = 0; j < cfg->n_in; j++)
             take_slice(in[j], cfg->in_axis[j], cfg->in_rev[j] ? len - 1 - t : t, &bin[cfg->n_state + j]);
@@ -100,45 +109,44 @@ static tosac_code scan_loop(cpu_ctx *c, const scan_cfg *cfg, const tosac_tensor 
                 rc = cpu_fail(c, TOSAC_ERR_INPUT, "state %d changes type or shape", i);
                 break;
             }
-            tosac_tensor_free(&bin[i]);
+            cpu_tensor_drop(c, &bin[i]);
             bin[i] = bout[i];
             memset(&bout[i], 0, sizeof bout[i]);
         }
         for (int k = 0; k < cfg->n_out && !rc; k++) {
             const tosac_tensor *v = &bout[cfg->n_state + k];
-            tosac_tensor *o = &outs[cfg->n_state + k];
-            int ax = cfg->out_axis[k];
+            int ax = cfg->out_axis[k], oi = cfg->n_state + k;
             if (t == 0) {
                 if (ax < 0 || ax > v->rank)
                     rc = cpu_fail(c, TOSAC_ERR_INPUT, "scan output %d: axis %d is out of range", k, ax);
                 else
-                    rc = alloc_around(c, v, ax, 0, len, o);
+                    rc = alloc_around(c, v, ax, 0, len, to_out ? oi : -1, &outs[oi], &res[k]);
             } else {
-                tosac_tensor like = *o;
+                tosac_tensor like = *res[k];
                 like.rank = v->rank;
                 memmove(like.shape + ax, like.shape + ax + 1, sizeof(int64_t) * (size_t)(v->rank - ax));
                 if (!same_shape(v, &like))
                     rc = cpu_fail(c, TOSAC_ERR_INPUT, "scan output %d changes shape between iterations", k);
             }
             if (!rc)
-                put_slice(o, ax, cfg->out_rev[k] ? len - 1 - t : t, v);
+                put_slice(res[k], ax, cfg->out_rev[k] ? len - 1 - t : t, v);
         }
         for (int k = 0; k < nb_out; k++)
-            tosac_tensor_free(&bout[k]);
+            cpu_tensor_drop(c, &bout[k]);
     }
     for (int i = 0; i < cfg->n_state && !rc; i++) {
-        outs[i] = bin[i];
-        memset(&bin[i], 0, sizeof bin[i]);
+        if (to_out) {
+            rc = cpu_out_take(c, i, &bin[i]);
+        } else {
+            outs[i] = bin[i];
+            memset(&bin[i], 0, sizeof bin[i]);
+        }
     }
-    for (int i = 0; bin && i < nb_in; i++)
-        tosac_tensor_free(&bin[i]);
-    for (int i = 0; bout && i < nb_out; i++)
-        tosac_tensor_free(&bout[i]);
-    free(bin);
-    free(bout);
-    if (rc)
+    for (int i = 0; i < nb_in; i++)
+        cpu_tensor_drop(c, &bin[i]);
+    if (rc && !to_out)
         for (int i = 0; i < nb_out; i++)
-            tosac_tensor_free(&outs[i]);
+            cpu_tensor_drop(c, &outs[i]);
     return rc;
 }
 
@@ -161,7 +169,7 @@ static tosac_code int_list(cpu_ctx *c, const char *name, int n, int dflt, const 
 
 static tosac_code scan_config(cpu_ctx *c, int first_input, scan_cfg *cfg)
 {
-    cfg->body = cpu_subplan(c, "body");
+    cfg->body = cpu_subgraph(c, "body");
     CPU_CHECK(c, cfg->body, "the body is missing");
     int64_t m = cpu_attr_i(c, "num_scan_inputs", -1);
     int n_inputs = c->n_in - first_input;
@@ -169,8 +177,8 @@ static tosac_code scan_config(cpu_ctx *c, int first_input, scan_cfg *cfg)
     cfg->n_in = (int)m;
     cfg->n_state = n_inputs - cfg->n_in;
     cfg->n_out = c->n_out - cfg->n_state;
-    CPU_CHECK(c, cfg->n_out >= 0 && cpu_plan_n_inputs(cfg->body) == n_inputs &&
-                     cpu_plan_n_outputs(cfg->body) == c->n_out,
+    CPU_CHECK(c, cfg->n_out >= 0 && cfg->body->n_inputs == n_inputs &&
+                     cfg->body->n_outputs == c->n_out,
               "body signature does not match the node");
     for (int i = first_input; i < c->n_in; i++)
         CPU_CHECK(c, c->in[i], "input %d is required", i);
@@ -204,7 +212,7 @@ static tosac_code scan9(cpu_ctx *c)
                   "output's declared rank");
         cfg.out_axis[k] = (int)(a < 0 ? a + out_rank[k] : a);
     }
-    return scan_loop(c, &cfg, c->in, c->in + cfg.n_state, c->out);
+    return scan_loop(c, &cfg, c->in, c->in + cfg.n_state, 1, c->out);
 }
 
 /* Scan-8: every input and output has a batch axis 0; sequences are scanned along axis 1. */
@@ -242,27 +250,29 @@ static tosac_code scan8(cpu_ctx *c)
     const tosac_tensor *pp[CPU_MAX_IO];
     memset(per, 0, sizeof per);
     for (int i = 0; i < n_all && !rc; i++) {
-        rc = alloc_around(c, all[i], 0, 1, 0, &per[i]);
+        tosac_tensor *slot;
+        rc = alloc_around(c, all[i], 0, 1, 0, -1, &per[i], &slot);
         pp[i] = &per[i];
     }
     for (int64_t b = 0; b < batch && !rc; b++) {
         for (int i = 0; i < n_all; i++)
             take_slice(all[i], 0, b, &per[i]);
-        if ((rc = scan_loop(c, &cfg, pp, pp + cfg.n_state, res)))
+        if ((rc = scan_loop(c, &cfg, pp, pp + cfg.n_state, 0, res)))
             break;
         for (int k = 0; k < c->n_out && !rc; k++) {
+            tosac_tensor *o;
             if (b == 0)
-                rc = alloc_around(c, &res[k], 0, 0, batch, &c->out[k]);
+                rc = alloc_around(c, &res[k], 0, 0, batch, k, NULL, &o);
             else if (res[k].nbytes * (size_t)batch != c->out[k].nbytes)
                 rc = cpu_fail(c, TOSAC_ERR_INPUT, "output %d changes shape between batch entries", k);
             if (!rc)
                 put_slice(&c->out[k], 0, b, &res[k]);
         }
         for (int k = 0; k < c->n_out; k++)
-            tosac_tensor_free(&res[k]);
+            cpu_tensor_drop(c, &res[k]);
     }
     for (int i = 0; i < n_all; i++)
-        tosac_tensor_free(&per[i]);
+        cpu_tensor_drop(c, &per[i]);
     return rc;
 }
 

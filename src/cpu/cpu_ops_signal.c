@@ -2,7 +2,6 @@
 #include "cpu/cpu_internal.h"
 
 #include "kernels/signal.h"
-#include "tosac/onnx.h"
 
 /* The output element type named by attribute output_datatype (ONNX numbering, default
  * FLOAT): windows and filter banks are numeric only. */

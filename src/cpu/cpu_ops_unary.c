@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "kernels/quant.h"
-#include "tosac/onnx.h"
 #include "kernels/unary.h"
 
 static tosac_code unary(cpu_ctx *c, kern_unop op, const kern_unary_params *p)

@@ -1,23 +1,34 @@
-/* Helpers for the operator implementations: errors naming the node, inputs, outputs,
- * attributes, axes. */
+/* Helpers for the operator implementations: errors naming the node, inputs, outputs and
+ * temporaries through the executor (cpu_env_ops), attributes, axes, the f16 widening. */
 #include "cpu/cpu_internal.h"
 
 #include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/kern.h"
+#include "kernels/quant.h"
 
 tosac_code cpu_fail(cpu_ctx *c, tosac_code code, const char *fmt, ...)
 {
-    char msg[400];
+    tosac_error *err = c->err;
+    if (!err || err->code != TOSAC_OK)
+        return code; /* the first failure wins, as in tosac_fail */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    tosac_vfail(err, code, fmt, ap);
     va_end(ap);
+    /* prefix the node in place (no snprintf: the runtime has none) */
+    tosac_error pre;
+    tosac_error_clear(&pre);
     const char *name = c->node->name && c->node->name[0] ? c->node->name : "?";
-    return tosac_fail(c->err, code, "node '%s' (%s): %s", name, c->node->op_type, msg);
+    tosac_fail(&pre, code, "node '%s' (%s): ", name, c->node->op_type);
+    size_t cap = sizeof err->msg - 1, np = strlen(pre.msg), nm = strlen(err->msg);
+    np = np < cap ? np : cap;
+    nm = np + nm <= cap ? nm : cap - np;
+    memmove(err->msg + np, err->msg, nm);
+    memcpy(err->msg, pre.msg, np);
+    err->msg[np + nm] = '\0';
+    return code;
 }
 
 const tosac_tensor *cpu_opt(const cpu_ctx *c, int i)
@@ -42,57 +53,104 @@ tosac_code cpu_req_float(cpu_ctx *c, int i, const tosac_tensor **t)
     return rc;
 }
 
-tosac_code cpu_out(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
-                   tosac_tensor **t)
+/* Checks the request and sizes it; every output and temporary tensor goes through here. */
+static tosac_code tensor_size(cpu_ctx *c, tosac_dtype dt, int rank, const int64_t *shape,
+                              size_t *nbytes)
 {
-    if (i >= c->n_out)
-        return cpu_fail(c, TOSAC_ERR_INPUT, "output %d is missing", i);
     if (rank < 0 || rank > TOSAC_MAX_RANK)
         return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "output rank %d is beyond %d", rank,
                         TOSAC_MAX_RANK);
-    tosac_tensor_free(&c->out[i]);
-    tosac_code rc = tosac_tensor_alloc(&c->out[i], dt, rank, shape, c->err);
-    if (rc)
-        return rc;
-    if (t)
-        *t = &c->out[i];
-    return TOSAC_OK;
+    return tosac_shape_check(dt, rank, shape, nbytes, c->err);
 }
 
-tosac_code cpu_tensor_uninit(cpu_ctx *c, tosac_tensor *t, tosac_dtype dt, int rank,
-                             const int64_t *shape)
+static void set_meta(tosac_tensor *t, tosac_dtype dt, int rank, const int64_t *shape,
+                     void *data, size_t nbytes)
 {
-    size_t nbytes;
     memset(t, 0, sizeof *t);
-    if (rank < 0 || rank > TOSAC_MAX_RANK)
-        return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "output rank %d is beyond %d", rank,
-                        TOSAC_MAX_RANK);
-    tosac_code rc = tosac_shape_check(dt, rank, shape, &nbytes, c->err);
-    if (rc)
-        return rc;
-    t->data = malloc(nbytes ? nbytes : 1); /* like tosac_tensor_alloc: never NULL */
-    if (!t->data)
-        return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory allocating %zu bytes",
-                          nbytes);
     t->dtype = dt;
     t->rank = rank;
     for (int k = 0; k < rank; k++)
         t->shape[k] = shape[k];
+    t->data = data;
     t->nbytes = nbytes;
-    t->owns_data = 1;
+}
+
+tosac_code cpu_tensor_temp(cpu_ctx *c, tosac_tensor *t, tosac_dtype dt, int rank,
+                           const int64_t *shape, int zero)
+{
+    size_t nbytes;
+    memset(t, 0, sizeof *t);
+    tosac_code rc = tensor_size(c, dt, rank, shape, &nbytes);
+    if (rc)
+        return rc;
+    void *data = cpu_temp(c, nbytes);
+    if (!data)
+        return c->err ? c->err->code : TOSAC_ERR_INTERNAL;
+    if (zero && nbytes)
+        memset(data, 0, nbytes);
+    set_meta(t, dt, rank, shape, data, nbytes);
     return TOSAC_OK;
+}
+
+void cpu_tensor_drop(cpu_ctx *c, tosac_tensor *t)
+{
+    if (t->data)
+        c->ops->release(c, t->data);
+    memset(t, 0, sizeof *t);
+}
+
+void *cpu_temp(cpu_ctx *c, size_t bytes)
+{
+    void *p = c->ops->temp(c, bytes ? bytes : 1); /* never NULL on success */
+    if (!p)
+        cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory for %zu bytes of temporaries", bytes);
+    return p;
+}
+
+void cpu_release(cpu_ctx *c, void *ptr)
+{
+    if (ptr)
+        c->ops->release(c, ptr);
+}
+
+void *cpu_scratch(cpu_ctx *c, size_t bytes)
+{
+    void *p = c->ops->scratch(c, bytes ? bytes : 1);
+    if (!p)
+        cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory for %zu bytes of scratch", bytes);
+    return p;
+}
+
+static tosac_code out_any(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
+                          int zero, tosac_tensor **t)
+{
+    if (i < 0 || i >= c->n_out)
+        return cpu_fail(c, TOSAC_ERR_INPUT, "output %d is missing", i);
+    size_t nbytes;
+    tosac_code rc = tensor_size(c, dt, rank, shape, &nbytes);
+    if (rc)
+        return rc;
+    if (c->outs_temp_) {
+        cpu_tensor_drop(c, &c->out[i]);
+        rc = cpu_tensor_temp(c, &c->out[i], dt, rank, shape, zero);
+    } else {
+        rc = c->ops->out(c, i, dt, rank, shape, nbytes, zero);
+    }
+    if (!rc && t)
+        *t = &c->out[i];
+    return rc;
+}
+
+tosac_code cpu_out(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
+                   tosac_tensor **t)
+{
+    return out_any(c, i, dt, rank, shape, 1, t);
 }
 
 tosac_code cpu_out_uninit(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
                           tosac_tensor **t)
 {
-    if (i >= c->n_out)
-        return cpu_fail(c, TOSAC_ERR_INPUT, "output %d is missing", i);
-    tosac_tensor_free(&c->out[i]);
-    tosac_code rc = cpu_tensor_uninit(c, &c->out[i], dt, rank, shape);
-    if (!rc && t)
-        *t = &c->out[i];
-    return rc;
+    return out_any(c, i, dt, rank, shape, 0, t);
 }
 
 tosac_code cpu_out_copy(cpu_ctx *c, int i, const tosac_tensor *t, int rank, const int64_t *shape)
@@ -101,12 +159,77 @@ tosac_code cpu_out_copy(cpu_ctx *c, int i, const tosac_tensor *t, int rank, cons
     if (tosac_shape_numel(rank, shape) != tosac_tensor_numel(t))
         return cpu_fail(c, TOSAC_ERR_INPUT, "cannot reshape %lld elements to %lld",
                         (long long)tosac_tensor_numel(t), (long long)tosac_shape_numel(rank, shape));
-    tosac_code rc = cpu_out(c, i, t->dtype, rank, shape, &o);
+    tosac_code rc = out_any(c, i, t->dtype, rank, shape, 0, &o);
     if (rc)
         return rc;
     if (t->nbytes)
         memcpy(o->data, t->data, t->nbytes);
     return TOSAC_OK;
+}
+
+tosac_code cpu_out_take(cpu_ctx *c, int i, tosac_tensor *t)
+{
+    tosac_code rc;
+    if (c->ops->take && !c->outs_temp_) {
+        if (i < 0 || i >= c->n_out)
+            return cpu_fail(c, TOSAC_ERR_INPUT, "output %d is missing", i);
+        rc = c->ops->take(c, i, t);
+    } else {
+        rc = cpu_out_copy(c, i, t, t->rank, t->shape);
+    }
+    cpu_tensor_drop(c, t);
+    return rc;
+}
+
+static int is_half(tosac_dtype dt) { return dt == TOSAC_DT_F16 || dt == TOSAC_DT_BF16; }
+
+tosac_code cpu_invoke(cpu_ctx *c, const cpu_op_entry *e)
+{
+    tosac_dtype half = TOSAC_DT_UNKNOWN;
+    tosac_tensor wide[CPU_MAX_IO];
+    tosac_code rc = TOSAC_OK;
+    for (int i = 0; i < c->n_in && (e->flags & CPU_F16_VIA_F32) && !rc; i++) {
+        if (!c->in[i] || !is_half(c->in[i]->dtype))
+            continue;
+        half = c->in[i]->dtype;
+        rc = cpu_tensor_temp(c, &wide[i], TOSAC_DT_F32, c->in[i]->rank, c->in[i]->shape, 0);
+        if (!rc)
+            kern_cast(half, TOSAC_DT_F32, tosac_tensor_numel(c->in[i]), c->in[i]->data,
+                      wide[i].data);
+        c->in[i] = &wide[i];
+    }
+    if (rc)
+        return rc;
+    if (half == TOSAC_DT_UNKNOWN)
+        return e->fn(c);
+    /* f32 results go to temporaries, then narrow into the real outputs (which a runtime
+     * planned at the half size) */
+    c->outs_temp_ = 1;
+    rc = e->fn(c);
+    c->outs_temp_ = 0;
+    for (int i = 0; i < c->n_out; i++) {
+        tosac_tensor r = c->out[i];
+        memset(&c->out[i], 0, sizeof c->out[i]);
+        if (!rc && r.data && r.dtype == TOSAC_DT_F32) {
+            tosac_tensor *o = NULL;
+            rc = cpu_out_uninit(c, i, half, r.rank, r.shape, &o);
+            if (!rc)
+                kern_cast(TOSAC_DT_F32, half, tosac_tensor_numel(&r), r.data, o->data);
+        } else if (!rc && r.data) {
+            rc = cpu_out_take(c, i, &r);
+        }
+        cpu_tensor_drop(c, &r);
+    }
+    return rc;
+}
+
+tosac_code cpu_with_temp_outs(cpu_ctx *c, tosac_code (*fn)(cpu_ctx *c, void *user), void *user)
+{
+    int was = c->outs_temp_;
+    c->outs_temp_ = 1;
+    tosac_code rc = fn(c, user);
+    c->outs_temp_ = was;
+    return rc;
 }
 
 tosac_code cpu_axis(cpu_ctx *c, int64_t axis, int rank, int *out)
@@ -202,13 +325,20 @@ void cpu_split_axis(const tosac_tensor *t, int axis, int64_t *outer, int64_t *n,
     *n = t->rank > 0 ? t->shape[axis] : 1;
 }
 
-cpu_plan *cpu_subplan(const cpu_ctx *c, const char *name)
+const ir_graph *cpu_subgraph(const cpu_ctx *c, const char *name)
 {
     const ir_attr *a = ir_node_attr(c->node, name);
-    if (!a || a->kind != IR_ATTR_GRAPH)
-        return NULL;
-    for (int k = 0; k < c->n_sub; k++)
-        if (ir_node_subgraph(c->node, k) == a->g)
-            return c->subplans[k];
-    return NULL;
+    return a && a->kind == IR_ATTR_GRAPH ? a->g : NULL;
+}
+
+tosac_code cpu_run_sub(cpu_ctx *c, const ir_graph *body, const tosac_tensor *inputs,
+                       int n_inputs, tosac_tensor *outputs, int n_outputs)
+{
+    for (int i = 0; i < n_outputs; i++)
+        memset(&outputs[i], 0, sizeof outputs[i]);
+    const ir_graph *sub;
+    for (int k = 0; (sub = ir_node_subgraph(c->node, k)); k++)
+        if (sub == body)
+            return c->ops->run_sub(c, k, inputs, n_inputs, outputs, n_outputs);
+    return cpu_fail(c, TOSAC_ERR_INTERNAL, "the body is not a subgraph of the node");
 }

@@ -590,11 +590,6 @@ int ir_graph_add_node(ir_graph *g, const char *op_type, const char *domain, cons
     return g->n_nodes++;
 }
 
-bool ir_node_is(const ir_node *n, const char *op_type)
-{
-    return n->domain && n->domain[0] == '\0' && n->op_type && strcmp(n->op_type, op_type) == 0;
-}
-
 int ir_graph_count_nodes_deep(const ir_graph *g)
 {
     int count = 0;

@@ -5,19 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ir_graph_producer(const ir_graph *g, int tensor)
-{
-    for (int i = 0; i < g->n_nodes; i++) {
-        const ir_node *n = &g->nodes[i];
-        if (n->dead)
-            continue;
-        for (int o = 0; o < n->n_outputs; o++)
-            if (n->outputs[o] == tensor)
-                return i;
-    }
-    return -1;
-}
-
 /* True when a subgraph of n captures tensor (bodies reach deeper scopes through captures in
  * the graphs between, so the immediate subgraphs are enough). */
 static bool node_captures(const ir_node *n, int tensor)
@@ -61,57 +48,6 @@ bool ir_graph_is_input(const ir_graph *g, int tensor)
     for (int i = 0; i < g->n_inputs; i++)
         if (g->inputs[i] == tensor)
             return true;
-    return false;
-}
-
-static void set_view(tosac_tensor *out, tosac_dtype dt, int rank, const int64_t *shape,
-                     const void *data, size_t nbytes)
-{
-    memset(out, 0, sizeof *out);
-    out->dtype = dt;
-    out->rank = rank;
-    for (int d = 0; d < rank; d++)
-        out->shape[d] = shape[d];
-    out->data = (void *)data;
-    out->nbytes = nbytes;
-}
-
-bool ir_graph_const_value(const ir_graph *g, int tensor, tosac_tensor *out)
-{
-    if (tensor < 0 || tensor >= g->n_tensors)
-        return false;
-    const ir_tensor *t = &g->tensors[tensor];
-    if (t->outer_id >= 0 && g->parent)
-        return ir_graph_const_value(g->parent, t->outer_id, out);
-    if (t->data) {
-        set_view(out, t->dtype, t->rank, t->shape, t->data, t->nbytes);
-        return true;
-    }
-    int p = ir_graph_producer(g, tensor);
-    if (p < 0 || !ir_node_is(&g->nodes[p], "Constant") || g->nodes[p].n_attrs != 1)
-        return false;
-    const ir_attr *a = &g->nodes[p].attrs[0];
-    int64_t n = a->n;
-    if (strcmp(a->name, "value") == 0 && a->kind == IR_ATTR_TENSOR) {
-        set_view(out, a->t.dtype, a->t.rank, a->t.shape, a->t.data, a->t.nbytes);
-        return true;
-    }
-    if (strcmp(a->name, "value_float") == 0 && a->kind == IR_ATTR_FLOAT) {
-        set_view(out, TOSAC_DT_F32, 0, NULL, &a->f, sizeof a->f);
-        return true;
-    }
-    if (strcmp(a->name, "value_int") == 0 && a->kind == IR_ATTR_INT) {
-        set_view(out, TOSAC_DT_I64, 0, NULL, &a->i, sizeof a->i);
-        return true;
-    }
-    if (strcmp(a->name, "value_floats") == 0 && a->kind == IR_ATTR_FLOATS) {
-        set_view(out, TOSAC_DT_F32, 1, &n, a->floats, (size_t)n * sizeof(float));
-        return true;
-    }
-    if (strcmp(a->name, "value_ints") == 0 && a->kind == IR_ATTR_INTS) {
-        set_view(out, TOSAC_DT_I64, 1, &n, a->ints, (size_t)n * sizeof(int64_t));
-        return true;
-    }
     return false;
 }
 

@@ -175,7 +175,7 @@ static tosac_code fold_node(ir_graph *g, int ni, int64_t opset, bool fold_dq, to
     c.n_out = n->n_outputs;
     c.err = &cerr;
     /* a failure leaves the node to the CPU at run time, which reports it there */
-    bool ok = op->fn(&c) == TOSAC_OK;
+    bool ok = cpu_host_call(&c, op) == TOSAC_OK;
     for (int o = 0; ok && o < n->n_outputs; o++) {
         int t = g->nodes[ni].outputs[o];
         if (t < 0)

@@ -3,7 +3,6 @@
  * once. Ops not listed have an empty table. */
 #include "tosa/tosa_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #define SC(n, k) {#n, k, offsetof(tosa_attr, n), 0, 0}
@@ -145,57 +144,6 @@ void tosa_attr_set_int(tosa_attr *a, const tosa_attr_field *f, int64_t v)
     case TOSA_AK_BLOCK: *AT(a, f->off, uint32_t) = (uint32_t)v; break;
     default: break;
     }
-}
-
-static char *dup_str(const char *s, bool *oom)
-{
-    if (!s)
-        return NULL;
-    char *d = strdup(s);
-    if (!d)
-        *oom = true;
-    return d;
-}
-
-tosac_code tosa_attr_copy(tosa_attr *dst, const tosa_attr *src, tosac_error *err)
-{
-    bool oom = false;
-    *dst = *src;
-    dst->then_graph = dup_str(src->then_graph, &oom);
-    dst->else_graph = dup_str(src->else_graph, &oom);
-    dst->cond_graph = dup_str(src->cond_graph, &oom);
-    dst->body_graph = dup_str(src->body_graph, &oom);
-    dst->custom_operator_name = dup_str(src->custom_operator_name, &oom);
-    dst->custom_domain_name = dup_str(src->custom_domain_name, &oom);
-    dst->custom_impl_attrs = NULL;
-    if (src->custom_impl_attrs) {
-        /* Keep "present but empty" distinct from absent: allocate at least one byte. */
-        dst->custom_impl_attrs = malloc(src->n_custom_impl_attrs ? src->n_custom_impl_attrs : 1);
-        if (dst->custom_impl_attrs)
-            memcpy(dst->custom_impl_attrs, src->custom_impl_attrs, src->n_custom_impl_attrs);
-        else
-            oom = true;
-    }
-    if (oom) {
-        tosa_attr_release(dst);
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory copying attributes");
-    }
-    return TOSAC_OK;
-}
-
-void tosa_attr_release(tosa_attr *a)
-{
-    free(a->then_graph);
-    free(a->else_graph);
-    free(a->cond_graph);
-    free(a->body_graph);
-    free(a->custom_operator_name);
-    free(a->custom_domain_name);
-    free(a->custom_impl_attrs);
-    a->then_graph = a->else_graph = a->cond_graph = a->body_graph = NULL;
-    a->custom_operator_name = a->custom_domain_name = NULL;
-    a->custom_impl_attrs = NULL;
-    a->n_custom_impl_attrs = 0;
 }
 
 static bool field_equal(const tosa_attr *a, const tosa_attr *b, const tosa_attr_field *f)

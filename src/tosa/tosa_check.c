@@ -3,7 +3,9 @@
  * executor can recurse into sub-graphs without its own guard against cycles. */
 #include "tosa/tosa_internal.h"
 
-#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
 
 typedef struct cf_ctx {
     const tosa_graph *g;
@@ -86,9 +88,12 @@ tosac_code tosa_check_control_flow(const tosa_graph *g, const char *what, tosac_
         c.n += g->regions[r].n_blocks;
     if (c.n == 0)
         return TOSAC_OK;
-    c.blocks = malloc((size_t)c.n * sizeof *c.blocks);
-    c.state = calloc((size_t)c.n, 1);
-    c.height = calloc((size_t)c.n, sizeof *c.height);
+    /* temporaries from the graph's own allocator (the reader's under tosa_graph_read_ex) */
+    c.blocks = tosac_alloc_array(&g->alloc, (size_t)c.n, sizeof *c.blocks, 0);
+    c.state = tosac_alloc_zero(&g->alloc, (size_t)c.n, 1);
+    c.height = c.state ? tosac_alloc_array(&g->alloc, (size_t)c.n, sizeof *c.height, 0) : NULL;
+    if (c.height)
+        memset(c.height, 0, (size_t)c.n * sizeof *c.height);
     tosac_code rc = TOSAC_OK;
     if (!c.blocks || !c.state || !c.height) {
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
@@ -103,8 +108,8 @@ tosac_code tosa_check_control_flow(const tosa_graph *g, const char *what, tosac_
         rc = visit(&c, i, 0, &h);
     }
 out:
-    free(c.height);
-    free(c.blocks);
-    free(c.state);
+    tosac_release(&g->alloc, c.height);
+    tosac_release(&g->alloc, c.state);
+    tosac_release(&g->alloc, c.blocks);
     return rc;
 }

@@ -45,7 +45,8 @@ bool tosa_attr_enum_ok(tosa_attr_kind k, uint64_t v);
 int64_t tosa_attr_get_int(const tosa_attr *a, const tosa_attr_field *f);
 void tosa_attr_set_int(tosa_attr *a, const tosa_attr_field *f, int64_t v);
 
-/* Deep copy (strings and byte arrays duplicated); dst is overwritten. */
+/* graph_build.c (libc, builder side): deep copy (strings and byte arrays duplicated); dst
+ * is overwritten. */
 tosac_code tosa_attr_copy(tosa_attr *dst, const tosa_attr *src, tosac_error *err);
 void tosa_attr_release(tosa_attr *a);
 /* Equality of the fields op's table has. */
@@ -74,6 +75,10 @@ void tosa_data_decode(tosac_dtype dt, const uint8_t *src, uint64_t n, void *dst)
 tosac_code tosa_data_encode(tosac_dtype dt, const void *src, uint64_t n, uint8_t *dst,
                             const char *tensor_name, tosac_error *err);
 
+/* graph.c: release through g->alloc (NULL and borrowed pointers are left alone). */
+void tosa_graph_release(const tosa_graph *g, void *p);
+void tosa_graph_release_attr(const tosa_graph *g, tosa_attr *a);
+
 /* tosa_block_add_tensor without the (linear) duplicate-name check: the reader checks
  * names itself with a sorted index. */
 int tosa_block_push_tensor(tosa_block *b, const char *name, tosac_dtype dt, int rank,
@@ -84,6 +89,9 @@ int tosa_block_push_tensor(tosa_block *b, const char *name, tosac_dtype dt, int 
  * messages start with `what` ("bad .tosa file" when reading). The writer checks the same, so
  * it never writes a file the reader refuses. */
 tosac_code tosa_check_control_flow(const tosa_graph *g, const char *what, tosac_error *err);
+
+/* The writer puts every constant data vector at a multiple of this in the buffer. */
+#define TOSA_DATA_ALIGN 16
 
 /* Limits on untrusted input. */
 #define TOSA_MAX_CALL_DEPTH 32  /* COND_IF / WHILE_LOOP nesting */

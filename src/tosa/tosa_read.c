@@ -3,11 +3,11 @@
  * value is validated before it lands in the in-memory graph. */
 #include "tosa/tosa_read.h"
 
-#include <stdio.h>
-#include <stdlib.h>
+#include <stdalign.h>
+#include <stdint.h>
 #include <string.h>
 
-#include "util/fileio.h"
+#include "util/alloc.h"
 
 tosac_code tosa_reader_charge(tosa_reader *r, uint64_t n)
 {
@@ -16,6 +16,30 @@ tosac_code tosa_reader_charge(tosa_reader *r, uint64_t n)
                           "than the file allows (shared or overlapping tables)");
     r->budget -= n;
     return TOSAC_OK;
+}
+
+void *tosa_reader_alloc(tosa_reader *r, size_t bytes, size_t align)
+{
+    void *p = tosac_alloc(&r->g->alloc, bytes, align);
+    if (!p)
+        tosac_fail(r->err, TOSAC_ERR_INTERNAL, "out of memory reading the .tosa file (the "
+                   "allocator refused %llu bytes)", (unsigned long long)bytes);
+    return p;
+}
+
+char *tosa_reader_str(tosa_reader *r, const char *s, size_t n)
+{
+    if (tosa_reader_charge(r, n + 1) != TOSAC_OK)
+        return NULL;
+    const uint8_t *q = (const uint8_t *)s;
+    if ((r->flags & TOSA_READ_BORROW) && q >= r->b.p && q + n < r->b.p + r->b.len)
+        return (char *)s; /* fb_read checked the NUL terminator inside the buffer */
+    char *d = tosa_reader_alloc(r, n + 1, 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
 }
 
 static tosac_code read_name(tosa_reader *r, const fb_table *t, int id, char **out,
@@ -28,10 +52,8 @@ static tosac_code read_name(tosa_reader *r, const fb_table *t, int id, char **ou
     *out = NULL;
     if (rc || !present)
         return rc;
-    if ((rc = tosa_reader_charge(r, n + 1)) != TOSAC_OK)
-        return rc;
-    *out = strdup(s);
-    return *out ? TOSAC_OK : tosac_fail(r->err, TOSAC_ERR_INTERNAL, "out of memory");
+    *out = tosa_reader_str(r, s, n);
+    return *out ? TOSAC_OK : r->err->code;
 }
 
 static tosac_code read_version(tosa_reader *r, const fb_table *root, tosa_graph *g)
@@ -66,7 +88,29 @@ static tosac_code read_version(tosa_reader *r, const fb_table *root, tosa_graph 
     return TOSAC_OK;
 }
 
-/* Decodes a data vector of n_elem elements of dt into a fresh buffer on t. */
+static bool host_little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char c;
+    memcpy(&c, &one, 1);
+    return c == 1;
+}
+
+/* True if the file bytes at src are already the in-memory form of n elements of dt. */
+static bool same_as_file(tosac_dtype dt, const uint8_t *src, uint64_t n)
+{
+    if (dt == TOSAC_DT_I4 || dt == TOSAC_DT_FP4E2M1 || dt == TOSAC_DT_I48 || !host_little_endian())
+        return false;
+    if (dt == TOSAC_DT_BOOL) /* in memory a bool is 0 or 1; the file may say any non-zero */
+        for (uint64_t i = 0; i < n; i++)
+            if (src[i] > 1)
+                return false;
+    size_t w = tosac_dtype_size(dt);
+    return w && (uintptr_t)src % w == 0;
+}
+
+/* Decodes a data vector of n_elem elements of dt into a fresh buffer on t (or, reading
+ * with TOSA_READ_BORROW, points t at the file bytes when they are already its form). */
 static tosac_code read_data(tosa_reader *r, const fb_vec *v, tosa_tensor *t, uint64_t n_elem,
                             const char *blk)
 {
@@ -82,25 +126,49 @@ static tosac_code read_data(tosa_reader *r, const fb_vec *v, tosa_tensor *t, uin
     if (rc)
         return rc;
     size_t bytes = (size_t)n_elem * tosac_dtype_size(t->dtype);
-    t->data = malloc(bytes ? bytes : 1);
-    if (!t->data)
-        return tosac_fail(r->err, TOSAC_ERR_INTERNAL, "out of memory reading tensor '%s'", t->name);
+    const uint8_t *src = r->b.p + v->pos;
     t->data_size = bytes;
-    tosa_data_decode(t->dtype, r->b.p + v->pos, n_elem, t->data);
+    if ((r->flags & TOSA_READ_BORROW) && same_as_file(t->dtype, src, n_elem)) {
+        t->data = (void *)src; /* the graph never writes constant data */
+        return TOSAC_OK;
+    }
+    /* at least one byte: "constant with no elements" stays distinct from "no data" */
+    t->data = tosac_alloc(&r->g->alloc, bytes ? bytes : 1, 16);
+    if (!t->data)
+        return tosac_fail(r->err, TOSAC_ERR_INTERNAL, "out of memory reading the .tosa file: "
+                          "tensor '%s' needs %llu bytes", t->name, (unsigned long long)bytes);
+    tosa_data_decode(t->dtype, src, n_elem, t->data);
     return TOSAC_OK;
+}
+
+tosa_tensor *tosa_reader_new_tensor(tosa_reader *r, tosa_block *b, char *name, tosac_dtype dt,
+                                    int rank, const int64_t *shape)
+{
+    if (b->n_tensors >= b->cap_tensors) { /* the counts made before reading were wrong */
+        tosac_fail(r->err, TOSAC_ERR_INTERNAL, "block '%s': more tensors than counted", b->name);
+        return NULL;
+    }
+    tosa_tensor *t = &b->tensors[b->n_tensors++];
+    memset(t, 0, sizeof *t);
+    t->name = name;
+    t->dtype = dt;
+    t->rank = rank;
+    for (int i = 0; i < rank; i++)
+        t->shape[i] = shape[i];
+    return t;
 }
 
 static tosac_code read_tensor(tosa_reader *r, const fb_table *tt, int index, tosa_block *b)
 {
     char what[160], *name = NULL;
-    snprintf(what, sizeof what, "block '%.40s' tensor %d", b->name, index);
+    tosa_what(what, sizeof what, "block '%.40s' tensor %d", b->name, index);
     const fb_buf *fb = &r->b;
     tosac_code rc = read_name(r, tt, 0, &name, what);
     if (rc)
         return rc;
     if (!name)
         return tosac_fail(r->err, TOSAC_ERR_INPUT, "bad .tosa file: %s has no name", what);
-    snprintf(what, sizeof what, "block '%.40s' tensor '%.40s'", b->name, name);
+    tosa_what(what, sizeof what, "block '%.40s' tensor '%.40s'", b->name, name);
 
     fb_vec shape, data;
     bool has_shape, has_data, present;
@@ -142,12 +210,12 @@ static tosac_code read_tensor(tosa_reader *r, const fb_table *tt, int index, tos
     size_t nbytes;
     if ((rc = tosac_shape_check((tosac_dtype)dt, (int)shape.n, dims, &nbytes, r->err)) != TOSAC_OK)
         goto out;
-    int ti = tosa_block_push_tensor(b, name, (tosac_dtype)dt, (int)shape.n, dims, NULL, 0, r->err);
-    if (ti < 0) {
+    tosa_tensor *t = tosa_reader_new_tensor(r, b, name, (tosac_dtype)dt, (int)shape.n, dims);
+    if (!t) {
         rc = r->err->code;
         goto out;
     }
-    tosa_tensor *t = &b->tensors[ti];
+    name = NULL; /* the tensor owns it */
     t->variable = flag_var != 0;
     t->is_unranked = flag_unranked != 0;
     if ((rc = read_name(r, tt, 6, &t->variable_name, what)) != TOSAC_OK)
@@ -155,7 +223,7 @@ static tosac_code read_tensor(tosa_reader *r, const fb_table *tt, int index, tos
     if (has_data)
         rc = read_data(r, &data, t, (uint64_t)tosac_shape_numel(t->rank, t->shape), b->name);
 out:
-    free(name);
+    tosa_graph_release(r->g, name);
     return rc;
 }
 
@@ -163,13 +231,13 @@ out:
 static tosac_code read_shape_entry(tosa_reader *r, const fb_table *st, int index, tosa_block *b)
 {
     char what[160], *name = NULL;
-    snprintf(what, sizeof what, "block '%.40s' shape %d", b->name, index);
+    tosa_what(what, sizeof what, "block '%.40s' shape %d", b->name, index);
     tosac_code rc = read_name(r, st, 0, &name, what);
     if (rc)
         return rc;
     if (!name)
         return tosac_fail(r->err, TOSAC_ERR_INPUT, "bad .tosa file: %s has no name", what);
-    snprintf(what, sizeof what, "block '%.40s' shape '%.40s'", b->name, name);
+    tosa_what(what, sizeof what, "block '%.40s' shape '%.40s'", b->name, name);
     uint64_t rank;
     bool present, has_data;
     fb_vec data;
@@ -179,16 +247,17 @@ static tosac_code read_shape_entry(tosa_reader *r, const fb_table *st, int index
     int64_t dim = (int64_t)rank;
     if ((rc = tosac_shape_check(TOSAC_DT_SHAPE, 1, &dim, NULL, r->err)) != TOSAC_OK)
         goto out;
-    int ti = tosa_block_push_tensor(b, name, TOSAC_DT_SHAPE, 1, &dim, NULL, 0, r->err);
-    if (ti < 0) {
+    tosa_tensor *t = tosa_reader_new_tensor(r, b, name, TOSAC_DT_SHAPE, 1, &dim);
+    if (!t) {
         rc = r->err->code;
         goto out;
     }
-    b->tensors[ti].in_shapes_table = true;
+    name = NULL;
+    t->in_shapes_table = true;
     if (has_data)
-        rc = read_data(r, &data, &b->tensors[ti], rank, b->name);
+        rc = read_data(r, &data, t, rank, b->name);
 out:
-    free(name);
+    tosa_graph_release(r->g, name);
     return rc;
 }
 
@@ -231,9 +300,10 @@ static tosac_code build_index(tosa_reader *r, tosa_block *b, tosa_name_index *ix
 {
     ix->block = b;
     ix->n = b->n_tensors;
-    ix->order = malloc((size_t)(b->n_tensors ? b->n_tensors : 1) * sizeof(int));
+    ix->order = tosa_reader_alloc(r, (size_t)(b->n_tensors ? b->n_tensors : 1) * sizeof(int),
+                                  alignof(int));
     if (!ix->order)
-        return tosac_fail(r->err, TOSAC_ERR_INTERNAL, "out of memory");
+        return r->err->code;
     for (int i = 0; i < b->n_tensors; i++)
         ix->order[i] = i;
     sort_by_name(b, ix->order, ix->n);
@@ -271,10 +341,10 @@ tosac_code tosa_read_names(tosa_reader *r, const fb_table *t, int id, tosa_block
         return rc;
     if ((rc = tosa_reader_charge(r, (uint64_t)v.n * 4)) != TOSAC_OK)
         return rc;
-    r->cur_kind = kind;
-    *out = malloc((size_t)v.n * sizeof(int));
+    (void)kind;
+    *out = tosa_reader_alloc(r, (size_t)v.n * sizeof(int), alignof(int));
     if (!*out)
-        return tosac_fail(r->err, TOSAC_ERR_INTERNAL, "out of memory");
+        return r->err->code;
     *n_out = (int)v.n;
     for (uint32_t i = 0; i < v.n; i++) {
         const char *s;
@@ -294,27 +364,46 @@ tosac_code tosa_read_names(tosa_reader *r, const fb_table *t, int id, tosa_block
     return TOSAC_OK;
 }
 
-static tosac_code read_block(tosa_reader *r, const fb_table *bt, tosa_region *reg,
-                             int reg_index, int index)
+/* The tensor array of block b, sized for its declared tensors and the outer references its
+ * operators can create (counted with the name index, so the array moves once at most). */
+static tosac_code alloc_tensors(tosa_reader *r, tosa_block *b, int n)
+{
+    tosa_tensor *t = tosa_reader_alloc(r, (size_t)(n ? n : 1) * sizeof *t, 0);
+    if (!t)
+        return r->err->code;
+    if (b->n_tensors)
+        memcpy(t, b->tensors, (size_t)b->n_tensors * sizeof *t);
+    tosa_graph_release(r->g, b->tensors);
+    b->tensors = t;
+    b->cap_tensors = n;
+    return TOSAC_OK;
+}
+
+static tosac_code read_block(tosa_reader *r, const fb_table *bt, tosa_block *b,
+                             const tosa_region *reg, int reg_index, int index)
 {
     char what[160], *name = NULL;
-    snprintf(what, sizeof what, "region '%.40s' block %d", reg->name, index);
+    tosa_what(what, sizeof what, "region '%.40s' block %d", reg->name, index);
     tosac_code rc = read_name(r, bt, 0, &name, what);
     if (rc)
         return rc;
-    tosa_block *b = tosa_region_add_block(reg, name ? name : "");
-    free(name);
-    if (!b)
-        return tosac_fail(r->err, TOSAC_ERR_INTERNAL, "out of memory");
+    b->name = name ? name : tosa_reader_str(r, "", 0);
+    if (!b->name)
+        return r->err->code;
     r->cur_region = reg_index;
     r->cur_block = index;
-    snprintf(what, sizeof what, "block '%.40s'", b->name);
+    tosa_what(what, sizeof what, "block '%.40s'", b->name);
 
     fb_vec ops, tensors, shapes;
     bool present;
     if ((rc = fb_vec_field(&r->b, bt, 1, 4, &ops, &present, what)) ||
         (rc = fb_vec_field(&r->b, bt, 2, 4, &tensors, &present, what)) ||
         (rc = fb_vec_field(&r->b, bt, 5, 4, &shapes, &present, what)))
+        return rc;
+    if ((uint64_t)tensors.n + shapes.n > INT32_MAX / 2)
+        return tosac_fail(r->err, TOSAC_ERR_INPUT, "bad .tosa file: %s has %u tensors and %u "
+                          "shapes", what, tensors.n, shapes.n);
+    if ((rc = alloc_tensors(r, b, (int)(tensors.n + shapes.n))) != TOSAC_OK)
         return rc;
     for (uint32_t i = 0; i < tensors.n; i++) {
         fb_table tt;
@@ -331,6 +420,14 @@ static tosac_code read_block(tosa_reader *r, const fb_table *bt, tosa_region *re
     tosa_name_index ix = {0};
     if ((rc = build_index(r, b, &ix)) != TOSAC_OK)
         goto out;
+    int n_outer = tosa_count_outer_candidates(r, &ops, &ix);
+    if (n_outer > 0 && (rc = alloc_tensors(r, b, b->n_tensors + n_outer)) != TOSAC_OK)
+        goto out;
+    if (ops.n && !(b->ops = tosa_reader_alloc(r, (size_t)ops.n * sizeof *b->ops, 0))) {
+        rc = r->err->code;
+        goto out;
+    }
+    b->cap_ops = (int)ops.n;
     for (uint32_t i = 0; i < ops.n; i++) {
         fb_table ot;
         if ((rc = fb_vec_table(&r->b, &ops, i, &ot, what)) ||
@@ -338,13 +435,13 @@ static tosac_code read_block(tosa_reader *r, const fb_table *bt, tosa_region *re
             goto out;
     }
     /* Block inputs and outputs must be the block's own tensors. */
-    snprintf(what, sizeof what, "block '%.40s' inputs", b->name);
+    tosa_what(what, sizeof what, "block '%.40s' inputs", b->name);
     if ((rc = tosa_read_names(r, bt, 3, NULL, &ix, &b->inputs, &b->n_inputs, "input", what)))
         goto out;
-    snprintf(what, sizeof what, "block '%.40s' outputs", b->name);
+    tosa_what(what, sizeof what, "block '%.40s' outputs", b->name);
     rc = tosa_read_names(r, bt, 4, NULL, &ix, &b->outputs, &b->n_outputs, "output", what);
 out:
-    free(ix.order);
+    tosa_graph_release(r->g, ix.order);
     return rc;
 }
 
@@ -358,24 +455,33 @@ static tosac_code read_graph(tosa_reader *r, tosa_graph *g)
     bool present;
     if ((rc = fb_vec_field(&r->b, &root, 1, 4, &regions, &present, "regions")) != TOSAC_OK)
         return rc;
+    if (regions.n && !(g->regions = tosa_reader_alloc(r, (size_t)regions.n * sizeof *g->regions, 0)))
+        return r->err->code;
+    g->cap_regions = (int)regions.n;
     for (uint32_t i = 0; i < regions.n; i++) {
         fb_table rt;
         char what[64], *name = NULL;
-        snprintf(what, sizeof what, "region %u", (unsigned)i);
+        tosa_what(what, sizeof what, "region %u", (unsigned)i);
+        tosa_region *reg = &g->regions[g->n_regions++];
+        memset(reg, 0, sizeof *reg);
         if ((rc = fb_vec_table(&r->b, &regions, i, &rt, what)) ||
             (rc = read_name(r, &rt, 0, &name, what)))
             return rc;
-        tosa_region *reg = tosa_graph_add_region(g, name ? name : "");
-        free(name);
-        if (!reg)
-            return tosac_fail(r->err, TOSAC_ERR_INTERNAL, "out of memory");
+        reg->name = name ? name : tosa_reader_str(r, "", 0);
+        if (!reg->name)
+            return r->err->code;
         fb_vec blocks;
         if ((rc = fb_vec_field(&r->b, &rt, 1, 4, &blocks, &present, what)) != TOSAC_OK)
             return rc;
+        if (blocks.n && !(reg->blocks = tosa_reader_alloc(r, (size_t)blocks.n * sizeof *reg->blocks, 0)))
+            return r->err->code;
+        reg->cap_blocks = (int)blocks.n;
         for (uint32_t j = 0; j < blocks.n; j++) {
             fb_table bt;
+            tosa_block *b = &reg->blocks[reg->n_blocks++];
+            memset(b, 0, sizeof *b);
             if ((rc = fb_vec_table(&r->b, &blocks, j, &bt, what)) ||
-                (rc = read_block(r, &bt, reg, (int)i, (int)j)))
+                (rc = read_block(r, &bt, b, reg, (int)i, (int)j)))
                 return rc;
         }
     }
@@ -384,7 +490,8 @@ static tosac_code read_graph(tosa_reader *r, tosa_graph *g)
     return tosa_resolve_outer_refs(r, g);
 }
 
-tosac_code tosa_graph_read(const void *buf, size_t len, tosa_graph **out, tosac_error *err)
+tosac_code tosa_graph_read_ex(const void *buf, size_t len, const tosac_allocator *a,
+                              unsigned flags, tosa_graph **out, tosac_error *err)
 {
     tosac_error local;
     *out = NULL;
@@ -392,46 +499,29 @@ tosac_code tosa_graph_read(const void *buf, size_t len, tosa_graph **out, tosac_
         tosac_error_clear(&local);
         err = &local;
     }
-    if (!buf && len)
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "tosa_graph_read: NULL buffer");
+    if ((!buf && len) || !a || !a->alloc)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "tosa_graph_read_ex: NULL buffer or allocator");
+    tosa_graph *g = tosac_alloc_zero(a, sizeof *g, 0);
+    if (!g)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory reading the .tosa file (the "
+                          "allocator refused %llu bytes)", (unsigned long long)sizeof *g);
+    g->alloc = *a;
+    if (flags & TOSA_READ_BORROW) {
+        g->borrowed = buf;
+        g->n_borrowed = len;
+    }
     tosa_reader r;
     memset(&r, 0, sizeof r);
     r.b = (fb_buf){buf, len, err};
     r.err = err;
+    r.g = g;
+    r.flags = flags;
     r.budget = 4 * (uint64_t)len + 4096;
-    tosa_graph *g = tosa_graph_new(1, 0);
-    if (!g)
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     tosac_code rc = read_graph(&r, g);
-    free(r.outer);
     if (rc) {
         tosa_graph_free(g);
         return rc;
     }
     *out = g;
     return TOSAC_OK;
-}
-
-tosac_code tosa_graph_read_file(const char *path, tosa_graph **out, tosac_error *err)
-{
-    void *data;
-    size_t len;
-    *out = NULL;
-    tosac_code rc = tosac_read_file(path, &data, &len, err);
-    if (rc)
-        return rc;
-    rc = tosa_graph_read(data, len, out, err);
-    free(data);
-    if (rc && err && err->code == rc && strncmp(err->msg, path, strlen(path)) != 0) {
-        /* Prefix the file name so a user sees which file is bad. */
-        size_t pl = strlen(path), cap = sizeof err->msg;
-        if (pl + 3 < cap) {
-            memmove(err->msg + pl + 2, err->msg, cap - pl - 3);
-            memcpy(err->msg, path, pl);
-            err->msg[pl] = ':';
-            err->msg[pl + 1] = ' ';
-            err->msg[cap - 1] = '\0';
-        }
-    }
-    return rc;
 }

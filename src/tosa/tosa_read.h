@@ -4,33 +4,38 @@
 
 #include "tosa/fb_read.h"
 #include "tosa/tosa_internal.h"
-
-/* A tensor a sub-block names but does not declare (see tosa_tensor.outer_ref). */
-typedef struct tosa_outer_ref {
-    int region, block, tensor;
-    int op;               /* first operator that names it, for the error message */
-    const char *kind;     /* "input" / "output" */
-} tosa_outer_ref;
+#include "util/strfmt.h"
 
 #define TOSA_MAX_OUTER_REFS 4096
 
+/* Everything the reader keeps goes to g->alloc, sized exactly before it is filled (no
+ * growth); with TOSA_READ_BORROW names and constant data may point into the buffer. */
 typedef struct tosa_reader {
     fb_buf b;
     tosac_error *err;
+    tosa_graph *g;
+    unsigned flags;
     int minor;            /* 0 or 1: selects the DType / Op numbering */
     uint64_t budget;      /* bytes we may still copy out (guards shared-table amplification) */
-    int cur_region, cur_block, cur_op; /* where names are being resolved */
-    const char *cur_kind;
-    tosa_outer_ref *outer; /* outer references created so far, resolved after all blocks */
-    int n_outer;
+    int cur_region, cur_block, cur_op; /* where names are being read */
+    int n_outer;          /* outer references created so far (tensors marked outer_ref) */
 } tosa_reader;
 
-/* Sorted name -> tensor index map of one block. */
+/* Sorted name -> tensor index map of one block's declared tensors (outer references are
+ * appended after them, at indices n..). */
 typedef struct tosa_name_index {
     const tosa_block *block;
     int *order;           /* tensor indices sorted by name */
     int n;
 } tosa_name_index;
+
+/* From g->alloc; NULL with err set ("out of memory reading the .tosa file"). */
+void *tosa_reader_alloc(tosa_reader *r, size_t bytes, size_t align);
+/* A string of the file (s, n bytes, NUL-terminated): borrowed when reading with
+ * TOSA_READ_BORROW and s lies in the buffer, else copied. Charged against the budget. */
+char *tosa_reader_str(tosa_reader *r, const char *s, size_t n);
+/* "what" context strings for messages (a small snprintf, see util/strfmt.h). */
+#define tosa_what tosac_strfmt
 
 /* Charges n bytes of copied content against the budget. */
 tosac_code tosa_reader_charge(tosa_reader *r, uint64_t n);
@@ -41,7 +46,12 @@ int tosa_name_lookup(const tosa_name_index *ix, const char *name);
  * outer reference (created once per block and name). -1 with err set on failure. */
 int tosa_reader_operand(tosa_reader *r, tosa_block *b, const tosa_name_index *ix,
                         const char *name);
-/* Vector-of-names field `id` of table t -> tensor indices (*out malloc'd). With b, names the
+/* Appends a tensor to b (within the capacity counted before reading); it owns name. */
+tosa_tensor *tosa_reader_new_tensor(tosa_reader *r, tosa_block *b, char *name, tosac_dtype dt,
+                                    int rank, const int64_t *shape);
+/* Upper bound of the outer references block b's operators (vector ops) can create. */
+int tosa_count_outer_candidates(tosa_reader *r, const fb_vec *ops, const tosa_name_index *ix);
+/* Vector-of-names field `id` of table t -> tensor indices (*out from the reader). With b, names the
  * block lacks become outer references (operator operands); without, they are errors. */
 tosac_code tosa_read_names(tosa_reader *r, const fb_table *t, int id, tosa_block *b,
                            const tosa_name_index *ix, int **out, int *n_out, const char *kind,

@@ -1,8 +1,6 @@
 /* The verifying .tosa reader: operators and their attribute tables. */
 #include "tosa/tosa_read.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static tosa_op last_op(int minor) { return minor >= 1 ? TOSA_OP_COUNT - 1 : TOSA_OP_LAST_1_0; }
@@ -12,9 +10,10 @@ static tosac_code read_bytes(tosa_reader *r, const fb_vec *v, uint8_t **out)
     tosac_code rc = tosa_reader_charge(r, v->n);
     if (rc)
         return rc;
-    *out = malloc(v->n ? v->n : 1);
+    /* at least one byte: "present but empty" stays distinct from absent */
+    *out = tosa_reader_alloc(r, v->n ? v->n : 1, 1);
     if (!*out)
-        return tosac_fail(r->err, TOSAC_ERR_INTERNAL, "out of memory");
+        return r->err->code;
     memcpy(*out, r->b.p + v->pos, v->n);
     return TOSAC_OK;
 }
@@ -56,11 +55,9 @@ static tosac_code read_field(tosa_reader *r, const fb_table *at, int id, const t
         size_t n;
         if ((rc = fb_str_field(b, at, id, &s, &n, &present, what)) || !present)
             return rc;
-        if ((rc = tosa_reader_charge(r, n + 1)) != TOSAC_OK)
-            return rc;
         char **dst = (char **)(base + f->off);
-        *dst = strdup(s);
-        return *dst ? TOSAC_OK : tosac_fail(r->err, TOSAC_ERR_INTERNAL, "out of memory");
+        *dst = tosa_reader_str(r, s, n);
+        return *dst ? TOSAC_OK : r->err->code;
     }
     default: {
         uint64_t v;
@@ -122,7 +119,7 @@ tosac_code tosa_read_operator(tosa_reader *r, const fb_table *ot, int index, tos
     char what[160];
     uint64_t opv;
     bool present;
-    snprintf(what, sizeof what, "operator %d", index);
+    tosa_what(what, sizeof what, "operator %d", index);
     tosac_code rc = fb_scalar(&r->b, ot, 0, 4, &opv, &present, what);
     if (rc)
         return rc;
@@ -131,41 +128,30 @@ tosac_code tosa_read_operator(tosa_reader *r, const fb_table *ot, int index, tos
                           "TOSA 1.%d operator", what, (unsigned long long)opv, r->minor);
     tosa_op op = (tosa_op)opv;
     r->cur_op = index;
-    snprintf(what, sizeof what, "operator %d (%s)", index, tosa_op_name(op));
+    tosa_what(what, sizeof what, "operator %d (%s)", index, tosa_op_name(op));
 
-    tosa_attr attr;
-    memset(&attr, 0, sizeof attr);
-    int *in = NULL, *out = NULL, n_in = 0, n_out = 0;
-    char *location = NULL;
+    if (b->n_ops >= b->cap_ops)
+        return tosac_fail(r->err, TOSAC_ERR_INTERNAL, "block '%s': more operators than counted",
+                          b->name);
+    /* filled in place: on failure tosa_graph_free releases what is set so far */
+    tosa_operator *o = &b->ops[b->n_ops++];
+    memset(o, 0, sizeof *o);
+    o->op = op;
     fb_table lt;
-    if ((rc = read_attr(r, ot, op, &attr, what)) ||
-        (rc = tosa_read_names(r, ot, 3, b, ix, &in, &n_in, "input", what)) ||
-        (rc = tosa_read_names(r, ot, 4, b, ix, &out, &n_out, "output", what)) ||
+    if ((rc = read_attr(r, ot, op, &o->attr, what)) ||
+        (rc = tosa_read_names(r, ot, 3, b, ix, &o->inputs, &o->n_inputs, "input", what)) ||
+        (rc = tosa_read_names(r, ot, 4, b, ix, &o->outputs, &o->n_outputs, "output", what)) ||
         (rc = fb_table_field(&r->b, ot, 5, &lt, &present, what)))
-        goto out;
+        return rc;
     if (present) {
         const char *s;
         size_t n;
         bool has_text;
-        if ((rc = fb_str_field(&r->b, &lt, 0, &s, &n, &has_text, what)) ||
-            (rc = tosa_reader_charge(r, n + 1)))
-            goto out;
-        location = strdup(has_text ? s : "");
-        if (!location) {
-            rc = tosac_fail(r->err, TOSAC_ERR_INTERNAL, "out of memory");
-            goto out;
-        }
+        if ((rc = fb_str_field(&r->b, &lt, 0, &s, &n, &has_text, what)) != TOSAC_OK)
+            return rc;
+        o->location = tosa_reader_str(r, has_text ? s : "", has_text ? n : 0);
+        if (!o->location)
+            return r->err->code;
     }
-    if (tosa_block_add_op(b, op, &attr, in, n_in, out, n_out, r->err) < 0) {
-        rc = r->err->code ? r->err->code : TOSAC_ERR_INTERNAL;
-        goto out;
-    }
-    b->ops[b->n_ops - 1].location = location;
-    location = NULL;
-out:
-    tosa_attr_release(&attr);
-    free(in);
-    free(out);
-    free(location);
-    return rc;
+    return TOSAC_OK;
 }

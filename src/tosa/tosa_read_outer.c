@@ -5,7 +5,6 @@
  * found by walking up the callers. */
 #include "tosa/tosa_read.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 int tosa_reader_operand(tosa_reader *r, tosa_block *b, const tosa_name_index *ix,
@@ -14,39 +13,60 @@ int tosa_reader_operand(tosa_reader *r, tosa_block *b, const tosa_name_index *ix
     int ti = tosa_name_lookup(ix, name);
     if (ti >= 0)
         return ti;
-    for (int i = 0; i < r->n_outer; i++) {
-        const tosa_outer_ref *o = &r->outer[i];
-        if (o->region == r->cur_region && o->block == r->cur_block &&
-            strcmp(b->tensors[o->tensor].name, name) == 0)
-            return o->tensor;
-    }
+    for (int i = ix->n; i < b->n_tensors; i++) /* outer references follow the declared */
+        if (strcmp(b->tensors[i].name, name) == 0)
+            return i;
     if (r->n_outer >= TOSA_MAX_OUTER_REFS) {
         tosac_fail(r->err, TOSAC_ERR_INPUT, "bad .tosa file: more than %d names refer to "
                    "tensors outside their block", TOSA_MAX_OUTER_REFS);
         return -1;
     }
-    if (!(r->n_outer & (r->n_outer - 1))) {
-        void *p = realloc(r->outer, (size_t)(r->n_outer ? 2 * r->n_outer : 1) * sizeof *r->outer);
-        if (!p) {
-            tosac_fail(r->err, TOSAC_ERR_INTERNAL, "out of memory");
-            return -1;
-        }
-        r->outer = p;
+    char *nm = tosa_reader_str(r, name, strlen(name));
+    if (!nm)
+        return -1;
+    tosa_tensor *t = tosa_reader_new_tensor(r, b, nm, TOSAC_DT_UNKNOWN, 0, NULL);
+    if (!t) {
+        tosa_graph_release(r->g, nm);
+        return -1;
     }
-    if (tosa_reader_charge(r, strlen(name) + 1) != TOSAC_OK)
-        return -1;
-    ti = tosa_block_push_tensor(b, name, TOSAC_DT_UNKNOWN, 0, NULL, NULL, 0, r->err);
-    if (ti < 0)
-        return -1;
-    b->tensors[ti].outer_ref = true;
-    r->outer[r->n_outer++] = (tosa_outer_ref){r->cur_region, r->cur_block, ti, r->cur_op,
-                                                r->cur_kind};
-    return ti;
+    t->outer_ref = true;
+    r->n_outer++;
+    return (int)(t - b->tensors);
 }
 
-static tosa_block *block_at(tosa_graph *g, int region, int block)
+/* Names the operators use that the block does not declare (an upper bound: repeats count). */
+static int count_missing(const fb_buf *fb, const fb_table *ot, int id, const tosa_name_index *ix)
 {
-    return &g->regions[region].blocks[block];
+    fb_vec v;
+    bool present;
+    int n = 0;
+    if (fb_vec_field(fb, ot, id, 4, &v, &present, "operator"))
+        return 0;
+    for (uint32_t i = 0; i < v.n; i++) {
+        const char *s;
+        size_t len;
+        if (fb_vec_str(fb, &v, i, &s, &len, "operator"))
+            return n;
+        n += tosa_name_lookup(ix, s) < 0;
+    }
+    return n;
+}
+
+int tosa_count_outer_candidates(tosa_reader *r, const fb_vec *ops, const tosa_name_index *ix)
+{
+    /* a quiet pass: a malformed operator is reported when it is read for real */
+    tosac_error quiet;
+    tosac_error_clear(&quiet);
+    fb_buf fb = r->b;
+    fb.err = &quiet;
+    int n = 0;
+    for (uint32_t i = 0; i < ops->n && n < TOSA_MAX_OUTER_REFS + 1; i++) {
+        fb_table ot;
+        if (fb_vec_table(&fb, ops, i, &ot, "operator"))
+            break;
+        n += count_missing(&fb, &ot, 3, ix) + count_missing(&fb, &ot, 4, ix);
+    }
+    return n < TOSA_MAX_OUTER_REFS + 1 ? n : TOSA_MAX_OUTER_REFS + 1;
 }
 
 /* True if some operator of `caller` runs block `callee` as a sub-graph. */
@@ -95,6 +115,26 @@ static const tosa_tensor *find_declaration(const tosa_graph *g, const tosa_block
     return NULL;
 }
 
+/* The first operator of b naming tensor ti (inputs before outputs, as they are read). */
+static int first_use(const tosa_block *b, int ti, const char **kind)
+{
+    for (int i = 0; i < b->n_ops; i++) {
+        const tosa_operator *o = &b->ops[i];
+        for (int k = 0; k < o->n_inputs; k++)
+            if (o->inputs[k] == ti) {
+                *kind = "input";
+                return i;
+            }
+        for (int k = 0; k < o->n_outputs; k++)
+            if (o->outputs[k] == ti) {
+                *kind = "output";
+                return i;
+            }
+    }
+    *kind = "operand";
+    return 0;
+}
+
 tosac_code tosa_resolve_outer_refs(tosa_reader *r, tosa_graph *g)
 {
     if (r->n_outer == 0)
@@ -102,26 +142,33 @@ tosac_code tosa_resolve_outer_refs(tosa_reader *r, tosa_graph *g)
     int n_blocks = 0;
     for (int i = 0; i < g->n_regions; i++)
         n_blocks += g->regions[i].n_blocks;
-    const tosa_block **queue = malloc((size_t)n_blocks * sizeof *queue);
+    const tosa_block **queue = tosa_reader_alloc(r, (size_t)n_blocks * sizeof *queue, 0);
     if (!queue)
-        return tosac_fail(r->err, TOSAC_ERR_INTERNAL, "out of memory");
+        return r->err->code;
     tosac_code rc = TOSAC_OK;
-    for (int i = 0; i < r->n_outer && !rc; i++) {
-        tosa_block *b = block_at(g, r->outer[i].region, r->outer[i].block);
-        tosa_tensor *t = &b->tensors[r->outer[i].tensor];
-        const tosa_tensor *decl = find_declaration(g, b, t->name, queue, n_blocks);
-        if (!decl) {
-            const tosa_operator *o = &b->ops[r->outer[i].op];
-            rc = tosac_fail(r->err, TOSAC_ERR_INPUT, "bad .tosa file: operator %d (%s): %s '%s' "
-                            "is not a tensor of block '%s'", r->outer[i].op,
-                            tosa_op_name(o->op), r->outer[i].kind, t->name, b->name);
-            break;
+    /* region, block and creation order: the first unresolvable reference is reported */
+    for (int ri = 0; ri < g->n_regions && !rc; ri++)
+        for (int bi = 0; bi < g->regions[ri].n_blocks && !rc; bi++) {
+            tosa_block *b = &g->regions[ri].blocks[bi];
+            for (int ti = 0; ti < b->n_tensors && !rc; ti++) {
+                tosa_tensor *t = &b->tensors[ti];
+                if (!t->outer_ref)
+                    continue;
+                const tosa_tensor *decl = find_declaration(g, b, t->name, queue, n_blocks);
+                if (!decl) {
+                    const char *kind;
+                    int op = first_use(b, ti, &kind);
+                    rc = tosac_fail(r->err, TOSAC_ERR_INPUT, "bad .tosa file: operator %d (%s): "
+                                    "%s '%s' is not a tensor of block '%s'", op,
+                                    tosa_op_name(b->ops[op].op), kind, t->name, b->name);
+                    break;
+                }
+                t->dtype = decl->dtype;
+                t->rank = decl->rank;
+                memcpy(t->shape, decl->shape, sizeof t->shape);
+                t->is_unranked = decl->is_unranked;
+            }
         }
-        t->dtype = decl->dtype;
-        t->rank = decl->rank;
-        memcpy(t->shape, decl->shape, sizeof t->shape);
-        t->is_unranked = decl->is_unranked;
-    }
-    free(queue);
+    tosa_graph_release(g, queue);
     return rc;
 }

@@ -161,7 +161,9 @@ static tosac_code put_operator(writer *w, size_t slot, const tosa_block *b, int 
     return TOSAC_OK;
 }
 
-/* Encodes t's data into a fresh force_align 8 byte vector referenced from slot. */
+/* Encodes t's data into a fresh byte vector referenced from slot. Its first byte is
+ * 16-aligned in the buffer (more than the schema's force_align 8, which padding allows):
+ * a runtime reading a 16-aligned file in place then uses the constants without a copy. */
 static tosac_code put_data(writer *w, size_t slot, const tosa_block *b, const tosa_tensor *t)
 {
     size_t nbytes;
@@ -175,7 +177,7 @@ static tosac_code put_data(writer *w, size_t slot, const tosa_block *b, const to
     uint64_t fbytes = tosa_data_file_bytes(t->dtype, n);
     if (fbytes > UINT32_MAX)
         return tosac_fail(w->err, TOSAC_ERR_UNSUPPORTED, "tensor '%s': data over 4 GB", t->name);
-    size_t v = fb_build_vector(&w->fb, (uint32_t)fbytes, 1, 8);
+    size_t v = fb_build_vector(&w->fb, (uint32_t)fbytes, 1, TOSA_DATA_ALIGN);
     fb_build_patch(&w->fb, slot, v);
     if (w->fb.oom)
         return TOSAC_OK;

@@ -1,7 +1,8 @@
+/* Errors and the warning hook. Part of the runtime library: no stdio (messages are formatted
+ * by util/format.c); the stderr printer of warnings is compiler-side (warn_stderr.c). */
 #include "tosac/error.h"
 
-#include <stdio.h>
-#include <string.h>
+#include "util/format.h"
 
 void tosac_error_clear(tosac_error *err)
 {
@@ -15,7 +16,7 @@ tosac_code tosac_vfail(tosac_error *err, tosac_code code, const char *fmt, va_li
 {
     if (err && err->code == TOSAC_OK) {
         err->code = code;
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        tosac_vformat(err->msg, sizeof err->msg, fmt, ap);
     }
     return code;
 }
@@ -50,22 +51,12 @@ void tosac_set_warning_handler(tosac_warning_fn fn, void *ctx)
 
 void tosac_warn(const char *fmt, ...)
 {
-    char msg[1024], line[1200];
+    if (!g_warn_fn)
+        return; /* no handler: dropped (the CLI installs tosac_warn_stderr) */
+    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    tosac_vformat(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (g_warn_fn) {
-        g_warn_fn(g_warn_ctx, msg);
-        return;
-    }
-    /* names come from model files: a control character must not break the line */
-    size_t n = (size_t)snprintf(line, sizeof line, "tosac: warning: ");
-    for (const unsigned char *p = (const unsigned char *)msg; *p && n + 5 < sizeof line; p++)
-        if (*p < 0x20 || *p == 0x7f)
-            n += (size_t)snprintf(line + n, sizeof line - n, "\\x%02x", *p);
-        else
-            line[n++] = (char)*p;
-    line[n++] = '\n';
-    fwrite(line, 1, n, stderr); /* one write: not interleaved with other output */
+    g_warn_fn(g_warn_ctx, msg);
 }

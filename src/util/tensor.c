@@ -1,10 +1,9 @@
+/* Tensor core: shape checks, element readers, shape strings (runtime library: allocates
+ * nothing; tosac_tensor_alloc/free are compiler-side, tensor_alloc.c). */
 #include "tosac/tensor.h"
 
+#include "util/format.h"
 #include "util/fp.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 int64_t tosac_shape_numel(int rank, const int64_t *shape)
 {
@@ -56,49 +55,17 @@ tosac_code tosac_shape_check(tosac_dtype dt, int rank, const int64_t *shape, siz
     return TOSAC_OK;
 }
 
-tosac_code tosac_tensor_alloc(tosac_tensor *t, tosac_dtype dt, int rank, const int64_t *shape,
-                              tosac_error *err)
-{
-    size_t nbytes;
-    memset(t, 0, sizeof *t);
-    tosac_code rc = tosac_shape_check(dt, rank, shape, &nbytes, err);
-    if (rc)
-        return rc;
-    t->dtype = dt;
-    t->rank = rank;
-    for (int i = 0; i < rank; i++)
-        t->shape[i] = shape[i];
-    /* Always allocate at least one byte so data != NULL for empty tensors. */
-    t->data = calloc(1, nbytes ? nbytes : 1);
-    if (!t->data)
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory allocating %zu bytes", nbytes);
-    t->nbytes = nbytes;
-    t->owns_data = 1;
-    return TOSAC_OK;
-}
-
-void tosac_tensor_free(tosac_tensor *t)
-{
-    if (t && t->owns_data)
-        free(t->data);
-    if (t) {
-        t->data = NULL;
-        t->nbytes = 0;
-        t->owns_data = 0;
-    }
-}
-
 const char *tosac_shape_str(int rank, const int64_t *shape, char *buf, size_t len)
 {
     size_t n = 0;
     if (len == 0)
         return buf;
     buf[0] = '\0';
-    n += (size_t)snprintf(buf + n, len - n, "[");
+    n += tosac_format(buf + n, len - n, "[");
     for (int i = 0; i < rank && n < len; i++)
-        n += (size_t)snprintf(buf + n, len - n, i ? ",%lld" : "%lld", (long long)shape[i]);
+        n += tosac_format(buf + n, len - n, i ? ",%lld" : "%lld", (long long)shape[i]);
     if (n < len)
-        snprintf(buf + n, len - n, "]");
+        tosac_format(buf + n, len - n, "]");
     return buf;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cpu/cpu_exec.h"
+#include "cpu_testgraph.h"
 
 static int node(ir_graph *g, const char *op, const int *in, int n_in, const int *out, int n_out)
 {
@@ -113,26 +114,10 @@ static void test_errors(void **state)
 static void test_if_reads_outer_scope(void **state)
 {
     (void)state;
-    ir_model *m = ir_model_new();
-    ir_graph *g = m->graph;
+    ir_model *m = ct_if_model(2);
     tosac_error err;
     tosac_error_clear(&err);
     int64_t s[1] = {2};
-    assert_true(ir_graph_add_input(g, "x", TOSAC_DT_F32, 1, s, &err) >= 0);
-    int cnd = ir_graph_add_input(g, "c", TOSAC_DT_BOOL, 0, NULL, &err);
-    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 1, s, &err);
-    int k = node(g, "If", &cnd, 1, &y, 1);
-    const char *names[2] = {"then_branch", "else_branch"}, *ops[2] = {"Neg", "Abs"};
-    for (int b = 0; b < 2; b++) {
-        ir_graph *sub = ir_graph_new(names[b], g);
-        int cx = ir_graph_resolve_tensor(sub, "x", &err);
-        assert_true(cx >= 0);
-        int o = ir_graph_add_tensor(sub, "o", TOSAC_DT_F32, 1, s, &err);
-        node(sub, ops[b], &cx, 1, &o, 1);
-        ir_graph_mark_output(sub, o, &err);
-        assert_int_equal(ir_node_set_graph(g, k, names[b], sub, &err), TOSAC_OK);
-    }
-    ir_graph_mark_output(g, y, &err);
     float xv[2] = {-1.5f, 2};
     tosac_tensor in[2];
     in[0] = tensor_f32(1, s, xv);

@@ -129,10 +129,10 @@ static void test_bad_files(void **state)
     tosac_error err;
     tosac_error_clear(&err);
     assert_int_equal(tosac_read_file(prg, &buf, &len, &err), TOSAC_OK);
-    /* cut inside the report: its length field promises more than there is */
+    /* cut inside the report: the header's file size promises more than there is */
     assert_int_equal(tosac_write_file(prg, buf, len - 10, &err), TOSAC_OK);
     assert_int_equal(tu_cli(NULL, &errout, "inspect", prg, NULL), 2);
-    assert_non_null(strstr(errout, "tosac: error: program: truncated report"));
+    assert_non_null(strstr(errout, "the file has"));
     free(errout);
     /* the report is not JSON */
     char *bad = malloc(len);

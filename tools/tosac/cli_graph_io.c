@@ -43,55 +43,80 @@ tosac_code cli_parse_run_args(int argc, char **argv, const char *what, cli_run_a
     return a->file ? TOSAC_OK : tosac_fail(err, TOSAC_ERR_INPUT, "no %s given", what);
 }
 
-static int input_slot(const cli_input *in, const ir_graph *g, const tosac_tensor *vals,
-                      tosac_error *err)
+static int input_slot(const cli_input *in, const char *const *names, int n,
+                      const tosac_tensor *vals, tosac_error *err)
 {
     if (in->name) {
-        for (int i = 0; i < g->n_inputs; i++)
-            if (strcmp(g->tensors[g->inputs[i]].name, in->name) == 0)
+        for (int i = 0; i < n; i++)
+            if (strcmp(names[i], in->name) == 0)
                 return i;
         tosac_fail(err, TOSAC_ERR_INPUT, "there is no input named '%s'", in->name);
         return -1;
     }
-    for (int i = 0; i < g->n_inputs; i++)
+    for (int i = 0; i < n; i++)
         if (!vals[i].data)
             return i;
-    tosac_fail(err, TOSAC_ERR_INPUT, "more inputs given than there are (%d)", g->n_inputs);
+    tosac_fail(err, TOSAC_ERR_INPUT, "more inputs given than there are (%d)", n);
     return -1;
+}
+
+tosac_code cli_load_named_inputs(const cli_run_args *a, const char *const *names, int n,
+                                 tosac_tensor *vals, tosac_error *err)
+{
+    for (int k = 0; k < a->n_inputs; k++) {
+        int slot = input_slot(&a->inputs[k], names, n, vals, err);
+        if (slot < 0)
+            return err->code;
+        if (vals[slot].data)
+            return tosac_fail(err, TOSAC_ERR_INPUT, "input '%s' is given twice", names[slot]);
+        tosac_code rc = tosac_npy_read(a->inputs[k].path, &vals[slot], err);
+        if (rc)
+            return rc;
+    }
+    for (int i = 0; i < n; i++)
+        if (!vals[i].data)
+            return tosac_fail(err, TOSAC_ERR_INPUT, "input '%s' is not given (use --input "
+                              "%s=FILE.npy)", names[i], names[i]);
+    return TOSAC_OK;
 }
 
 tosac_code cli_load_inputs(const cli_run_args *a, const ir_graph *g, tosac_tensor *vals,
                            tosac_error *err)
 {
-    for (int k = 0; k < a->n_inputs; k++) {
-        int slot = input_slot(&a->inputs[k], g, vals, err);
-        if (slot < 0)
-            return err->code;
-        if (vals[slot].data)
-            return tosac_fail(err, TOSAC_ERR_INPUT, "input '%s' is given twice",
-                              g->tensors[g->inputs[slot]].name);
-        tosac_code rc = tosac_npy_read(a->inputs[k].path, &vals[slot], err);
-        if (rc)
-            return rc;
-    }
+    const char *names[CLI_MAX_VALUES];
+    if (g->n_inputs > CLI_MAX_VALUES)
+        return tosac_fail(err, TOSAC_ERR_UNSUPPORTED, "more than %d graph inputs",
+                          CLI_MAX_VALUES);
     for (int i = 0; i < g->n_inputs; i++)
-        if (!vals[i].data)
-            return tosac_fail(err, TOSAC_ERR_INPUT, "input '%s' is not given (use --input "
-                              "%s=FILE.npy)", g->tensors[g->inputs[i]].name,
-                              g->tensors[g->inputs[i]].name);
-    return TOSAC_OK;
+        names[i] = g->tensors[g->inputs[i]].name;
+    return cli_load_named_inputs(a, names, g->n_inputs, vals, err);
+}
+
+tosac_code cli_write_named_outputs(const char *dir, const char *const *names, int n,
+                                   const tosac_tensor *const *outs, tosac_error *err)
+{
+    tosac_code rc = tosac_mkdirs(dir, err);
+    for (int i = 0; i < n && !rc; i++) {
+        char name[256], path[4096];
+        tosac_sanitize_name(names[i], name, sizeof name);
+        if ((size_t)snprintf(path, sizeof path, "%s/%s.npy", dir, name) >= sizeof path)
+            return tosac_fail(err, TOSAC_ERR_INPUT, "output path for '%s' is too long", name);
+        rc = tosac_npy_write(path, outs[i], err);
+    }
+    return rc;
 }
 
 tosac_code cli_write_outputs(const char *dir, const ir_graph *g, const tosac_tensor *outs,
                              tosac_error *err)
 {
-    tosac_code rc = tosac_mkdirs(dir, err);
-    for (int i = 0; i < g->n_outputs && !rc; i++) {
-        char name[256], path[4096];
-        tosac_sanitize_name(g->tensors[g->outputs[i]].name, name, sizeof name);
-        if ((size_t)snprintf(path, sizeof path, "%s/%s.npy", dir, name) >= sizeof path)
-            return tosac_fail(err, TOSAC_ERR_INPUT, "output path for '%s' is too long", name);
-        rc = tosac_npy_write(path, &outs[i], err);
+    const char *names[CLI_MAX_VALUES];
+    const tosac_tensor *ts[CLI_MAX_VALUES];
+    if (g->n_outputs > CLI_MAX_VALUES)
+        return tosac_fail(err, TOSAC_ERR_UNSUPPORTED, "more than %d graph outputs",
+                          CLI_MAX_VALUES);
+    for (int i = 0; i < g->n_outputs; i++) {
+        names[i] = g->tensors[g->outputs[i]].name;
+        ts[i] = &outs[i];
     }
-    return rc;
+    return cli_write_named_outputs(dir, names, g->n_outputs, ts, err);
 }

@@ -7,6 +7,7 @@
 #include "tosac/ir.h"
 
 #define CLI_MAX_INPUTS 64
+#define CLI_MAX_VALUES 1024 /* graph inputs / outputs bound by name */
 
 typedef struct cli_run_args {
     const char *file;
@@ -25,5 +26,11 @@ tosac_code cli_load_inputs(const cli_run_args *a, const ir_graph *g, tosac_tenso
                            tosac_error *err);
 tosac_code cli_write_outputs(const char *dir, const ir_graph *g, const tosac_tensor *outs,
                              tosac_error *err);
+
+/* The same over a list of n names (the runtime's signature). */
+tosac_code cli_load_named_inputs(const cli_run_args *a, const char *const *names, int n,
+                                 tosac_tensor *vals, tosac_error *err);
+tosac_code cli_write_named_outputs(const char *dir, const char *const *names, int n,
+                                   const tosac_tensor *const *outs, tosac_error *err);
 
 #endif

@@ -11,11 +11,11 @@
 #include <time.h>
 
 #include "cli_graph_io.h"
+#include "cli_runtime.h"
 #include "cpu/cpu_exec.h"
 #include "interp/interp_state.h"
 #include "tosac/npy.h"
 #include "tosac/onnx.h"
-#include "tosac/program.h"
 
 #define BENCH_MAX_INPUTS 64
 #define BENCH_MAX_SHAPES 16
@@ -206,7 +206,7 @@ typedef struct bench_target {
     int n_inputs;
     interp_state *interp;
     cpu_plan *plan;
-    tosac_program *program;
+    cli_rt program;
     tosac_tensor *outputs;
     int n_outputs;
 } bench_target;
@@ -228,10 +228,13 @@ static tosac_code run_cpu(bench_target *t, tosac_error *err)
     return cpu_plan_run(t->plan, t->inputs, t->n_inputs, t->outputs, t->n_outputs, err);
 }
 
+/* The inputs are copied in on every run: the arena reuses their buffers once they are read. */
 static tosac_code run_prog(bench_target *t, tosac_error *err)
 {
-    free_outputs(t);
-    return tosac_program_run(t->program, t->inputs, t->n_inputs, t->outputs, t->n_outputs, err);
+    tosac_code rc = TOSAC_OK;
+    for (int i = 0; i < t->n_inputs && !rc; i++)
+        rc = cli_rt_set_input(t->program.rt, i, &t->inputs[i], err);
+    return rc ? rc : tosac_rt_invoke(t->program.rt, err);
 }
 
 static tosac_code time_runs(const bench_args *a, bench_target *t, tosac_error *err)
@@ -340,11 +343,15 @@ int cmd_bench(int argc, char **argv)
             t.run = run_cpu;
         }
     } else {
-        rc = tosac_program_read_file(a.file, &t.program, &err);
+        rc = cli_rt_open(a.file, &t.program, &err);
         if (!rc) {
-            n = t.program->cpu->graph->n_inputs;
-            slots = ir_slots(t.program->cpu->graph);
-            t.n_outputs = t.program->cpu->graph->n_outputs;
+            n = tosac_rt_n_inputs(t.program.rt);
+            slots = calloc((size_t)n + 1, sizeof *slots);
+            for (int i = 0; slots && i < n; i++) {
+                const tosac_tensor *in = tosac_rt_input(t.program.rt, i);
+                slots[i] = (bench_slot){tosac_rt_input_name(t.program.rt, i), in->dtype,
+                                        in->rank, in->shape};
+            }
             t.run = run_prog;
         }
     }
@@ -370,7 +377,7 @@ int cmd_bench(int argc, char **argv)
     if (t.interp)
         interp_state_free(t.interp);
     cpu_plan_free(t.plan);
-    tosac_program_free(t.program);
+    cli_rt_close(&t.program);
     tosa_graph_free(tg);
     ir_model_free(model);
     return rc ? cli_report(&err) : 0;

@@ -50,6 +50,7 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    tosac_set_warning_handler(tosac_warn_stderr, NULL);
     int status = run(argc, argv);
     /* Output that could not be written (a full disk, a closed pipe) is a failure, not a
      * success with a truncated result. */

@@ -1,41 +1,45 @@
-/* tosac run PROGRAM: CPU segments on the executor, delegates on the TOSA interpreter; each
+/* tosac run PROGRAM: the program on the runtime (one arena, see tosac/runtime.h); each
  * output written as DIR/<name>.npy. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli_graph_io.h"
-#include "tosac/program.h"
+#include "cli_runtime.h"
 
 int run_program(int argc, char **argv)
 {
     tosac_error err;
     tosac_error_clear(&err);
     cli_run_args a;
-    tosac_program *p = NULL;
-    tosac_tensor *ins = NULL, *outs = NULL;
+    cli_rt r;
+    memset(&r, 0, sizeof r);
+    const char *in_names[CLI_MAX_VALUES], *out_names[CLI_MAX_VALUES];
+    const tosac_tensor *outs[CLI_MAX_VALUES];
+    tosac_tensor *ins = NULL;
     int n_in = 0, n_out = 0;
     tosac_code rc = cli_parse_run_args(argc, argv, "programs", &a, &err);
     if (!rc)
-        rc = tosac_program_read_file(a.file, &p, &err);
+        rc = cli_rt_open(a.file, &r, &err);
     if (!rc) {
-        n_in = p->cpu->graph->n_inputs;
-        n_out = p->cpu->graph->n_outputs;
+        n_in = cli_rt_names(r.rt, 0, in_names);
+        n_out = cli_rt_names(r.rt, 1, out_names);
         ins = calloc((size_t)n_in + 1, sizeof *ins);
-        outs = calloc((size_t)n_out + 1, sizeof *outs);
-        if (!ins || !outs)
+        if (!ins)
             rc = tosac_fail(&err, TOSAC_ERR_INTERNAL, "out of memory");
     }
     if (!rc)
-        rc = cli_load_inputs(&a, p->cpu->graph, ins, &err);
+        rc = cli_load_named_inputs(&a, in_names, n_in, ins, &err);
+    for (int i = 0; !rc && i < n_in; i++)
+        rc = cli_rt_set_input(r.rt, i, &ins[i], &err);
     if (!rc)
-        rc = tosac_program_run(p, ins, n_in, outs, n_out, &err);
+        rc = tosac_rt_invoke(r.rt, &err);
+    for (int i = 0; !rc && i < n_out; i++)
+        outs[i] = tosac_rt_output(r.rt, i);
     if (!rc)
-        rc = cli_write_outputs(a.outdir, p->cpu->graph, outs, &err);
+        rc = cli_write_named_outputs(a.outdir, out_names, n_out, outs, &err);
     for (int i = 0; ins && i < n_in; i++)
         tosac_tensor_free(&ins[i]);
-    for (int i = 0; outs && i < n_out; i++)
-        tosac_tensor_free(&outs[i]);
     free(ins);
-    free(outs);
-    tosac_program_free(p);
+    cli_rt_close(&r);
     return rc ? cli_report(&err) : 0;
 }

@@ -1,0 +1,73 @@
+/* The runtime: runs a compiled program (version 2, see docs/PROGRAM_FORMAT.md) in memory the
+ * caller provides. It reads the program in place (constants and TOSA delegates are used where
+ * they are, e.g. in flash), lays everything it needs out in one arena, and calls no allocator:
+ *
+ *     size_t bytes;
+ *     tosac_rt_arena_size(prog, len, &bytes, &err);     // verifies the program
+ *     tosac_rt_init(prog, len, arena, bytes, &rt, &err); // prepares every step once
+ *     memcpy(tosac_rt_input(rt, 0)->data, ..., tosac_rt_input(rt, 0)->nbytes);
+ *     tosac_rt_invoke(rt, &err);                         // as often as needed
+ *     use tosac_rt_output(rt, 0)->data
+ *
+ * Arena layout: [tosac_rt + prepared state (bump, persistent)] [planned region: every
+ * activation and kernel scratch at the offsets the compiler's memory plan gives]
+ * [dynamic region: values whose shape is not static, sized at compile time].
+ * Errors are a tosac_code with one line in err naming the problem; nothing aborts. */
+#ifndef TOSAC_RUNTIME_H
+#define TOSAC_RUNTIME_H
+
+#include <stddef.h>
+
+#include "tosac/error.h"
+#include "tosac/tensor.h"
+
+typedef struct tosac_rt tosac_rt;       /* opaque; lives at the start of the arena */
+
+/* Verifies the program (every offset, size, index, enum) and gives the arena it needs. */
+tosac_code tosac_rt_arena_size(const void *program, size_t len, size_t *bytes, tosac_error *err);
+/* The program buffer must stay valid and unchanged while rt is used (it is read in place;
+ * it should be 16-aligned). arena: caller memory, 16-aligned, at least tosac_rt_arena_size. */
+tosac_code tosac_rt_init(const void *program, size_t len, void *arena, size_t arena_bytes,
+                         tosac_rt **out, tosac_error *err);
+int tosac_rt_n_inputs(const tosac_rt *rt);
+int tosac_rt_n_outputs(const tosac_rt *rt);
+const char *tosac_rt_input_name(const tosac_rt *rt, int i);
+const char *tosac_rt_output_name(const tosac_rt *rt, int i);
+/* Tensor descriptions with data in the arena: write inputs before invoke, read outputs after. */
+tosac_tensor *tosac_rt_input(tosac_rt *rt, int i);
+const tosac_tensor *tosac_rt_output(const tosac_rt *rt, int i);
+/* Runs once; allocates nothing; data-dependent REQUIRE failures come back as errors. */
+tosac_code tosac_rt_invoke(tosac_rt *rt, tosac_error *err);
+
+/* ---- the operator table (tflite-micro's op resolver) ----
+ * The CPU part's operators are looked up once, at init, through a resolver. tosac_rt_init uses
+ * tosac_rt_ops_all (every operator: an image links them all). An application that wants only
+ * the operators its program uses passes its own resolver to tosac_rt_init_ex, built from the
+ * per-family lookups below (each lives in its own object file, so only the families it names
+ * are linked); a program needing an operator the resolver lacks fails at init, naming it. */
+typedef struct cpu_op_entry tosac_rt_op;               /* opaque */
+typedef const tosac_rt_op *(*tosac_rt_resolver)(const char *op_type);
+typedef struct tosac_rt_options {
+    tosac_rt_resolver resolve;                          /* required */
+} tosac_rt_options;
+tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,
+                            const tosac_rt_options *o, tosac_rt **out, tosac_error *err);
+/* Every operator (the resolver of tosac_rt_init). */
+const tosac_rt_op *tosac_rt_ops_all(const char *op_type);
+/* One operator family each (ONNX op_type -> implementation, NULL if not in the family). */
+const tosac_rt_op *tosac_rt_ops_elementwise(const char *op_type); /* Add, Mul, Where, ... */
+const tosac_rt_op *tosac_rt_ops_unary(const char *op_type);       /* Relu, Sigmoid, Cast, ... */
+const tosac_rt_op *tosac_rt_ops_conv(const char *op_type);        /* Conv, Gemm, MatMul, ... */
+const tosac_rt_op *tosac_rt_ops_pool(const char *op_type);
+const tosac_rt_op *tosac_rt_ops_reduce(const char *op_type);
+const tosac_rt_op *tosac_rt_ops_norm(const char *op_type);        /* Softmax, norms */
+const tosac_rt_op *tosac_rt_ops_shape(const char *op_type);       /* Reshape, Shape, ... */
+const tosac_rt_op *tosac_rt_ops_layout(const char *op_type);      /* Transpose, Concat, ... */
+const tosac_rt_op *tosac_rt_ops_gather(const char *op_type);
+const tosac_rt_op *tosac_rt_ops_quant(const char *op_type);       /* (De)QuantizeLinear, ... */
+const tosac_rt_op *tosac_rt_ops_control(const char *op_type);     /* If, Loop */
+const tosac_rt_op *tosac_rt_ops_scan(const char *op_type);
+const tosac_rt_op *tosac_rt_ops_resize(const char *op_type);
+const tosac_rt_op *tosac_rt_ops_rnn(const char *op_type);         /* LSTM, GRU, RNN */
+
+#endif

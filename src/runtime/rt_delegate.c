@@ -1,0 +1,140 @@
+/* TOSA delegates on the runtime: each .tosa flatbuffer is read in place (constants borrowed
+ * from the program buffer) and prepared once on the interpreter with all its state in the
+ * arena; main-block tensors sit at the plan's offsets, so a delegate's inputs and outputs are
+ * the CPU values' own buffers (no copy where the plan aliases them). */
+#include <string.h>
+
+#include "interp/interp_state.h"
+#include "runtime/rt_internal.h"
+
+/* Steps of the plan's timeline: one per CPU node, one per operator of a delegate's main
+ * block (as tosac_plan_program numbers them). */
+static tosac_code number_steps(tosac_rt *rt, tosac_error *err)
+{
+    for (int gi = 0; gi < rt->n_graphs; gi++) {
+        rt_gview *G = &rt->graphs[gi];
+        int s = 0;
+        for (int k = 0; k < G->g.n_nodes; k++) {
+            G->step[k] = s;
+            if (G->delegate[k] < 0) {
+                s++;
+                continue;
+            }
+            const tosa_block *b = tosa_graph_main_block(rt->delegates[G->delegate[k]].graph);
+            s += b->n_ops > 0 ? b->n_ops : 1;
+        }
+        G->n_steps = s;
+        if (rt_plan_present(&rt->prog) && (uint32_t)s != rt_plan_n_steps(&rt->prog, (uint32_t)gi))
+            return tosac_fail(err, TOSAC_ERR_INPUT, "plan: graph %d has %d steps, the plan %u",
+                              gi, s, rt_plan_n_steps(&rt->prog, (uint32_t)gi));
+    }
+    return TOSAC_OK;
+}
+
+#ifdef RT_HAVE_INTERP_PREPARE_EX
+static void *place(void *user, const tosa_block *b, int tensor, size_t bytes)
+{
+    rt_delegate *d = user;
+    tosac_rt *rt = d->rt;
+    (void)b;
+    int64_t off = rt_plan_tosa_offset(&rt->prog, (uint32_t)d->index, (uint32_t)tensor);
+    if (off < 0 || (uint64_t)off > rt->planned_bytes || bytes > rt->planned_bytes - (size_t)off)
+        return NULL;
+    return rt->planned + off;
+}
+#endif
+
+static tosac_code prepare_one(tosac_rt *rt, int di, tosac_error *err)
+{
+    rt_delegate *d = &rt->delegates[di];
+    rt_delegate_view v = rt_program_delegate(&rt->prog, (uint32_t)di);
+    tosac_error e;
+    tosac_error_clear(&e);
+    tosac_allocator a = tosac_arena_allocator(&rt->state);
+    d->rt = rt;
+    d->index = di;
+    tosac_code rc = tosa_graph_read_ex(v.tosa, v.tosa_size, &a, TOSA_READ_BORROW, &d->graph, &e);
+#ifdef RT_HAVE_INTERP_PREPARE_EX
+    interp_options o;
+    memset(&o, 0, sizeof o);
+    o.alloc = &a;
+    o.place = place;
+    o.user = d;
+    if (!rc)
+        rc = interp_prepare_ex(d->graph, &o, &d->st, &e);
+#else
+    if (!rc)
+        rc = interp_prepare(d->graph, &d->st, &e);
+#endif
+    if (rc)
+        return tosac_fail(err, e.code, "delegate %d: %s", di, e.msg);
+    const tosa_block *b = tosa_graph_main_block(d->graph);
+    const ir_node *n = &rt->graphs[d->graph_index].g.nodes[d->node];
+    if (!b || b->n_inputs != n->n_inputs || b->n_outputs != n->n_outputs)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "delegate %d: its main block does not take the "
+                          "%d inputs and give the %d outputs of its node", di, n->n_inputs,
+                          n->n_outputs);
+    d->in = tosac_arena_alloc(&rt->state, sizeof *d->in * (size_t)(n->n_inputs + 1), 16);
+    if (!d->in)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "the arena is too small for the runtime's state");
+    return TOSAC_OK;
+}
+
+tosac_code rt_prepare_delegates(tosac_rt *rt, tosac_error *err)
+{
+    tosac_code rc = TOSAC_OK;
+    for (int d = 0; d < rt->n_delegates && !rc; d++)
+        rc = prepare_one(rt, d, err);
+    return rc ? rc : number_steps(rt, err);
+}
+
+void rt_release_delegates(tosac_rt *rt)
+{
+#ifndef RT_HAVE_INTERP_PREPARE_EX
+    for (int d = 0; d < rt->n_delegates; d++) {
+        interp_state_free(rt->delegates[d].st);
+        rt->delegates[d].st = NULL;
+        rt->delegates[d].graph = NULL;
+    }
+#else
+    (void)rt;
+#endif
+}
+
+tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int k, tosac_error *err)
+{
+    rt_delegate *d = &rt->delegates[G->delegate[k]];
+    const ir_node *n = &G->g.nodes[k];
+    for (int i = 0; i < n->n_inputs; i++) {
+        const tosac_tensor *v = rt_value(G, n->inputs[i]);
+        if (!v)
+            return tosac_fail(err, TOSAC_ERR_INPUT, "delegate %d: input %d has no value",
+                              G->delegate[k], i);
+        d->in[i] = *v;
+    }
+    /* measuring runs the CPU nodes only: a delegate's outputs stay as prepared (zero) */
+    tosac_code rc = rt->sizes ? TOSAC_OK : interp_execute(d->st, d->in, n->n_inputs, err);
+    for (int o = 0; o < n->n_outputs && !rc; o++) {
+        const tosac_tensor *t = interp_main_output(d->st, o);
+        int id = n->outputs[o];
+        if (id < 0)
+            continue;
+        tosac_tensor *v = &G->vals[id];
+        int64_t off = rt_plan_cpu_offset(&rt->prog, (uint32_t)G->index, (uint32_t)id);
+        if (off < 0) { /* not planned: the interpreter's own buffer is the value */
+            *v = *t;
+            v->owns_data = 0;
+            continue;
+        }
+        if (t->nbytes > G->cap[id])
+            return tosac_fail(err, TOSAC_ERR_INPUT, "delegate %d: output %d needs %zu bytes, "
+                              "%zu planned", G->delegate[k], o, t->nbytes, G->cap[id]);
+        unsigned char *dst = rt->planned + off;
+        if (t->data != dst && t->nbytes) /* copy only where the plan did not alias them */
+            memcpy(dst, t->data, t->nbytes);
+        *v = *t;
+        v->data = dst;
+        v->owns_data = 0;
+    }
+    return rc;
+}

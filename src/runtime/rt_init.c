@@ -1,0 +1,176 @@
+/* Arena size, init and the signature accessors. The arena holds, in order: the state (this
+ * struct, the IR views, the prepared delegates; bump-allocated once), the planned region (the
+ * plan's arena_bytes: every planned value and step scratch at its offset) and the dynamic
+ * region (values without a static shape, emptied by each invoke). */
+#include <stdint.h>
+#include <string.h>
+
+#include "runtime/rt_internal.h"
+
+
+/* The RUNTIME section, or NULL. */
+static const rt_runtime_rec *runtime_rec(const rt_program *p)
+{
+    for (uint32_t s = 0; s < p->n_sections; s++)
+        if (p->sections[s].kind == RT_SEC_RUNTIME &&
+            p->sections[s].size >= sizeof(rt_runtime_rec))
+            return (const rt_runtime_rec *)(p->base + p->sections[s].offset);
+    return NULL;
+}
+
+/* Bounds the sizes a program may ask for, so the sum below cannot wrap. */
+#define RT_MAX_REGION ((uint64_t)1 << 40)
+
+tosac_code rt_load(const void *program, size_t len, rt_program *p, size_t *state_bytes,
+                   size_t *dynamic_bytes, tosac_error *err)
+{
+    if (!program)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "no program");
+    if ((uintptr_t)program % RT_PROGRAM_ALIGN)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "the program buffer is not 16-aligned");
+    tosac_code rc = rt_program_load(program, len, p, err);
+    if (rc)
+        return rc;
+    if (!rt_plan_present(p))
+        return tosac_fail(err, TOSAC_ERR_INPUT, "the program has no memory plan: recompile it "
+                          "with this tosac");
+    if (p->plan->arena_bytes > RT_MAX_REGION)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "plan: arena of %llu bytes is beyond the "
+                          "runtime's limit", (unsigned long long)p->plan->arena_bytes);
+    if (!state_bytes)
+        return TOSAC_OK;
+    const rt_runtime_rec *r = runtime_rec(p);
+    if (!r)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "the program has no runtime sizes section: "
+                          "recompile it with this tosac");
+    if (r->state_bytes > RT_MAX_REGION || r->dynamic_bytes > RT_MAX_REGION)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "runtime sizes: %llu state and %llu dynamic "
+                          "bytes are beyond the runtime's limit",
+                          (unsigned long long)r->state_bytes, (unsigned long long)r->dynamic_bytes);
+    *state_bytes = (size_t)r->state_bytes;
+    *dynamic_bytes = (size_t)r->dynamic_bytes;
+    return TOSAC_OK;
+}
+
+tosac_code tosac_rt_arena_size(const void *program, size_t len, size_t *bytes, tosac_error *err)
+{
+    rt_program p;
+    size_t st = 0, dyn = 0;
+    tosac_code rc = rt_load(program, len, &p, &st, &dyn, err);
+    if (!rc)
+        *bytes = align16(st) + align16((size_t)p.plan->arena_bytes) + align16(dyn);
+    return rc;
+}
+
+/* The signature's values: views of graph 0's planned buffers. */
+static tosac_code bind_signature(tosac_rt *rt, tosac_error *err)
+{
+    const rt_program *p = &rt->prog;
+    rt_gview *G = &rt->graphs[0];
+    rt->inputs = tosac_arena_alloc(&rt->state, sizeof(tosac_tensor) * (p->n_inputs + 1), 16);
+    rt->outputs = tosac_arena_alloc(&rt->state, sizeof(tosac_tensor) * (p->n_outputs + 1), 16);
+    if (!rt->inputs || !rt->outputs)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "the arena is too small for the runtime's state");
+    for (uint32_t i = 0; i < p->n_inputs + p->n_outputs; i++) {
+        bool in = i < p->n_inputs;
+        const rt_sig_rec *s = in ? &p->inputs[i] : &p->outputs[i - p->n_inputs];
+        int id = s->cpu_tensor;
+        const char *name = rt_str(p, s->name);
+        if (id < 0 || id >= G->g.n_tensors)
+            return tosac_fail(err, TOSAC_ERR_INPUT, "signature: '%s' names no value", name);
+        tosac_tensor *v = &G->vals[id];
+        if (!in) {
+            memset(&rt->outputs[i - p->n_inputs], 0, sizeof(tosac_tensor));
+            continue;
+        }
+        bool bound = false;
+        for (int k = 0; k < G->g.n_inputs; k++)
+            bound = bound || G->g.inputs[k] == id;
+        if (!bound || !v->data || v->dtype != (tosac_dtype)s->dtype ||
+            !tosac_shape_equal(v->rank, v->shape, s->rank, s->shape))
+            return tosac_fail(err, TOSAC_ERR_INPUT, "signature: input '%s' is not a planned "
+                              "input of the CPU graph of its type (a dynamic shape? compile with "
+                              "--input-shape)", name);
+        rt->inputs[i] = *v;
+    }
+    return TOSAC_OK;
+}
+
+tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_cap,
+                        unsigned char *planned, unsigned char *dyn, size_t dyn_bytes,
+                        const tosac_rt_options *o, tosac_rt **out, tosac_error *err)
+{
+    tosac_arena st;
+    tosac_arena_init(&st, state_mem, state_cap);
+    tosac_rt *rt = tosac_arena_alloc(&st, sizeof *rt, 16);
+    if (!rt)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "the arena is too small for the runtime's state");
+    memset(rt, 0, sizeof *rt);
+    rt->state = st;
+    rt->prog = *p;
+    rt->planned = planned;
+    rt->planned_bytes = (size_t)p->plan->arena_bytes;
+    memset(planned, 0, rt->planned_bytes); /* deterministic contents from the start */
+    tosac_arena_init(&rt->dyn, dyn, dyn_bytes);
+    tosac_code rc = rt_build_graphs(rt, o, err);
+    if (!rc)
+        rc = rt_prepare_delegates(rt, err);
+    if (!rc)
+        rc = bind_signature(rt, err);
+    if (rc) {
+        rt_release_delegates(rt);
+        return rc;
+    }
+    *out = rt;
+    return TOSAC_OK;
+}
+
+tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,
+                            const tosac_rt_options *o, tosac_rt **out, tosac_error *err)
+{
+    rt_program p;
+    size_t st = 0, dyn = 0;
+    if (out)
+        *out = NULL;
+    if (!out || !o || !o->resolve)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "tosac_rt_init: no output pointer or no "
+                          "operator resolver");
+    tosac_code rc = rt_load(program, len, &p, &st, &dyn, err);
+    if (rc)
+        return rc;
+    size_t need = align16(st) + align16((size_t)p.plan->arena_bytes) + align16(dyn);
+    if (!arena || (uintptr_t)arena % 16)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "the arena is not 16-aligned memory");
+    if (arena_bytes < need)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "the arena has %zu bytes, the program needs %zu",
+                          arena_bytes, need);
+    unsigned char *a = arena;
+    return rt_setup(&p, a, st, a + align16(st), a + align16(st) + align16((size_t)p.plan->arena_bytes),
+                 dyn, o, out, err);
+}
+
+int tosac_rt_n_inputs(const tosac_rt *rt) { return (int)rt->prog.n_inputs; }
+int tosac_rt_n_outputs(const tosac_rt *rt) { return (int)rt->prog.n_outputs; }
+
+const char *tosac_rt_input_name(const tosac_rt *rt, int i)
+{
+    return i >= 0 && (uint32_t)i < rt->prog.n_inputs ? rt_str(&rt->prog, rt->prog.inputs[i].name)
+                                                      : NULL;
+}
+
+const char *tosac_rt_output_name(const tosac_rt *rt, int i)
+{
+    return i >= 0 && (uint32_t)i < rt->prog.n_outputs
+               ? rt_str(&rt->prog, rt->prog.outputs[i].name)
+               : NULL;
+}
+
+tosac_tensor *tosac_rt_input(tosac_rt *rt, int i)
+{
+    return i >= 0 && (uint32_t)i < rt->prog.n_inputs ? &rt->inputs[i] : NULL;
+}
+
+const tosac_tensor *tosac_rt_output(const tosac_rt *rt, int i)
+{
+    return i >= 0 && (uint32_t)i < rt->prog.n_outputs ? &rt->outputs[i] : NULL;
+}

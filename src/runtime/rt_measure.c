@@ -1,0 +1,47 @@
+/* Compile-time measurement on the runtime itself (rt_measure, see rt_internal.h): what the
+ * state, every step's temporaries and scratch, and the dynamic values take. In its own file:
+ * it names every operator (tosac_rt_ops_all), a deployed image never links it. */
+#include <string.h>
+
+#include "runtime/rt_internal.h"
+
+tosac_code rt_measure(const void *program, size_t len, void *arena, size_t arena_bytes,
+                      size_t state_cap, rt_sizes *sizes, tosac_error *err)
+{
+    rt_program p;
+    tosac_code rc = rt_load(program, len, &p, NULL, NULL, err);
+    if (rc)
+        return rc;
+    size_t planned = align16((size_t)p.plan->arena_bytes);
+    state_cap = align16(state_cap);
+    if ((uintptr_t)arena % 16 || arena_bytes < state_cap + planned + 64)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "measuring: arena too small");
+    unsigned char *a = arena, *rest = a + state_cap + planned;
+    size_t half = align16((arena_bytes - state_cap - planned) / 2) - 16;
+    tosac_rt_options o = {tosac_rt_ops_all};
+    tosac_rt *rt = NULL;
+    rc = rt_setup(&p, a, state_cap, a + state_cap, rest, half, &o, &rt, err);
+    if (rc)
+        return rc;
+    sizes->state_bytes = rt->state.used;
+    size_t total = 0;
+    rt->node_base = tosac_arena_alloc(&rt->state, sizeof(size_t) * (size_t)(rt->n_graphs + 1), 16);
+    for (int g = 0; rt->node_base && g < rt->n_graphs; g++) {
+        rt->node_base[g] = total;
+        total += (size_t)rt->graphs[g].g.n_nodes;
+    }
+    if (!rt->node_base || total != sizes->n_scratch)
+        rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "measuring: %zu nodes, %zu sizes given", total,
+                        sizes->n_scratch);
+    for (size_t i = 0; i < sizes->n_scratch; i++)
+        sizes->scratch[i] = 0;
+    rt->sizes = sizes;
+    rt->mtop = rest + half;
+    rt->mend = rest + 2 * half;
+    if (!rc)
+        rc = tosac_rt_invoke(rt, err); /* on the zeroed inputs */
+    sizes->dynamic_bytes = rt->dyn.high;
+    rt_release_delegates(rt);
+    return rc;
+}
+
