@@ -43,7 +43,7 @@ tosac_code interp_op_table(interp_ctx *c)
         if (slope < INT16_MIN || slope > INT16_MAX)
             return interp_error(c, "REQUIRE(slope >= minimum_s<i16_t>() && slope <= "
                                    "maximum_s<i16_t>()) violated between table entries %d and "
-                                   "%d: the result is unpredictable", (int)index, (int)index + 1);
+                                   "%d: the result is unpredictable", index, index + 1);
         o[i] = base * 128 + slope * fraction; /* (base << 7) without shifting a negative */
     }
     return TOSAC_OK;

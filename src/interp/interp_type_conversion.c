@@ -189,8 +189,7 @@ static tosac_code op_rescale(interp_ctx *c)
     INTERP_ERROR_IF(c, sh->rank != 1 || sh->shape[0] != nc);
     uint32_t rm = a->rounding_mode;
     if (rm != TOSA_ROUND_SINGLE && rm != TOSA_ROUND_INEXACT && rm != TOSA_ROUND_DOUBLE)
-        return interp_error(c, "rounding_mode %u is not SINGLE/INEXACT/DOUBLE_ROUND",
-                            (unsigned)rm);
+        return interp_error(c, "rounding_mode %u is not SINGLE/INEXACT/DOUBLE_ROUND", rm);
     bool iu = a->input_unsigned, ou = a->output_unsigned;
     int64_t in_zp = read_raw(izp->data, ib, 0), out_zp = read_raw(ozp->data, ob, 0);
     in_zp = iu ? arith_zero_extend(in_zp, ib) : in_zp;

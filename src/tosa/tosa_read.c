@@ -78,12 +78,12 @@ static tosac_code read_version(tosa_reader *r, const fb_table *root, tosa_graph 
     if (g->ver_major != 1 || (g->ver_minor != 0 && g->ver_minor != 1) || g->ver_patch < 0)
         return tosac_fail(r->err, TOSAC_ERR_INPUT,
                           "unsupported .tosa version %d.%d.%d (supported: 1.0.x and 1.1.x)",
-                          (int)g->ver_major, (int)g->ver_minor, (int)g->ver_patch);
+                          g->ver_major, g->ver_minor, g->ver_patch);
     if (g->ver_draft)
         return tosac_fail(r->err, TOSAC_ERR_INPUT,
                           "unsupported .tosa version %d.%d.%d draft: pre-final files number "
-                          "types and operators differently", (int)g->ver_major,
-                          (int)g->ver_minor, (int)g->ver_patch);
+                          "types and operators differently", g->ver_major, g->ver_minor,
+                          g->ver_patch);
     r->minor = g->ver_minor;
     return TOSAC_OK;
 }
@@ -119,7 +119,7 @@ static tosac_code read_data(tosa_reader *r, const fb_vec *v, tosa_tensor *t, uin
     if (v->n < need)
         return tosac_fail(r->err, TOSAC_ERR_INPUT,
                           "bad .tosa file: block '%s': tensor '%s' has %u data bytes, shape %s of "
-                          "%s needs %llu", blk, t->name, (unsigned)v->n,
+                          "%s needs %llu", blk, t->name, v->n,
                           tosac_shape_str(t->rank, t->shape, sh, sizeof sh),
                           tosa_dtype_tosa_name(t->dtype), (unsigned long long)need);
     tosac_code rc = tosa_reader_charge(r, need);
@@ -189,7 +189,7 @@ static tosac_code read_tensor(tosa_reader *r, const fb_table *tt, int index, tos
     }
     if (shape.n > TOSAC_MAX_RANK) {
         rc = tosac_fail(r->err, TOSAC_ERR_INPUT, "bad .tosa file: %s has rank %u, more than %d",
-                        what, (unsigned)shape.n, TOSAC_MAX_RANK);
+                        what, shape.n, TOSAC_MAX_RANK);
         goto out;
     }
     if (ext_off > 1) {
@@ -461,7 +461,7 @@ static tosac_code read_graph(tosa_reader *r, tosa_graph *g)
     for (uint32_t i = 0; i < regions.n; i++) {
         fb_table rt;
         char what[64], *name = NULL;
-        tosa_what(what, sizeof what, "region %u", (unsigned)i);
+        tosa_what(what, sizeof what, "region %u", i);
         tosa_region *reg = &g->regions[g->n_regions++];
         memset(reg, 0, sizeof *reg);
         if ((rc = fb_vec_table(&r->b, &regions, i, &rt, what)) ||

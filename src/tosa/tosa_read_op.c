@@ -39,8 +39,7 @@ static tosac_code read_field(tosa_reader *r, const fb_table *at, int id, const t
         }
         if (v.n > (uint32_t)f->cap)
             return tosac_fail(r->err, TOSAC_ERR_INPUT, "bad .tosa file: %s: attribute '%s' "
-                              "has %u values, at most %d allowed", what, f->name, (unsigned)v.n,
-                              f->cap);
+                              "has %u values, at most %d allowed", what, f->name, v.n, f->cap);
         *(int *)(base + f->n_off) = (int)v.n;
         for (uint32_t i = 0; i < v.n; i++) {
             if (f->kind == TOSA_AK_VEC)
