@@ -1,10 +1,14 @@
-/* libFuzzer target: the runtime's program loader (TOSACPRG), then the load-time preparation a
- * run does (tosac_program_prepare); a program with no graph inputs is also run. Preparation
+/* libFuzzer target: the runtime's verifying loader of program v2 (rt_program_load, on a
+ * 16-aligned copy), the compiler's reader (tosac_program_from_bytes, which rebuilds the IR),
+ * then the load-time preparation a run does (tosac_program_prepare); a program with no graph
+ * inputs is also run. Preparation
  * allocates every declared delegate tensor, so programs declaring more than
  * FUZZ_PREPARE_MAX_BYTES in all are only loaded: bounding declared sizes before allocating is
  * the resource-limit part of issue 12 (docs/RELIABILITY.md). */
 #include <stdlib.h>
+#include <string.h>
 
+#include "runtime/rt_program.h"
 #include "tosac/program.h"
 
 #define FUZZ_PREPARE_MAX_BYTES (256.0 * 1024 * 1024)
@@ -31,6 +35,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tosac_error err = {0};
     tosac_program *p = NULL;
+    unsigned char *copy = aligned_alloc(16, (size + 16) / 16 * 16);
+    if (!copy)
+        return 0;
+    memcpy(copy, data, size);
+    rt_program v;
+    tosac_code loaded = rt_program_load(copy, size, &v, &err);
+    free(copy);
+    if (loaded != TOSAC_OK)
+        return 0;
     if (tosac_program_from_bytes(data, size, &p, &err) != TOSAC_OK)
         return 0;
     if (declared_bytes(p) <= FUZZ_PREPARE_MAX_BYTES && tosac_program_prepare(p, &err) == TOSAC_OK && p->cpu->graph->n_inputs == 0) {

@@ -64,11 +64,15 @@ typedef enum plan_order {
 /* Places items[0..n): each, in the given order, at the lowest offset where it overlaps no
  * already placed item whose lifetime intersects its own. align: a power of two (0 = 16).
  * *arena_bytes = largest end, *lower_bound = largest sum of aligned sizes live at one step
- * (no placement can do better). Both may be NULL. O(n^2) time, O(n) memory. Errors: an
- * empty or negative lifetime, a bad alignment, sizes overflowing int64 (TOSAC_ERR_INPUT). */
+ * (no placement can do better). Both may be NULL. Time: each item looks at the items alive
+ * with it (P pairs: O(n log n + P log P), O(n + P) memory); beyond 2^21 pairs every placed
+ * item is scanned (O(n^2), no extra memory). Errors: an empty or negative lifetime, a bad
+ * alignment, sizes adding up beyond 2^63 (TOSAC_ERR_INPUT). */
 tosac_code plan_place_order(plan_item *items, int n, uint64_t align, plan_order order,
                             uint64_t *arena_bytes, uint64_t *lower_bound, tosac_error *err);
-/* Every order above; keeps the placement with the smallest arena. */
+/* Every order above (stopping at one that reaches the lower bound), then, while above it, up
+ * to 16 iterated-greedy rounds (the item that set the arena moves to the front of the best
+ * sequence; bounded by a work budget); keeps the smallest arena, the earliest on ties. */
 tosac_code plan_place(plan_item *items, int n, uint64_t align, uint64_t *arena_bytes,
                       uint64_t *lower_bound, tosac_error *err);
 /* The lower bound alone. */

@@ -166,7 +166,14 @@ static tosac_code plan_and_write(const tosac_program *p, const tosac_plan_sizes 
     void *raw = NULL;
     size_t raw_len = 0;
     buf plan = {0};
-    tosac_code rc = tosac_plan_program(p, extra, pl, err);
+    tosac_error e;
+    tosac_error_clear(&e);
+    tosac_code rc = tosac_plan_program(p, extra, pl, &e);
+    if (rc) /* the compiler made p: a program it cannot plan is its bug, unless unsupported */
+        rc = rc == TOSAC_ERR_UNSUPPORTED
+                 ? tosac_fail(err, rc, "%s", e.msg)
+                 : tosac_fail(err, TOSAC_ERR_INTERNAL, "internal error: the compiled program "
+                              "cannot be planned: %s", e.msg);
     if (!rc)
         rc = tosac_program_to_bytes(p, &raw, &raw_len, err);
     if (!rc) {
@@ -216,8 +223,9 @@ static tosac_code measure(const tosac_program *p, const void *bytes, size_t len,
     if (!rc && rt_measure(bytes, len, arena, arena_bytes, MEASURE_STATE_BYTES + 4 * len, sz, &e))
         rc = e.code == TOSAC_ERR_UNSUPPORTED /* an operator the runtime lacks: named */
                  ? tosac_fail(err, e.code, "%s", e.msg)
-                 : tosac_fail(err, TOSAC_ERR_INTERNAL, "the program does not run on the "
-                              "runtime (measuring it on zero inputs): %s", e.msg);
+                 : tosac_fail(err, TOSAC_ERR_INTERNAL, "internal error: the compiled program "
+                              "does not run on the runtime (measuring it on zero inputs): %s",
+                              e.msg);
     free(arena);
     for (size_t off = 0, g = 0; !rc && g < (size_t)n; off += (size_t)n_nodes[g++])
         rows[g] = sz->scratch + off;

@@ -1,15 +1,15 @@
 /* The executor: binds inputs, runs prepared blocks operator by operator, hands out outputs.
- * Nothing here allocates except tosa_interp_run's copies of the outputs for its caller and
- * interp_run_block when asked to allocate outputs. */
-#include <stdio.h>
+ * Nothing here allocates (tosa_interp_run, which copies outputs for its caller, is in
+ * interp_host/). */
 #include <string.h>
 
 #include "interp/interp_state.h"
+#include "util/strfmt.h"
 
 const char *interp_type_str(tosac_dtype dt, int rank, const int64_t *shape, char *buf, size_t len)
 {
     char sh[160];
-    snprintf(buf, len, "%s%s", tosac_dtype_name(dt), tosac_shape_str(rank, shape, sh, sizeof sh));
+    tosac_strfmt(buf, len, "%s%s", tosac_dtype_name(dt), tosac_shape_str(rank, shape, sh, sizeof sh));
     return buf;
 }
 
@@ -123,26 +123,6 @@ const tosac_tensor *interp_block_output(const interp_block_state *bs, int i)
     return &bs->tensors[bs->block->outputs[i]];
 }
 
-tosac_code interp_run_block(interp_state *st, const tosa_block *b, tosac_tensor *const *inputs,
-                            int n_inputs, tosac_tensor *outputs, int n_outputs, tosac_error *err)
-{
-    const interp_block_state *bs = NULL;
-    if (n_outputs != b->n_outputs)
-        return tosac_fail(err, TOSAC_ERR_INPUT, "block '%s' has %d outputs, %d expected", b->name,
-                          b->n_outputs, n_outputs);
-    tosac_code rc = interp_exec_block(st, b, inputs, n_inputs, &bs, err);
-    for (int i = 0; i < n_outputs && rc == TOSAC_OK; i++) {
-        const tosac_tensor *src = interp_block_output(bs, i);
-        if (!outputs[i].data)
-            rc = tosac_tensor_alloc(&outputs[i], src->dtype, src->rank, src->shape, err);
-        else if (!interp_same_type(&outputs[i], src))
-            rc = tosac_fail(err, TOSAC_ERR_INPUT, "block '%s': output %d has another type", b->name, i);
-        if (!rc)
-            interp_copy_tensor(&outputs[i], src);
-    }
-    return rc;
-}
-
 tosac_code interp_execute(interp_state *st, const tosac_tensor *inputs, int n_inputs,
                           tosac_error *err)
 {
@@ -158,32 +138,4 @@ tosac_code interp_execute(interp_state *st, const tosac_tensor *inputs, int n_in
 const tosac_tensor *interp_main_output(const interp_state *st, int i)
 {
     return &st->main->tensors[st->main->block->outputs[i]];
-}
-
-tosac_code tosa_interp_run(const tosa_graph *g, const tosac_tensor *inputs, int n_inputs,
-                           tosac_tensor *outputs, int n_outputs, tosac_error *err)
-{
-    for (int i = 0; i < n_outputs; i++)
-        memset(&outputs[i], 0, sizeof outputs[i]);
-    interp_state *st;
-    tosac_code rc = interp_prepare(g, &st, err);
-    if (rc)
-        return rc;
-    const tosa_block *main = st->main->block;
-    if (n_outputs != main->n_outputs)
-        rc = tosac_fail(err, TOSAC_ERR_INPUT, "the graph has %d outputs, %d expected",
-                        main->n_outputs, n_outputs);
-    if (!rc)
-        rc = interp_execute(st, inputs, n_inputs, err);
-    for (int i = 0; i < n_outputs && !rc; i++) {
-        const tosac_tensor *src = interp_main_output(st, i);
-        rc = tosac_tensor_alloc(&outputs[i], src->dtype, src->rank, src->shape, err);
-        if (!rc)
-            interp_copy_tensor(&outputs[i], src);
-    }
-    if (rc)
-        for (int i = 0; i < n_outputs; i++)
-            tosac_tensor_free(&outputs[i]);
-    interp_state_free(st);
-    return rc;
 }

@@ -15,7 +15,7 @@ static tosac_code op_const(interp_ctx *c)
     else
         INTERP_ERROR_IF(c, out->dtype == TOSAC_DT_SHAPE);
     INTERP_ERROR_IF(c, decl->data_size < out->nbytes);
-    if (out->nbytes)
+    if (out->nbytes && out->data != decl->data) /* prepare uses constants in place */
         memcpy(out->data, decl->data, out->nbytes);
     return TOSAC_OK;
 }

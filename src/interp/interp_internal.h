@@ -62,11 +62,6 @@ tosac_code interp_error(interp_ctx *c, const char *fmt, ...) __attribute__((form
             return interp_error((c), "ERROR_IF(%s)", #cond);                                   \
     } while (0)
 
-/* Runs a named block (control flow) with the given input tensors; outputs allocated
- * (caller frees). Implemented by the executor. */
-tosac_code interp_run_block(interp_state *st, const tosa_block *b, tosac_tensor *const *inputs,
-                            int n_inputs, tosac_tensor *outputs, int n_outputs, tosac_error *err);
-
 /* Reads element i of an integer/bool/shape tensor as int64 (sign- or zero-extended). */
 int64_t interp_get_int(const tosac_tensor *t, int64_t i);
 /* Writes v (already in range) into element i of an integer/bool/shape tensor. */

@@ -2,7 +2,8 @@
  * callers that bind files to graph inputs (tosac run, the conformance runner). NumPy has no
  * int48, int4, bfloat16 or fp8 and no shape type, so those arrive in a wider or sibling
  * type; signed/unsigned data of the same width is the same bits (TOSA RESCALE stores
- * unsigned data in signed tensors). */
+ * unsigned data in signed tensors). Implemented in src/interp_host/interp_io.c (it
+ * allocates: compiler side). */
 #ifndef TOSAC_INTERP_IO_H
 #define TOSAC_INTERP_IO_H
 

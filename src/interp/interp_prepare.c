@@ -1,12 +1,12 @@
 /* Preparing a graph for execution: allocate every tensor of every reachable block, resolve
  * operators, check operand counts, and fix an execution order. All allocation of a run
- * happens here (see interp_state.h). */
-#include <stdio.h>
-#include <stdlib.h>
+ * happens here, through the state's allocator (see interp_state.h). */
+#include <stdalign.h>
 #include <string.h>
 
 #include "interp/interp_registry.h"
 #include "interp/interp_state.h"
+#include "util/strfmt.h"
 
 static const char *op_label(const tosa_block *b, int i, char *buf, size_t len)
 {
@@ -15,10 +15,10 @@ static const char *op_label(const tosa_block *b, int i, char *buf, size_t len)
                             ? b->tensors[o->outputs[0]].name
                             : NULL;
     if (oname)
-        snprintf(buf, len, "block '%s' operator %d (%s, output '%s')", b->name ? b->name : "?", i,
+        tosac_strfmt(buf, len, "block '%s' operator %d (%s, output '%s')", b->name ? b->name : "?", i,
                  tosa_op_name(o->op) ? tosa_op_name(o->op) : "?", oname);
     else
-        snprintf(buf, len, "block '%s' operator %d (%s)", b->name ? b->name : "?", i,
+        tosac_strfmt(buf, len, "block '%s' operator %d (%s)", b->name ? b->name : "?", i,
                  tosa_op_name(o->op) ? tosa_op_name(o->op) : "?");
     return buf;
 }
@@ -36,24 +36,83 @@ interp_var *interp_find_var(interp_state *st, const char *name)
     return NULL;
 }
 
+static void *state_alloc(interp_state *st, size_t bytes, tosac_error *err)
+{
+    void *p = tosac_alloc_zero(&st->alloc, bytes ? bytes : 1, 0);
+    if (!p)
+        tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory preparing the TOSA graph (the "
+                   "allocator refused %llu bytes)", (unsigned long long)bytes);
+    return p;
+}
+
+/* t gets dtype and shape and its data: buf when given, else zeroed memory from the state's
+ * allocator (*owned set). owns_data stays 0: tosac_tensor_free on a copy must not free it;
+ * interp_state_free releases what is owned through the allocator. */
+static tosac_code tensor_init(interp_state *st, tosac_tensor *t, tosac_dtype dt, int rank,
+                              const int64_t *shape, void *buf, unsigned char *owned,
+                              tosac_error *err)
+{
+    size_t nbytes;
+    memset(t, 0, sizeof *t);
+    tosac_code rc = tosac_shape_check(dt, rank, shape, &nbytes, err);
+    if (rc)
+        return rc;
+    t->dtype = dt;
+    t->rank = rank;
+    for (int i = 0; i < rank; i++)
+        t->shape[i] = shape[i];
+    t->nbytes = nbytes;
+    if (buf) {
+        t->data = buf;
+        return TOSAC_OK;
+    }
+    /* at least one byte so data != NULL for empty tensors; 16-aligned for every dtype */
+    t->data = tosac_alloc_zero(&st->alloc, nbytes ? nbytes : 1, 16);
+    if (!t->data)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory (the allocator refused %llu "
+                          "bytes)", (unsigned long long)nbytes);
+    *owned = 1;
+    return TOSAC_OK;
+}
+
 static tosac_code add_var(interp_state *st, const tosa_tensor *t, tosac_error *err)
 {
     if (interp_find_var(st, var_name(t)))
         return TOSAC_OK;
-    interp_var *v = realloc(st->vars, (size_t)(st->n_vars + 1) * sizeof *v);
-    if (!v)
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
-    st->vars = v;
-    interp_var *nv = &v[st->n_vars];
+    if (st->n_vars >= st->cap_vars) /* counted in interp_prepare_ex */
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "more variables than counted");
+    interp_var *nv = &st->vars[st->n_vars];
     memset(nv, 0, sizeof *nv);
     nv->name = var_name(t);
     nv->decl = t;
     tosac_error local;
     tosac_error_clear(&local);
-    if (tosac_tensor_alloc(&nv->value, t->dtype, t->rank, t->shape, &local))
+    unsigned char owned = 0;
+    if (tensor_init(st, &nv->value, t->dtype, t->rank, t->shape, NULL, &owned, &local))
         return tosac_fail(err, local.code, "variable '%s': %s", nv->name, local.msg);
     st->n_vars++;
     return TOSAC_OK;
+}
+
+/* A constant the interpreter may use in place: its data is only ever read (no operator
+ * but CONST / CONST_SHAPE writes it and it is not a block input that binding would copy to). */
+static bool read_only_constant(const tosa_block *b, int t)
+{
+    const tosa_tensor *d = &b->tensors[t];
+    if (!d->data || d->variable || d->outer_ref)
+        return false;
+    for (int i = 0; i < b->n_inputs; i++)
+        if (b->inputs[i] == t)
+            return false;
+    for (int i = 0; i < b->n_ops; i++) {
+        const tosa_operator *o = &b->ops[i];
+        if (o->op == TOSA_OP_CONST || o->op == TOSA_OP_CONST_SHAPE)
+            continue;
+        for (int k = 0; k < o->n_outputs; k++)
+            if (o->outputs[k] == t)
+                return false;
+    }
+    return true;
 }
 
 interp_block_state *interp_find_block_state(interp_state *st, const tosa_block *b, int depth)
@@ -67,9 +126,10 @@ interp_block_state *interp_find_block_state(interp_state *st, const tosa_block *
 static tosac_code alloc_tensors(interp_state *st, interp_block_state *bs, tosac_error *err)
 {
     const tosa_block *b = bs->block;
-    bs->tensors = calloc((size_t)(b->n_tensors ? b->n_tensors : 1), sizeof *bs->tensors);
-    if (!bs->tensors)
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    bs->tensors = state_alloc(st, (size_t)b->n_tensors * sizeof *bs->tensors, err);
+    bs->owned = bs->tensors ? state_alloc(st, (size_t)b->n_tensors, err) : NULL;
+    if (!bs->owned)
+        return err->code;
     for (int t = 0; t < b->n_tensors; t++) {
         const tosa_tensor *d = &b->tensors[t];
         if (d->is_unranked)
@@ -77,13 +137,24 @@ static tosac_code alloc_tensors(interp_state *st, interp_block_state *bs, tosac_
                               "block '%s': tensor '%s' is unranked (not supported)", b->name, d->name);
         tosac_error local;
         tosac_error_clear(&local);
-        if (tosac_tensor_alloc(&bs->tensors[t], d->dtype, d->rank, d->shape, &local))
+        size_t nbytes = 0;
+        if (tosac_shape_check(d->dtype, d->rank, d->shape, &nbytes, &local))
             return tosac_fail(err, local.code, "block '%s': tensor '%s': %s", b->name, d->name,
                               local.msg);
-        if (d->data && d->data_size < bs->tensors[t].nbytes)
+        if (d->data && d->data_size < nbytes)
             return tosac_fail(err, TOSAC_ERR_INPUT,
                               "block '%s': tensor '%s' has %zu bytes of data, needs %zu", b->name,
-                              d->name, d->data_size, bs->tensors[t].nbytes);
+                              d->name, d->data_size, nbytes);
+        /* constants in place (never written), main-block tensors where the caller puts them */
+        void *buf = NULL;
+        if (read_only_constant(b, t))
+            buf = d->data;
+        else if (bs->depth == 0 && st->place)
+            buf = st->place(st->place_user, b, t, nbytes);
+        if (tensor_init(st, &bs->tensors[t], d->dtype, d->rank, d->shape, buf, &bs->owned[t],
+                        &local))
+            return tosac_fail(err, local.code, "block '%s': tensor '%s': %s", b->name, d->name,
+                              local.msg);
         if (d->variable && add_var(st, d, err))
             return err->code;
     }
@@ -92,15 +163,15 @@ static tosac_code alloc_tensors(interp_state *st, interp_block_state *bs, tosac_
 
 /* Checks each operator's operand counts and indices, resolves its function and builds the
  * flattened operand pointer array. */
-static tosac_code resolve_ops(interp_block_state *bs, tosac_error *err)
+static tosac_code resolve_ops(interp_state *st, interp_block_state *bs, tosac_error *err)
 {
     const tosa_block *b = bs->block;
     char lbl[256];
     int total = 0;
-    bs->fns = calloc((size_t)(b->n_ops ? b->n_ops : 1), sizeof *bs->fns);
-    bs->operand_off = calloc((size_t)b->n_ops + 1, sizeof *bs->operand_off);
+    bs->fns = state_alloc(st, (size_t)b->n_ops * sizeof *bs->fns, err);
+    bs->operand_off = bs->fns ? state_alloc(st, ((size_t)b->n_ops + 1) * sizeof *bs->operand_off, err) : NULL;
     if (!bs->fns || !bs->operand_off)
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        return err->code;
     for (int i = 0; i < b->n_ops; i++) {
         const tosa_operator *o = &b->ops[i];
         interp_arity ar;
@@ -117,13 +188,13 @@ static tosac_code resolve_ops(interp_block_state *bs, tosac_error *err)
             o->n_outputs < ar.min_out || (ar.max_out >= 0 && o->n_outputs > ar.max_out)) {
             char want_in[32], want_out[32];
             if (ar.min_in == ar.max_in)
-                snprintf(want_in, sizeof want_in, "%d", ar.min_in);
+                tosac_strfmt(want_in, sizeof want_in, "%d", ar.min_in);
             else
-                snprintf(want_in, sizeof want_in, "%d..%d", ar.min_in, ar.max_in);
+                tosac_strfmt(want_in, sizeof want_in, "%d..%d", ar.min_in, ar.max_in);
             if (ar.min_out == ar.max_out)
-                snprintf(want_out, sizeof want_out, "%d", ar.min_out);
+                tosac_strfmt(want_out, sizeof want_out, "%d", ar.min_out);
             else
-                snprintf(want_out, sizeof want_out, "%d..%d", ar.min_out, ar.max_out);
+                tosac_strfmt(want_out, sizeof want_out, "%d..%d", ar.min_out, ar.max_out);
             return tosac_fail(err, TOSAC_ERR_INPUT,
                               "%s: has %d inputs and %d outputs, the operator takes %s inputs and %s outputs",
                               op_label(b, i, lbl, sizeof lbl), o->n_inputs, o->n_outputs, want_in,
@@ -144,9 +215,9 @@ static tosac_code resolve_ops(interp_block_state *bs, tosac_error *err)
         total += o->n_inputs + o->n_outputs;
     }
     bs->operand_off[b->n_ops] = total;
-    bs->operands = calloc((size_t)(total ? total : 1), sizeof *bs->operands);
+    bs->operands = state_alloc(st, (size_t)total * sizeof *bs->operands, err);
     if (!bs->operands)
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        return err->code;
     for (int i = 0; i < b->n_ops; i++) {
         const tosa_operator *o = &b->ops[i];
         tosac_tensor **p = bs->operands + bs->operand_off[i];
@@ -162,18 +233,19 @@ static tosac_code resolve_ops(interp_block_state *bs, tosac_error *err)
  * (each pass runs every operator whose inputs exist, earliest first). A tensor is
  * available if it is a block input, a variable, constant data nobody produces, or the
  * output of an operator already scheduled. */
-static tosac_code schedule(interp_block_state *bs, tosac_error *err)
+static tosac_code schedule(interp_state *st, interp_block_state *bs, tosac_error *err)
 {
     const tosa_block *b = bs->block;
     char lbl[256];
     int nt = b->n_tensors, no = b->n_ops;
-    int *producer = malloc((size_t)(nt ? nt : 1) * sizeof *producer);
-    bool *ready = calloc((size_t)(nt ? nt : 1), sizeof *ready);
-    bool *done = calloc((size_t)(no ? no : 1), sizeof *done);
-    bs->order = malloc((size_t)(no ? no : 1) * sizeof *bs->order);
+    /* bs->order first: the temporaries after it are released (an arena keeps them) */
+    bs->order = state_alloc(st, (size_t)no * sizeof *bs->order, err);
+    int *producer = bs->order ? state_alloc(st, (size_t)nt * sizeof *producer, err) : NULL;
+    bool *ready = producer ? state_alloc(st, (size_t)nt * sizeof *ready, err) : NULL;
+    bool *done = ready ? state_alloc(st, (size_t)no * sizeof *done, err) : NULL;
     tosac_code rc = TOSAC_OK;
-    if (!producer || !ready || !done || !bs->order) {
-        rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    if (!done) {
+        rc = err->code;
         goto out;
     }
     for (int t = 0; t < nt; t++)
@@ -253,9 +325,9 @@ static tosac_code schedule(interp_block_state *bs, tosac_error *err)
             goto out;
         }
 out:
-    free(producer);
-    free(ready);
-    free(done);
+    tosac_release(&st->alloc, done);
+    tosac_release(&st->alloc, ready);
+    tosac_release(&st->alloc, producer);
     return rc;
 }
 
@@ -313,9 +385,9 @@ static tosac_code prepare_block(interp_state *st, const tosa_block *b, int depth
         *out = bs;
         return TOSAC_OK;
     }
-    bs = calloc(1, sizeof *bs);
+    bs = state_alloc(st, sizeof *bs, err);
     if (!bs)
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        return err->code;
     bs->block = b;
     bs->depth = depth;
     bs->next = st->blocks; /* listed at once so interp_state_free releases it on failure */
@@ -324,26 +396,44 @@ static tosac_code prepare_block(interp_state *st, const tosa_block *b, int depth
     chain[depth] = b;
     tosac_code rc = alloc_tensors(st, bs, err);
     if (!rc)
-        rc = resolve_ops(bs, err);
+        rc = resolve_ops(st, bs, err);
     if (!rc)
-        rc = schedule(bs, err);
+        rc = schedule(st, bs, err);
     if (!rc)
         rc = prepare_subgraphs(st, bs, chain, err);
     return rc;
 }
 
-tosac_code interp_prepare(const tosa_graph *g, interp_state **out, tosac_error *err)
+tosac_code interp_prepare_ex(const tosa_graph *g, const interp_options *o, interp_state **out,
+                             tosac_error *err)
 {
     *out = NULL;
     const tosa_block *main = g ? tosa_graph_main_block(g) : NULL;
     if (!main)
         return tosac_fail(err, TOSAC_ERR_INPUT, "the graph has no main block");
-    interp_state *st = calloc(1, sizeof *st);
+    if (!o || !o->alloc || !o->alloc->alloc)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "interp_prepare_ex: no allocator");
+    interp_state *st = tosac_alloc_zero(o->alloc, sizeof *st, 0);
     if (!st)
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory preparing the TOSA graph (the "
+                          "allocator refused %llu bytes)", (unsigned long long)sizeof *st);
+    st->alloc = *o->alloc;
+    st->place = o->place;
+    st->place_user = o->user;
     st->graph = g;
+    /* every variable tensor of the graph bounds the number of distinct variables */
+    int n_var = 0;
+    for (int r = 0; r < g->n_regions; r++)
+        for (int i = 0; i < g->regions[r].n_blocks; i++)
+            for (int t = 0; t < g->regions[r].blocks[i].n_tensors; t++)
+                n_var += g->regions[r].blocks[i].tensors[t].variable;
+    tosac_code rc = TOSAC_OK;
+    if (n_var && !(st->vars = state_alloc(st, (size_t)n_var * sizeof *st->vars, err)))
+        rc = err->code;
+    st->cap_vars = n_var;
     const tosa_block *chain[INTERP_MAX_NESTING + 1];
-    tosac_code rc = prepare_block(st, main, 0, chain, &st->main, err);
+    if (!rc)
+        rc = prepare_block(st, main, 0, chain, &st->main, err);
     if (rc) {
         interp_state_free(st);
         return rc;
@@ -352,6 +442,7 @@ tosac_code interp_prepare(const tosa_graph *g, interp_state **out, tosac_error *
     return TOSAC_OK;
 }
 
+
 void interp_state_free(interp_state *st)
 {
     if (!st)
@@ -359,19 +450,22 @@ void interp_state_free(interp_state *st)
     interp_block_state *bs = st->blocks;
     while (bs) {
         interp_block_state *next = bs->next;
-        if (bs->tensors)
+        if (bs->owned)
             for (int t = 0; t < bs->block->n_tensors; t++)
-                tosac_tensor_free(&bs->tensors[t]);
-        free(bs->tensors);
-        free(bs->order);
-        free(bs->fns);
-        free(bs->operands);
-        free(bs->operand_off);
-        free(bs);
+                if (bs->owned[t])
+                    tosac_release(&st->alloc, bs->tensors[t].data);
+        tosac_release(&st->alloc, bs->owned);
+        tosac_release(&st->alloc, bs->tensors);
+        tosac_release(&st->alloc, bs->order);
+        tosac_release(&st->alloc, bs->fns);
+        tosac_release(&st->alloc, bs->operands);
+        tosac_release(&st->alloc, bs->operand_off);
+        tosac_release(&st->alloc, bs);
         bs = next;
     }
     for (int i = 0; i < st->n_vars; i++)
-        tosac_tensor_free(&st->vars[i].value);
-    free(st->vars);
-    free(st);
+        tosac_release(&st->alloc, st->vars[i].value.data);
+    tosac_release(&st->alloc, st->vars);
+    tosac_allocator a = st->alloc;
+    tosac_release(&a, st);
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "interp/interp_internal.h"
+#include "util/alloc.h"
 
 /* TOSA level "none": max_nesting of COND_IF / WHILE_LOOP. */
 #define INTERP_MAX_NESTING 256
@@ -20,6 +21,8 @@ struct interp_block_state {
     const tosa_block *block;
     int depth;                  /* 0 for the main block */
     tosac_tensor *tensors;      /* one per block tensor, allocated from its declaration */
+    unsigned char *owned;       /* per tensor: data came from the state's allocator (not a
+                                 * constant used in place, not placed by the caller) */
     int *order;                 /* operator indices in execution order */
     interp_op_fn *fns;          /* per operator */
     tosac_tensor **operands;    /* per operator: inputs then outputs, flattened */
@@ -35,12 +38,25 @@ typedef struct interp_var {
     bool declared;              /* its VARIABLE operator has run */
 } interp_var;
 
+/* How interp_prepare_ex allocates. */
+typedef struct interp_options {
+    const tosac_allocator *alloc; /* all prepared state (copied: it need not outlive the call) */
+    /* The buffer (bytes long, 16-aligned, never shared with another live tensor) for tensor
+     * `tensor` of the main block, or NULL to allocate it; may be NULL. Called once per
+     * main-block tensor that is not a constant (constants are used in place). */
+    void *(*place)(void *user, const tosa_block *block, int tensor, size_t bytes);
+    void *user;
+} interp_options;
+
 struct interp_state {
+    tosac_allocator alloc;      /* everything below came from it */
+    void *(*place)(void *user, const tosa_block *block, int tensor, size_t bytes);
+    void *place_user;
     const tosa_graph *graph;
     interp_block_state *main;
     interp_block_state *blocks; /* every prepared (block, depth) */
     interp_var *vars;
-    int n_vars;
+    int n_vars, cap_vars;
     int depth;                  /* nesting depth of the block running now */
     interp_block_state *running[INTERP_MAX_NESTING + 1]; /* the running block per depth */
 };
@@ -49,12 +65,17 @@ struct interp_state {
  * (a block reachable from itself) or nesting deeper than INTERP_MAX_NESTING is rejected
  * here, as are operand-count mismatches, unimplemented operators and tensors no one
  * produces. */
+tosac_code interp_prepare_ex(const tosa_graph *g, const interp_options *o, interp_state **out,
+                             tosac_error *err);
+/* The same with the libc allocator and no placement (interp_host/, compiler side). */
 tosac_code interp_prepare(const tosa_graph *g, interp_state **out, tosac_error *err);
 /* Binds inputs to the main block's inputs (dtype and shape must match) and runs it.
  * Afterwards interp_main_output(st, i) holds output i until the next execute/free. */
 tosac_code interp_execute(interp_state *st, const tosac_tensor *inputs, int n_inputs,
                           tosac_error *err);
 const tosac_tensor *interp_main_output(const interp_state *st, int i);
+/* Releases everything through the state's allocator (constants and placed buffers are the
+ * graph's / the caller's). */
 void interp_state_free(interp_state *st);
 
 /* Runs sub-block b one nesting level below the running block: inputs are copied into its

@@ -1,5 +1,4 @@
 /* Element access and error reporting shared by every operator group. */
-#include <stdio.h>
 #include <string.h>
 
 #include "interp/interp_internal.h"
@@ -7,10 +6,11 @@
 
 tosac_code interp_error(interp_ctx *c, const char *fmt, ...)
 {
-    char what[400];
+    tosac_error what; /* tosac_vfail formats (no printf family in the interpreter) */
+    tosac_error_clear(&what);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    tosac_vfail(&what, TOSAC_ERR_INPUT, fmt, ap);
     va_end(ap);
     const char *oname = "?";
     if (c->op && c->op->n_outputs > 0 && c->block)
@@ -18,7 +18,7 @@ tosac_code interp_error(interp_ctx *c, const char *fmt, ...)
     else if (c->op && c->op->n_inputs > 0 && c->block)
         oname = c->block->tensors[c->op->inputs[0]].name;
     return tosac_fail(c->err, TOSAC_ERR_INPUT, "%s (output '%s'): %s",
-                      c->op ? tosa_op_name(c->op->op) : "?", oname, what);
+                      c->op ? tosa_op_name(c->op->op) : "?", oname, what.msg);
 }
 
 int64_t interp_get_int(const tosac_tensor *t, int64_t i)

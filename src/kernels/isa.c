@@ -1,9 +1,6 @@
 /* Detection of the kernel variant (see isa.h). */
 #include "kernels/isa.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 static int g_active = -1; /* -1: not decided yet */
 
 int kern_isa_available(kern_isa isa)
@@ -21,13 +18,8 @@ int kern_isa_available(kern_isa isa)
 
 kern_isa kern_isa_active(void)
 {
-    if (g_active < 0) {
-        /* an unknown value keeps the automatic choice: the variable is a debugging aid */
-        const char *env = getenv("TOSAC_KERNEL_ISA");
-        int portable = env && strcmp(env, "portable") == 0;
-        g_active = !portable && kern_isa_available(KERN_ISA_AVX2) ? KERN_ISA_AVX2
-                                                                  : KERN_ISA_PORTABLE;
-    }
+    if (g_active < 0)
+        g_active = kern_isa_available(KERN_ISA_AVX2) ? KERN_ISA_AVX2 : KERN_ISA_PORTABLE;
     return (kern_isa)g_active;
 }
 

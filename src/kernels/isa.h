@@ -23,8 +23,8 @@ typedef enum kern_isa { KERN_ISA_PORTABLE = 0, KERN_ISA_AVX2 = 1 } kern_isa;
 #define KERN_AVX2_ATTR
 #endif
 
-/* The variant in use: the best available, unless TOSAC_KERNEL_ISA=portable is set in the
- * environment (read once) or kern_isa_force chose another. */
+/* The variant in use: the best available, unless kern_isa_force chose another (the CLI does
+ * for TOSAC_KERNEL_ISA=portable: the runtime library reads no environment). */
 kern_isa kern_isa_active(void);
 /* True when this build and CPU can run isa. */
 int kern_isa_available(kern_isa isa);

@@ -6,6 +6,7 @@
 
 #include "interp/interp_state.h"
 #include "runtime/rt_internal.h"
+#include "util/format.h"
 
 /* Steps of the plan's timeline: one per CPU node, one per operator of a delegate's main
  * block (as tosac_plan_program numbers them). */
@@ -67,13 +68,35 @@ static tosac_code prepare_one(tosac_rt *rt, int di, tosac_error *err)
         rc = interp_prepare(d->graph, &d->st, &e);
 #endif
     if (rc)
-        return tosac_fail(err, e.code, "delegate %d: %s", di, e.msg);
+        return tosac_fail(err, e.code, "delegate %d does not load on the interpreter: %s", di,
+                          e.msg);
     const tosa_block *b = tosa_graph_main_block(d->graph);
-    const ir_node *n = &rt->graphs[d->graph_index].g.nodes[d->node];
+    const rt_gview *G = &rt->graphs[d->graph_index];
+    const ir_node *n = &G->g.nodes[d->node];
     if (!b || b->n_inputs != n->n_inputs || b->n_outputs != n->n_outputs)
         return tosac_fail(err, TOSAC_ERR_INPUT, "delegate %d: its main block does not take the "
                           "%d inputs and give the %d outputs of its node", di, n->n_inputs,
                           n->n_outputs);
+    for (int i = 0; i < n->n_inputs + n->n_outputs; i++) {
+        bool in = i < n->n_inputs;
+        int k = in ? i : i - n->n_inputs, id = in ? n->inputs[k] : n->outputs[k];
+        const tosa_tensor *bt = &b->tensors[in ? b->inputs[k] : b->outputs[k]];
+        const ir_tensor *t = id >= 0 && id < G->g.n_tensors ? &G->g.tensors[id] : NULL;
+        bool ok = t && (t->dtype == TOSAC_DT_UNKNOWN || t->dtype == bt->dtype) &&
+                  (t->rank < 0 || t->rank == bt->rank);
+        for (int dd = 0; ok && t->rank >= 0 && dd < t->rank; dd++)
+            ok = t->shape[dd] < 0 || t->shape[dd] == bt->shape[dd];
+        if (ok)
+            continue;
+        char a[128] = "(missing)", sa[96], sb[96];
+        if (t)
+            tosac_format(a, sizeof a, "%s%s", tosac_dtype_name(t->dtype),
+                         t->rank < 0 ? "[?]" : tosac_shape_str(t->rank, t->shape, sa, sizeof sa));
+        return tosac_fail(err, TOSAC_ERR_INPUT, "delegate %d: %s %d '%s' is %s in the CPU graph "
+                          "but %s%s in the delegate", di, in ? "input" : "output", k,
+                          t ? t->name : "?", a, tosac_dtype_name(bt->dtype),
+                          tosac_shape_str(bt->rank, bt->shape, sb, sizeof sb));
+    }
     d->in = tosac_arena_alloc(&rt->state, sizeof *d->in * (size_t)(n->n_inputs + 1), 16);
     if (!d->in)
         return tosac_fail(err, TOSAC_ERR_INPUT, "the arena is too small for the runtime's state");
@@ -112,8 +135,11 @@ tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int k, tosac_error *err)
                               G->delegate[k], i);
         d->in[i] = *v;
     }
-    /* measuring runs the CPU nodes only: a delegate's outputs stay as prepared (zero) */
-    tosac_code rc = rt->sizes ? TOSAC_OK : interp_execute(d->st, d->in, n->n_inputs, err);
+    /* measuring skips the main graph's delegates (the heavy part; what the CPU nodes need
+     * depends on shapes): their outputs stay as prepared (zero). Inside bodies they run, as
+     * a Loop's condition may come from one. */
+    tosac_code rc = rt->sizes && G->index == 0 ? TOSAC_OK
+                                               : interp_execute(d->st, d->in, n->n_inputs, err);
     for (int o = 0; o < n->n_outputs && !rc; o++) {
         const tosac_tensor *t = interp_main_output(d->st, o);
         int id = n->outputs[o];

@@ -89,6 +89,15 @@ tosac_code rt_load(const void *program, size_t len, rt_program *p, size_t *state
 
 static inline size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
+/* rt_scratch.c: a step's temporaries and kernel scratch, released in any order. */
+typedef struct rt_heap {
+    unsigned char *base;
+    size_t size, top, high;
+} rt_heap;
+void rt_heap_init(rt_heap *h, unsigned char *base, size_t size);
+void *rt_heap_alloc(rt_heap *h, size_t bytes);     /* 16-aligned; NULL when it does not fit */
+void rt_heap_free(rt_heap *h, void *ptr);          /* NULL and foreign pointers ignored */
+
 /* rt_init.c: lays the state out at the start of state_mem and prepares everything. */
 tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_cap,
                     unsigned char *planned, unsigned char *dyn, size_t dyn_bytes,

@@ -11,8 +11,7 @@ typedef struct rt_exec {
     tosac_rt *rt;
     rt_gview *G;
     int node;
-    tosac_arena bump;           /* the step's temporaries and scratch */
-    unsigned char *last;        /* the newest allocation in bump (released first) */
+    rt_heap heap;               /* the step's temporaries and scratch */
     unsigned char *scratch;     /* the kernel scratch block, NULL before the first request */
 } rt_exec;
 
@@ -20,13 +19,10 @@ static const char *node_name(const ir_node *n) { return n->name[0] ? n->name : "
 
 static void *bump(rt_exec *x, cpu_ctx *c, size_t bytes, const char *what)
 {
-    unsigned char *p = tosac_arena_alloc(&x->bump, bytes, 16);
-    if (!p) {
+    unsigned char *p = rt_heap_alloc(&x->heap, bytes);
+    if (!p)
         cpu_fail(c, TOSAC_ERR_INPUT, "%s of %zu bytes do not fit in the %zu bytes planned for "
-                 "its step (the size depends on the data)", what, bytes, x->bump.size);
-        return NULL;
-    }
-    x->last = p;
+                 "its step (the size depends on the data)", what, bytes, x->heap.size);
     return p;
 }
 
@@ -72,25 +68,19 @@ static void *env_temp(cpu_ctx *c, size_t bytes)
     return bump(c->exec, c, bytes, "temporaries");
 }
 
-/* LIFO: the newest temporary gives its space back; any other waits for the step's end. */
 static void env_release(cpu_ctx *c, void *ptr)
 {
     rt_exec *x = c->exec;
-    if (ptr && ptr == x->last) {
-        x->bump.used = (size_t)(x->last - x->bump.base);
-        x->last = NULL;
-        if (x->scratch == ptr)
-            x->scratch = NULL;
-    }
+    if (ptr == x->scratch)
+        x->scratch = NULL;
+    rt_heap_free(&x->heap, ptr);
 }
 
-/* One scratch block per step: a newer request reuses it when it is still the newest
- * allocation. */
+/* One scratch block per step: a new request replaces the last one. */
 static void *env_scratch(cpu_ctx *c, size_t bytes)
 {
     rt_exec *x = c->exec;
-    if (x->scratch && x->scratch == x->last)
-        x->bump.used = (size_t)(x->scratch - x->bump.base);
+    rt_heap_free(&x->heap, x->scratch);
     x->scratch = bump(x, c, bytes, "kernel scratch");
     return x->scratch;
 }
@@ -139,7 +129,7 @@ static tosac_code env_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_i
             continue;
         tosac_error e;
         tosac_error_clear(&e);
-        rt->mtop = x->bump.base + x->bump.used;
+        rt->mtop = x->heap.base + x->heap.top;
         tosac_code r = rt_run_graph(rt, (rt_gview *)sub, in, n_in, &e);
         if (!r && rc) {
             rc = copy_out(c, (rt_gview *)sub, out, n_out);
@@ -170,14 +160,14 @@ static tosac_code run_cpu_node(tosac_rt *rt, rt_gview *G, int k, tosac_error *er
     x.node = k;
     uint32_t step = (uint32_t)G->step[k];
     if (rt->sizes) {
-        tosac_arena_init(&x.bump, rt->mtop, (size_t)(rt->mend - rt->mtop));
+        rt_heap_init(&x.heap, rt->mtop, (size_t)(rt->mend - rt->mtop));
     } else if (step < rt_plan_n_steps(&rt->prog, (uint32_t)G->index) &&
                rt_plan_scratch_offset(&rt->prog, (uint32_t)G->index, step) >= 0) {
-        tosac_arena_init(&x.bump,
-                         rt->planned + rt_plan_scratch_offset(&rt->prog, (uint32_t)G->index, step),
-                         (size_t)rt_plan_scratch_bytes(&rt->prog, (uint32_t)G->index, step));
+        rt_heap_init(&x.heap,
+                     rt->planned + rt_plan_scratch_offset(&rt->prog, (uint32_t)G->index, step),
+                     (size_t)rt_plan_scratch_bytes(&rt->prog, (uint32_t)G->index, step));
     } else {
-        tosac_arena_init(&x.bump, rt->planned, 0);
+        rt_heap_init(&x.heap, rt->planned, 0);
     }
     cpu_ctx c;
     memset(&c, 0, sizeof c);
@@ -229,8 +219,8 @@ static tosac_code run_cpu_node(tosac_rt *rt, rt_gview *G, int k, tosac_error *er
     }
     if (rt->sizes) {
         uint64_t *need = &rt->sizes->scratch[rt->node_base[G->index] + (size_t)k];
-        if (x.bump.high > *need)
-            *need = x.bump.high;
+        if (x.heap.high > *need)
+            *need = x.heap.high;
     }
     return rc;
 }

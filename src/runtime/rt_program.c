@@ -518,8 +518,9 @@ static tosac_code check_delegate(const rt_program *p, uint32_t d, tosac_error *e
     return TOSAC_OK;
 }
 
-/* Every TosaDelegate node names a delegate whose record points back at it. */
-static tosac_code check_delegate_nodes(const rt_program *p, tosac_error *err)
+/* Every TosaDelegate node names a delegate (records: false) whose record points back at it
+ * (records: true, once the delegate records are verified). */
+static tosac_code check_delegate_nodes(const rt_program *p, int records, tosac_error *err)
 {
     for (uint32_t g = 0; g < p->n_graphs; g++)
         for (uint32_t i = 0; i < p->graphs[g].n_nodes; i++) {
@@ -527,8 +528,13 @@ static tosac_code check_delegate_nodes(const rt_program *p, tosac_error *err)
             if (!is_delegate_node(p, n))
                 continue;
             const rt_attr_rec *ix = rt_node_attr_by_name(p, n, "index");
-            if (!ix || ix->kind != RT_ATTR_INT || ix->i < 0 || ix->i >= (int64_t)p->n_delegates)
-                return BAD("CPU graph %u node %u: TosaDelegate without a delegate", g, i);
+            if (!ix || ix->kind != RT_ATTR_INT)
+                return BAD("CPU graph %u node %u: TosaDelegate without an index", g, i);
+            if (ix->i < 0 || ix->i >= (int64_t)p->n_delegates)
+                return BAD("CPU graph %u node %u: delegate index %lld out of range (%u "
+                           "delegates)", g, i, (long long)ix->i, p->n_delegates);
+            if (!records)
+                continue;
             const rt_delegate_rec *r = rt_program_delegate(p, (uint32_t)ix->i).rec;
             if (r->graph != (int32_t)g || r->node != (int32_t)i)
                 return BAD("CPU graph %u node %u: delegate %lld belongs to another node", g, i,
@@ -720,10 +726,12 @@ tosac_code rt_program_load(const void *buf, size_t len, rt_program *out, tosac_e
         rc = check_cpu(&p, &p.sections[at[2]], err);
     if (!rc)
         rc = check_signature(&p, &p.sections[at[3]], err);
+    if (!rc)
+        rc = check_delegate_nodes(&p, 0, err);
     for (uint32_t d = 0; !rc && d < nd; d++)
         rc = check_delegate(&p, d, err);
     if (!rc)
-        rc = check_delegate_nodes(&p, err);
+        rc = check_delegate_nodes(&p, 1, err);
     if (!rc)
         rc = check_plan(&p, &p.sections[at[4]], err);
     if (!rc && rep >= 0)

@@ -96,7 +96,8 @@ tosac_code tosa_check_control_flow(const tosa_graph *g, const char *what, tosac_
         memset(c.height, 0, (size_t)c.n * sizeof *c.height);
     tosac_code rc = TOSAC_OK;
     if (!c.blocks || !c.state || !c.height) {
-        rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory checking control flow (%d "
+                        "blocks)", c.n);
         goto out;
     }
     int k = 0;

@@ -1,10 +1,11 @@
 /* The memory planner (src/compile/compile_plan*.c): interval placement on hand-made sets with
  * hand-derived offsets, the overlap invariant on seeded random sets, the interpreter's
  * execution order, a hand-made program with a delegate (aliasing, scratch), and real zoo
- * programs checked by an independent simulation: every step's reads and writes replayed on a
- * map of the arena (16-byte granules -> the value owning them), so a buffer clobbered while
- * its value is still to be read fails, and the simulation's own liveness peak bounds the
- * planner's lower bound from below. */
+ * programs (with scratch for every CPU node) checked by an independent simulation: every
+ * step's reads and writes (bodies run inside their node, the copies the runtime makes where a
+ * delegate's buffer is not its CPU value's) replayed on a map of the arena (16-byte granules
+ * -> the value owning them), so a buffer clobbered while its value is still to be read fails,
+ * and the simulation's own liveness peak bounds the planner's lower bound from below. */
 #include "testutil.h"
 
 #include <stdio.h>
@@ -357,7 +358,7 @@ typedef struct sim {
     int *parent, *owner, n_graphs;
     int *owner_of;        /* [granule] -> value key + 1, 0: free */
     uint64_t n_gran;
-    int **cpu_key, **tosa_key; /* value keys */
+    int **cpu_key, **tosa_key, **scratch_key; /* value keys; scratch: [graph][step] */
     int n_keys;
     uint64_t *key_bytes;  /* aligned */
     int64_t *key_last;    /* last time the value is read (from a dry run) */
@@ -521,8 +522,13 @@ static void run_graph(sim *s, int gi)
                     cpu_read(s, gi, sub->tensors[t].outer_id);
         run_bodies(s, gi, ni);
         tick(s);
+        int sk = s->scratch_key[gi][st];
+        int64_t so = pl->scratch_offset[gi][st];
+        sim_event(s, sk, so, s->key_bytes[sk], 1);
         for (int o = 0; o < n->n_outputs; o++)
             cpu_write(s, gi, n->outputs[o]);
+        /* inputs, scratch and outputs are all in use while the node runs */
+        sim_event(s, sk, so, s->key_bytes[sk], 0);
         for (int i = 0; i < n->n_inputs; i++)
             cpu_read(s, gi, n->inputs[i]);
         tick(s);
@@ -573,6 +579,8 @@ static uint64_t simulate(const tosac_program *p, const tosac_program_plan *pl)
         total += s.graphs[gi]->n_tensors;
     for (int d = 0; d < p->n_delegates; d++)
         total += pl->n_tosa[d];
+    for (int gi = 0; gi < s.n_graphs; gi++)
+        total += pl->n_steps[gi] + 1;
     s.key_bytes = calloc((size_t)total + 1, sizeof *s.key_bytes);
     s.key_first = malloc(((size_t)total + 1) * sizeof *s.key_first);
     s.key_last = malloc(((size_t)total + 1) * sizeof *s.key_last);
@@ -598,6 +606,18 @@ static uint64_t simulate(const tosac_program *p, const tosac_program_plan *pl)
             for (int k = 0; k < x->rank; k++)
                 n *= x->shape[k] > 0 ? (uint64_t)x->shape[k] : 0;
             s.key_bytes[s.n_keys++] = al16(n);
+        }
+    }
+    s.scratch_key = calloc((size_t)s.n_graphs, sizeof *s.scratch_key);
+    for (int gi = 0; gi < s.n_graphs; gi++) {
+        s.scratch_key[gi] = malloc(((size_t)pl->n_steps[gi] + 1) * sizeof **s.scratch_key);
+        for (int st = 0; st < pl->n_steps[gi]; st++) {
+            s.scratch_key[gi][st] = s.n_keys;
+            s.key_bytes[s.n_keys++] = al16(pl->scratch_bytes[gi][st]);
+            int64_t o = pl->scratch_offset[gi][st];
+            assert_true(o == -1 || (o % 16 == 0 && (uint64_t)o + pl->scratch_bytes[gi][st] <=
+                                                       pl->arena_bytes));
+            assert_int_equal(o >= 0, pl->scratch_bytes[gi][st] > 0);
         }
     }
     /* aliases: a block input/output at its CPU value's offset is that value */
@@ -670,6 +690,9 @@ static uint64_t simulate(const tosac_program *p, const tosac_program_plan *pl)
         free(s.cpu_key[gi]);
     for (int d = 0; d < p->n_delegates; d++)
         free(s.tosa_key[d]);
+    for (int gi = 0; gi < s.n_graphs; gi++)
+        free(s.scratch_key[gi]);
+    free(s.scratch_key);
     free(s.cpu_key);
     free(s.tosa_key);
     free(s.key_bytes);
@@ -721,8 +744,24 @@ static void zoo_case(const char *model, const char *spec, const char *const *sha
     tosac_error_clear(&E);
     tosac_program *p = compile_zoo(model, spec, shapes, n_shapes);
     check_orders(p);
+    /* scratch for every CPU node, of sizes that differ per node (the CPU executor will give
+     * real ones; these exercise the placement of scratch among values and body regions) */
+    const ir_graph **graphs = NULL;
+    int ng = 0;
+    ok(plan_graph_list(p->cpu->graph, &graphs, NULL, NULL, &ng, &E));
+    uint64_t **rows = calloc((size_t)ng, sizeof *rows);
+    int *n_nodes = calloc((size_t)ng, sizeof *n_nodes);
+    for (int gi = 0; gi < ng; gi++) {
+        n_nodes[gi] = graphs[gi]->n_nodes;
+        rows[gi] = calloc((size_t)n_nodes[gi] + 1, sizeof **rows);
+        for (int ni = 0; ni < n_nodes[gi]; ni++)
+            rows[gi][ni] = strcmp(graphs[gi]->nodes[ni].op_type, TOSAC_DELEGATE_OP) == 0
+                               ? 0
+                               : 100 + 37 * (uint64_t)((ni * 7 + gi) % 13);
+    }
+    tosac_plan_sizes extra = {ng, n_nodes, (const uint64_t *const *)rows};
     tosac_program_plan pl;
-    ok(tosac_plan_program(p, NULL, &pl, &E));
+    ok(tosac_plan_program(p, &extra, &pl, &E));
     uint64_t peak = simulate(p, &pl);
     double ratio = (double)pl.arena_bytes / (double)pl.lower_bound_bytes;
     print_message("%s: arena %llu, lower bound %llu (simulated %llu), ratio %.4f, graphs %d\n",
@@ -736,6 +775,11 @@ static void zoo_case(const char *model, const char *spec, const char *const *sha
     assert_true(pl.arena_bytes * 100 <= pl.lower_bound_bytes * 110);
     assert_int_equal(pl.n_graphs > 1, has_bodies);
     tosac_program_plan_free(&pl);
+    for (int gi = 0; gi < ng; gi++)
+        free(rows[gi]);
+    free(rows);
+    free(n_nodes);
+    free((void *)graphs);
     tosac_program_free(p);
 }
 

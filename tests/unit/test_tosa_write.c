@@ -402,7 +402,7 @@ static void test_data_16_aligned(void **state)
     static const tosac_dtype dts[] = {TOSAC_DT_I8, TOSAC_DT_I16, TOSAC_DT_I32, TOSAC_DT_F32,
                                       TOSAC_DT_I4, TOSAC_DT_I48, TOSAC_DT_BOOL, TOSAC_DT_I8};
     enum { N = sizeof dts / sizeof dts[0] };
-    uint8_t zeros[64] = {0};
+    uint8_t zeros[8 * 16] = {0}; /* the largest: 15 int48 values, 8 bytes each in memory */
     for (int i = 0; i < N; i++) {
         char name[16] = "c";
         for (int k = 0; k < i; k++) /* names of every length shift what follows */

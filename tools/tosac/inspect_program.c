@@ -1,12 +1,15 @@
 /* tosac inspect PROGRAM [--json]: the compile report (every model node: the delegate it went
- * to, "cpu" with the reason, or folded by a pass), each delegate (operator counts, quantized
- * inputs and outputs) and the CPU graph's operators. */
+ * to, "cpu" with the reason, or folded by a pass), the file's sections, the signature, each
+ * delegate (operator counts, TOSA version, bytes, quantized inputs and outputs), the CPU
+ * graphs' operators, the constants and the memory plan (read from the verified v2 view). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "runtime/rt_program.h"
 #include "tosac/program.h"
+#include "util/fileio.h"
 #include "util/json.h"
 
 static const char usage[] = "usage: tosac inspect PROGRAM [--json]\n";
@@ -120,11 +123,193 @@ static void print_placement(const tosac_json *nd)
     }
 }
 
-static void print_text(const char *path, const tosac_program *p, const tosac_json *rep,
-                       tosac_json *const *meta)
+static const char *section_name(uint32_t kind)
+{
+    static const char *const names[] = {"?",        "STRINGS", "SIGNATURE", "CPU",
+                                        "DELEGATE", "CONSTANTS", "PLAN",    "REPORT"};
+    return kind < sizeof names / sizeof names[0] ? names[kind] : "?";
+}
+
+static uint64_t constant_bytes(const rt_program *v)
+{
+    uint64_t n = 0;
+    for (uint32_t c = 0; c < v->n_constants; c++)
+        n += rt_constant(v, c)->nbytes;
+    return n;
+}
+
+/* Operators of every CPU graph (bodies included) by op type, in first-seen order. */
+static int count_cpu_ops(const rt_program *v, op_count *out, int cap)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < v->n_nodes; i++) {
+        const char *name = rt_str(v, v->nodes[i].op_type);
+        int k = 0;
+        while (k < n && strcmp(out[k].name, name) != 0)
+            k++;
+        if (k == n && n < cap)
+            out[n++] = (op_count){name, 0};
+        if (k < n)
+            out[k].n++;
+    }
+    return n;
+}
+
+static void version_str(const tosa_graph *g, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d.%d.%d%s", (int)g->ver_major, (int)g->ver_minor, (int)g->ver_patch,
+             g->ver_draft ? " draft" : "");
+}
+
+static void print_sig(const rt_program *v, const rt_sig_rec *r, const char *label)
+{
+    printf("  %s %s %s [", label, rt_str(v, r->name), tosac_dtype_name((tosac_dtype)r->dtype));
+    for (int d = 0; d < r->rank; d++)
+        printf("%s%lld", d ? "," : "", (long long)r->shape[d]);
+    printf("]");
+    if (r->quant >= 0) {
+        const rt_quant_rec *q = &v->quants[r->quant];
+        if (q->axis < 0)
+            printf(" scale %.9g zero_point %lld", rt_quant_scales(v, q)[0],
+                   (long long)rt_quant_zps(v, q)[0]);
+        else
+            printf(" scale per axis %d (%u)", q->axis, q->n);
+    }
+    printf("\n");
+}
+
+static void print_layout(const rt_program *v)
+{
+    printf("format v%u, %zu bytes:", RT_PROGRAM_VERSION, v->len);
+    for (uint32_t i = 0; i < v->n_sections; i++)
+        printf("%s %s %llu", i ? "," : "", section_name(v->sections[i].kind),
+               (unsigned long long)v->sections[i].size);
+    printf("\nsignature:\n");
+    for (uint32_t i = 0; i < v->n_inputs; i++)
+        print_sig(v, &v->inputs[i], "input ");
+    for (uint32_t i = 0; i < v->n_outputs; i++)
+        print_sig(v, &v->outputs[i], "output");
+}
+
+static void print_tail(const rt_program *v)
+{
+    op_count ops[256];
+    int n = count_cpu_ops(v, ops, 256);
+    printf("cpu operators (%u graph%s):", v->n_graphs, v->n_graphs == 1 ? "" : "s");
+    for (int i = 0; i < n; i++)
+        printf("%s %s %d", i ? "," : "", ops[i].name, ops[i].n);
+    printf("\nconstants: %u (%llu bytes)\n", v->n_constants,
+           (unsigned long long)constant_bytes(v));
+    if (rt_plan_present(v))
+        printf("memory: arena %llu bytes, lower bound %llu bytes\n",
+               (unsigned long long)v->plan->arena_bytes,
+               (unsigned long long)v->plan->lower_bound_bytes);
+    else
+        printf("memory: no plan in this program\n");
+}
+
+static void json_sig(tosac_json_writer *w, const rt_program *v, const rt_sig_rec *r)
+{
+    tosac_json_begin_object(w);
+    tosac_json_key(w, "name");
+    tosac_json_write_string(w, rt_str(v, r->name));
+    tosac_json_key(w, "dtype");
+    tosac_json_write_string(w, tosac_dtype_name((tosac_dtype)r->dtype));
+    tosac_json_key(w, "shape");
+    tosac_json_begin_array(w);
+    for (int d = 0; d < r->rank; d++)
+        tosac_json_write_int(w, r->shape[d]);
+    tosac_json_end_array(w);
+    tosac_json_key(w, "cpu_tensor");
+    tosac_json_write_int(w, r->cpu_tensor);
+    if (r->quant >= 0) {
+        const rt_quant_rec *q = &v->quants[r->quant];
+        tosac_json_key(w, "axis");
+        tosac_json_write_int(w, q->axis);
+        tosac_json_key(w, "scale");
+        tosac_json_begin_array(w);
+        for (uint32_t i = 0; i < q->n; i++)
+            tosac_json_write_double(w, rt_quant_scales(v, q)[i]);
+        tosac_json_end_array(w);
+        tosac_json_key(w, "zero_point");
+        tosac_json_begin_array(w);
+        for (uint32_t i = 0; i < q->n; i++)
+            tosac_json_write_int(w, rt_quant_zps(v, q)[i]);
+        tosac_json_end_array(w);
+    }
+    tosac_json_end_object(w);
+}
+
+static void json_key_int(tosac_json_writer *w, const char *key, int64_t v)
+{
+    tosac_json_key(w, key);
+    tosac_json_write_int(w, v);
+}
+
+static void json_layout(tosac_json_writer *w, const rt_program *v)
+{
+    json_key_int(w, "format_version", RT_PROGRAM_VERSION);
+    json_key_int(w, "file_bytes", (int64_t)v->len);
+    tosac_json_key(w, "sections");
+    tosac_json_begin_array(w);
+    for (uint32_t i = 0; i < v->n_sections; i++) {
+        tosac_json_begin_object(w);
+        tosac_json_key(w, "kind");
+        tosac_json_write_string(w, section_name(v->sections[i].kind));
+        json_key_int(w, "offset", (int64_t)v->sections[i].offset);
+        json_key_int(w, "bytes", (int64_t)v->sections[i].size);
+        tosac_json_end_object(w);
+    }
+    tosac_json_end_array(w);
+    tosac_json_key(w, "signature");
+    tosac_json_begin_object(w);
+    tosac_json_key(w, "inputs");
+    tosac_json_begin_array(w);
+    for (uint32_t i = 0; i < v->n_inputs; i++)
+        json_sig(w, v, &v->inputs[i]);
+    tosac_json_end_array(w);
+    tosac_json_key(w, "outputs");
+    tosac_json_begin_array(w);
+    for (uint32_t i = 0; i < v->n_outputs; i++)
+        json_sig(w, v, &v->outputs[i]);
+    tosac_json_end_array(w);
+    tosac_json_end_object(w);
+}
+
+static void json_tail(tosac_json_writer *w, const rt_program *v)
+{
+    tosac_json_key(w, "cpu");
+    tosac_json_begin_object(w);
+    json_key_int(w, "graphs", v->n_graphs);
+    json_key_int(w, "nodes", v->n_nodes);
+    tosac_json_key(w, "operators");
+    tosac_json_begin_object(w);
+    op_count ops[256];
+    int n = count_cpu_ops(v, ops, 256);
+    for (int i = 0; i < n; i++)
+        json_key_int(w, ops[i].name, ops[i].n);
+    tosac_json_end_object(w);
+    tosac_json_end_object(w);
+    tosac_json_key(w, "constants");
+    tosac_json_begin_object(w);
+    json_key_int(w, "count", v->n_constants);
+    json_key_int(w, "bytes", (int64_t)constant_bytes(v));
+    tosac_json_end_object(w);
+    tosac_json_key(w, "memory");
+    tosac_json_begin_object(w);
+    tosac_json_key(w, "planned");
+    tosac_json_write_bool(w, rt_plan_present(v));
+    json_key_int(w, "arena_bytes", (int64_t)v->plan->arena_bytes);
+    json_key_int(w, "arena_lower_bound_bytes", (int64_t)v->plan->lower_bound_bytes);
+    tosac_json_end_object(w);
+}
+
+static void print_text(const char *path, const tosac_program *p, const rt_program *v,
+                       const tosac_json *rep, tosac_json *const *meta)
 {
     const ir_graph *g = p->cpu->graph;
     printf("program %s\n", path);
+    print_layout(v);
     if (rep)
         printf("spec %s\n", str_or(tosac_json_get(rep, "spec"), "?"));
     printf("%d delegate%s, CPU graph of %d node%s\n", p->n_delegates,
@@ -156,7 +341,9 @@ static void print_text(const char *path, const tosac_program *p, const tosac_jso
         printf("delegate %d:", k);
         for (int i = 0; i < n; i++)
             printf("%s %s %d", i ? "," : "", ops[i].name, ops[i].n);
-        printf("\n");
+        char ver[32];
+        version_str(p->delegates[k], ver, sizeof ver);
+        printf("\n  tosa %s, %zu bytes\n", ver, rt_program_delegate(v, (uint32_t)k).tosa_size);
         print_io(tosac_json_get(meta[k], "inputs"), "input ");
         print_io(tosac_json_get(meta[k], "outputs"), "output");
     }
@@ -164,16 +351,18 @@ static void print_text(const char *path, const tosac_program *p, const tosac_jso
     for (int i = 0; i < g->n_nodes; i++)
         printf(" %s", g->nodes[i].op_type);
     printf("\n");
+    print_tail(v);
 }
 
-static char *build_json(const char *path, const tosac_program *p, const tosac_json *rep,
-                        tosac_json *const *meta)
+static char *build_json(const char *path, const tosac_program *p, const rt_program *v,
+                        const tosac_json *rep, tosac_json *const *meta)
 {
     tosac_json_writer w;
     tosac_json_writer_init(&w, true);
     tosac_json_begin_object(&w);
     tosac_json_key(&w, "program");
     tosac_json_write_string(&w, path);
+    json_layout(&w, v);
     if (rep && tosac_json_get(rep, "spec")) {
         tosac_json_key(&w, "spec");
         put_value(&w, tosac_json_get(rep, "spec"));
@@ -197,6 +386,13 @@ static char *build_json(const char *path, const tosac_program *p, const tosac_js
             tosac_json_write_int(&w, ops[i].n);
         }
         tosac_json_end_object(&w);
+        char ver[32];
+        version_str(p->delegates[k], ver, sizeof ver);
+        tosac_json_key(&w, "tosa_version");
+        tosac_json_write_string(&w, ver);
+        rt_delegate_view dv = rt_program_delegate(v, (uint32_t)k);
+        json_key_int(&w, "bytes", (int64_t)dv.tosa_size);
+        json_key_int(&w, "cpu_graph", dv.rec->graph);
         for (int side = 0; side < 2; side++) {
             const char *key = side ? "outputs" : "inputs";
             tosac_json_key(&w, key);
@@ -221,6 +417,7 @@ static char *build_json(const char *path, const tosac_program *p, const tosac_js
         tosac_json_end_object(&w);
     }
     tosac_json_end_array(&w);
+    json_tail(&w, v);
     tosac_json_end_object(&w);
     size_t len;
     return tosac_json_writer_take(&w, &len);
@@ -248,7 +445,14 @@ int inspect_program(int argc, char **argv)
     tosac_error_clear(&err);
     tosac_program *p = NULL;
     tosac_json *rep = NULL, **meta = NULL;
-    tosac_code rc = tosac_program_read_file(path, &p, &err);
+    void *buf = NULL;
+    size_t len = 0;
+    rt_program v;
+    tosac_code rc = tosac_read_file(path, &buf, &len, &err);
+    if (!rc)
+        rc = tosac_program_from_bytes(buf, len, &p, &err);
+    if (!rc) /* the verified view of the same bytes (sections, signature, plan) */
+        rc = rt_program_load(buf, len, &v, &err);
     if (!rc && p->report)
         rc = tosac_json_parse(p->report, strlen(p->report), &rep, &err);
     if (!rc && !(meta = calloc((size_t)p->n_delegates + 1, sizeof *meta)))
@@ -258,19 +462,20 @@ int inspect_program(int argc, char **argv)
             rc = tosac_fail(&err, TOSAC_ERR_INPUT, "program: metadata of delegate %d is not "
                             "JSON", k);
     if (!rc && json) {
-        char *text = build_json(path, p, rep, meta);
+        char *text = build_json(path, p, &v, rep, meta);
         if (!text)
             rc = tosac_fail(&err, TOSAC_ERR_INTERNAL, "out of memory writing JSON");
         else
             printf("%s\n", text);
         free(text);
     } else if (!rc) {
-        print_text(path, p, rep, meta);
+        print_text(path, p, &v, rep, meta);
     }
     for (int k = 0; meta && k < p->n_delegates; k++)
         tosac_json_free(meta[k]);
     free(meta);
     tosac_json_free(rep);
     tosac_program_free(p);
+    free(buf);
     return rc ? cli_report(&err) : 0;
 }

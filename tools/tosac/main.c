@@ -2,9 +2,11 @@
  * 1 internal error. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "kernels/isa.h"
 
 static const struct {
     const char *name;
@@ -51,6 +53,10 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
     tosac_set_warning_handler(tosac_warn_stderr, NULL);
+    /* a debugging aid: an unknown value keeps the automatic choice */
+    const char *isa = getenv("TOSAC_KERNEL_ISA");
+    if (isa && strcmp(isa, "portable") == 0)
+        kern_isa_force(KERN_ISA_PORTABLE);
     int status = run(argc, argv);
     /* Output that could not be written (a full disk, a closed pipe) is a failure, not a
      * success with a truncated result. */

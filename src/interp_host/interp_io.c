@@ -1,4 +1,4 @@
-/* npy <-> graph element type matching (see interp_io.h). */
+/* npy <-> graph element type matching (see interp/interp_io.h); host side: it allocates. */
 #include "interp/interp_io.h"
 
 #include <string.h>

@@ -1,0 +1,3 @@
+#include <math.h>
+
+double clean_b(double x) { return floor(x) + sinf((float)x); }

@@ -1,0 +1,327 @@
+/* The runtime (include/tosac/runtime.h) on compiled zoo programs, through its public API only.
+ *
+ * - test_zoo_outputs_bit_exact: int8 and int16 (a16w8) convolutions, a float program, a mostly
+ *   CPU int64 program, MobileNetV2 int8 and Silero VAD v5 (25 If nodes, 68 delegates inside
+ *   their bodies) compile with `tosac compile` and run on the runtime, twice, with every output
+ *   byte-identical to what the pre-runtime executor wrote (tests/data/runtime_refs, see its
+ *   README); the allocator is not called once during either invoke (the test binary is linked
+ *   with -Wl,--wrap for malloc, calloc, realloc, aligned_alloc and free, so every call the
+ *   libraries make is counted).
+ * - test_arena_too_small: one byte short, and a misaligned arena, are refused with a message;
+ *   the exact size works.
+ * - test_truncated_and_corrupted: every truncation and seeded byte flips of a program are
+ *   refused with a message or run (ASan build: no read outside the buffer, no crash).
+ * - test_resolver: tosac_rt_init_ex with a resolver of only the operator families the program
+ *   uses runs it; a resolver without QuantizeLinear fails at init naming it. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tosac/npy.h"
+#include "tosac/runtime.h"
+#include "util/fileio.h"
+
+/* ---- allocator calls, counted while `counting` is set ---- */
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t m);
+void *__real_realloc(void *p, size_t n);
+void *__real_aligned_alloc(size_t a, size_t n);
+void __real_free(void *p);
+static int counting;
+static long n_alloc_calls;
+void *__wrap_malloc(size_t n)
+{
+    n_alloc_calls += counting;
+    return __real_malloc(n);
+}
+void *__wrap_calloc(size_t n, size_t m)
+{
+    n_alloc_calls += counting;
+    return __real_calloc(n, m);
+}
+void *__wrap_realloc(void *p, size_t n)
+{
+    n_alloc_calls += counting;
+    return __real_realloc(p, n);
+}
+void *__wrap_aligned_alloc(size_t a, size_t n)
+{
+    n_alloc_calls += counting;
+    return __real_aligned_alloc(a, n);
+}
+void __wrap_free(void *p)
+{
+    n_alloc_calls += counting && p;
+    __real_free(p);
+}
+
+#define REFS "tests/data/runtime_refs"
+
+typedef struct zoo_case {
+    const char *name;       /* directory under REFS */
+    const char *model;      /* under the shared dir, or (source:) under the source tree */
+    const char *inputs;     /* sample directory under the shared dir */
+    const char *spec;
+    const char *shapes[2];  /* --input-shape values, or NULL */
+} zoo_case;
+
+static const zoo_case cases[] = {
+    {"s8conv", "models/synth_qdq_s8_op13_conv/model.onnx", "models/synth_qdq_s8_op13_conv/inputs/00",
+     "TOSA-1.0+INT", {NULL, NULL}},
+    {"s16conv", "models/synth_qdq_s16_op21_conv/model.onnx",
+     "models/synth_qdq_s16_op21_conv/inputs/00", "TOSA-1.0+INT+int16", {NULL, NULL}},
+    {"f32conv", "models/synth_qdq_s8_op13_conv/float_reference.onnx",
+     "models/synth_qdq_s8_op13_conv/inputs/00", "TOSA-1.0+FP", {NULL, NULL}},
+    {"int64", "models/synth_int64_ops_op13/model.onnx", "models/synth_int64_ops_op13/inputs/00",
+     "TOSA-1.0+INT", {NULL, NULL}},
+    {"mnv2", "models/mobilenet_v2_qdq_u8s8_op13/model.onnx",
+     "models/mobilenet_v2_qdq_u8s8_op13/inputs/00", "TOSA-1.0+INT", {NULL, NULL}},
+    {"silero_fp", "source:tests/data/silero_vad_v5/model.onnx",
+     "models/silero_vad_op18_ifless/inputs/01", "TOSA-1.0+FP", {"input=1,576", "state=2,1,128"}},
+};
+
+typedef struct loaded {
+    void *prog;
+    size_t len;
+    void *arena;
+    size_t arena_bytes;
+    tosac_rt *rt;
+} loaded;
+
+/* `tosac compile` of c into dir/<name>.prog; returns the path (tu_join's buffer). */
+static const char *compile_case(const zoo_case *c, const char *dir)
+{
+    char model[4096], prog[4200];
+    if (!strncmp(c->model, "source:", 7))
+        snprintf(model, sizeof model, "%s", tu_source(c->model + 7));
+    else
+        snprintf(model, sizeof model, "%s", tu_shared(c->model));
+    snprintf(prog, sizeof prog, "%s/%s.prog", dir, c->name);
+    const char *args[12] = {"compile", model, "--spec", c->spec, "-o", prog, "--quiet"};
+    int n = 7;
+    for (int k = 0; k < 2 && c->shapes[k]; k++) {
+        args[n++] = "--input-shape";
+        args[n++] = c->shapes[k];
+    }
+    args[n] = NULL;
+    char *errs = NULL;
+    int rc = tu_cli_argv(NULL, &errs, args);
+    if (rc != 0)
+        fail_msg("compile %s: exit %d: %s", c->name, rc, errs);
+    free(errs);
+    return tu_join(dir, strrchr(prog, '/') + 1);
+}
+
+static void load(const char *path, loaded *l)
+{
+    tosac_error err;
+    memset(l, 0, sizeof *l);
+    assert_int_equal(tosac_read_file(path, &l->prog, &l->len, &err), TOSAC_OK);
+    assert_true((uintptr_t)l->prog % 16 == 0); /* malloc's alignment, as the API asks */
+    if (tosac_rt_arena_size(l->prog, l->len, &l->arena_bytes, &err))
+        fail_msg("%s: %s", path, err.msg);
+    l->arena = aligned_alloc(16, (l->arena_bytes + 15) / 16 * 16);
+    assert_non_null(l->arena);
+    if (tosac_rt_init(l->prog, l->len, l->arena, l->arena_bytes, &l->rt, &err))
+        fail_msg("%s: %s", path, err.msg);
+}
+
+static void unload(loaded *l)
+{
+    free(l->arena);
+    free(l->prog);
+}
+
+/* Every input from dir/<name>.npy. */
+static void fill_inputs(tosac_rt *rt, const char *dir)
+{
+    for (int i = 0; i < tosac_rt_n_inputs(rt); i++) {
+        char f[4200];
+        tosac_tensor t;
+        tosac_error err;
+        snprintf(f, sizeof f, "%s/%s.npy", dir, tosac_rt_input_name(rt, i));
+        assert_int_equal(tosac_npy_read(tu_shared(f), &t, &err), TOSAC_OK);
+        tosac_tensor *in = tosac_rt_input(rt, i);
+        assert_int_equal(t.dtype, in->dtype);
+        assert_int_equal(t.nbytes, in->nbytes);
+        memcpy(in->data, t.data, t.nbytes);
+        tosac_tensor_free(&t);
+    }
+}
+
+static void check_outputs(const tosac_rt *rt, const char *name, const char *sample)
+{
+    for (int i = 0; i < tosac_rt_n_outputs(rt); i++) {
+        char f[4200];
+        tosac_tensor want;
+        tosac_error err;
+        snprintf(f, sizeof f, REFS "/%s/%s/%s.npy", name, sample, tosac_rt_output_name(rt, i));
+        if (tosac_npy_read(tu_source(f), &want, &err))
+            fail_msg("%s: %s", name, err.msg); /* a missing reference fails, never skips */
+        const tosac_tensor *got = tosac_rt_output(rt, i);
+        assert_int_equal(got->dtype, want.dtype);
+        assert_true(tosac_shape_equal(got->rank, got->shape, want.rank, want.shape));
+        assert_int_equal(got->nbytes, want.nbytes);
+        if (memcmp(got->data, want.data, want.nbytes))
+            fail_msg("%s: output '%s' differs from the pre-runtime executor's", name,
+                     tosac_rt_output_name(rt, i));
+        tosac_tensor_free(&want);
+    }
+}
+
+static void test_zoo_outputs_bit_exact(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const zoo_case *c = &cases[k];
+        loaded l;
+        load(compile_case(c, dir), &l);
+        fill_inputs(l.rt, c->inputs);
+        for (int run = 0; run < 2; run++) { /* a second invoke: no state left over */
+            tosac_error err;
+            n_alloc_calls = 0;
+            counting = 1;
+            tosac_code rc = tosac_rt_invoke(l.rt, &err);
+            counting = 0;
+            if (rc)
+                fail_msg("%s: %s", c->name, err.msg);
+            if (n_alloc_calls)
+                fail_msg("%s: %ld allocator calls during invoke", c->name, n_alloc_calls);
+            check_outputs(l.rt, c->name, strrchr(c->inputs, '/') + 1);
+            if (run == 0) /* the arena reuses input buffers: write them again */
+                fill_inputs(l.rt, c->inputs);
+        }
+        unload(&l);
+    }
+    tu_rmtree_free(dir);
+}
+
+static void test_arena_too_small(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    loaded l;
+    load(compile_case(&cases[0], dir), &l);
+    tosac_rt *rt = NULL;
+    tosac_error err;
+    tosac_error_clear(&err);
+    assert_int_equal(tosac_rt_init(l.prog, l.len, l.arena, l.arena_bytes - 1, &rt, &err),
+                     TOSAC_ERR_INPUT);
+    char want[128];
+    snprintf(want, sizeof want, "the arena has %zu bytes, the program needs %zu",
+             l.arena_bytes - 1, l.arena_bytes);
+    assert_string_equal(err.msg, want);
+    assert_null(rt);
+    tosac_error_clear(&err);
+    assert_int_equal(tosac_rt_init(l.prog, l.len, (char *)l.arena + 8, l.arena_bytes - 16, &rt,
+                                   &err), TOSAC_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "16-aligned"));
+    tosac_error_clear(&err);
+    assert_int_equal(tosac_rt_init(l.prog, l.len, l.arena, l.arena_bytes, &rt, &err), TOSAC_OK);
+    assert_non_null(rt);
+    unload(&l);
+    tu_rmtree_free(dir);
+}
+
+/* A program given to the runtime: refused with a message, or initialised and run (zero
+ * inputs) to an outcome. Arenas beyond 64 MiB count as refused here (not allocated). */
+static void try_program(const void *p, size_t len)
+{
+    void *copy = tu_memdup(p, len); /* exactly len bytes: ASan sees a read past the end */
+    size_t need = 0;
+    tosac_error err;
+    tosac_error_clear(&err);
+    if (tosac_rt_arena_size(copy, len, &need, &err)) {
+        assert_true(err.code != TOSAC_OK && err.msg[0]);
+        free(copy);
+        return;
+    }
+    if (need <= ((size_t)64 << 20)) {
+        void *arena = aligned_alloc(16, (need + 15) / 16 * 16 + 16);
+        tosac_rt *rt = NULL;
+        if (tosac_rt_init(copy, len, arena, need, &rt, &err) == TOSAC_OK)
+            tosac_rt_invoke(rt, &err);
+        else
+            assert_true(err.msg[0]);
+        free(arena);
+    }
+    free(copy);
+}
+
+static void test_truncated_and_corrupted(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    loaded l;
+    load(compile_case(&cases[0], dir), &l);
+    for (size_t n = 0; n < l.len; n += n < 256 ? 1 : 97) {
+        tosac_error err;
+        size_t need;
+        void *copy = tu_memdup(l.prog, n);
+        tosac_error_clear(&err);
+        assert_int_not_equal(tosac_rt_arena_size(copy, n, &need, &err), TOSAC_OK);
+        assert_true(err.msg[0]);
+        free(copy);
+    }
+    unsigned char *bad = malloc(l.len);
+    tu_seed(9);
+    for (int it = 0; it < 300; it++) {
+        memcpy(bad, l.prog, l.len);
+        for (int k = 0; k < 1 + (int)tu_below(4); k++) {
+            /* mostly the header, section table and records (offsets, counts, ids) */
+            size_t at = tu_below(4) ? tu_below((uint32_t)(l.len < 4096 ? l.len : 4096))
+                                    : tu_below((uint32_t)l.len);
+            bad[at] ^= (unsigned char)(1u << tu_below(8));
+        }
+        try_program(bad, l.len);
+    }
+    free(bad);
+    unload(&l);
+    tu_rmtree_free(dir);
+}
+
+/* A resolver of the one family s8conv's CPU part uses (its boundary QuantizeLinear and
+ * DequantizeLinear), and one without it. */
+static const tosac_rt_op *quant_only(const char *op) { return tosac_rt_ops_quant(op); }
+static const tosac_rt_op *no_quant(const char *op)
+{
+    return tosac_rt_ops_quant(op) ? NULL : tosac_rt_ops_all(op);
+}
+
+static void test_resolver(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    loaded l;
+    load(compile_case(&cases[0], dir), &l);
+    tosac_rt_options o = {quant_only};
+    tosac_rt *rt = NULL;
+    tosac_error err;
+    tosac_error_clear(&err);
+    assert_int_equal(tosac_rt_init_ex(l.prog, l.len, l.arena, l.arena_bytes, &o, &rt, &err),
+                     TOSAC_OK);
+    fill_inputs(rt, cases[0].inputs);
+    assert_int_equal(tosac_rt_invoke(rt, &err), TOSAC_OK);
+    check_outputs(rt, cases[0].name, "00");
+    o.resolve = no_quant;
+    assert_int_equal(tosac_rt_init_ex(l.prog, l.len, l.arena, l.arena_bytes, &o, &rt, &err),
+                     TOSAC_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "operator QuantizeLinear is not in the runtime's operator "
+                                    "table"));
+    unload(&l);
+    tu_rmtree_free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zoo_outputs_bit_exact),
+        cmocka_unit_test(test_arena_too_small),
+        cmocka_unit_test(test_truncated_and_corrupted),
+        cmocka_unit_test(test_resolver),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
