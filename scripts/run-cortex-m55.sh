@@ -87,7 +87,7 @@ log=$m55_build/last-image.log
             -DCMAKE_TOOLCHAIN_FILE="$src/cmake/arm-none-eabi-m55.cmake" >"$log" 2>&1 || exit 1
     fi
     cmake -S "$src" -B "$m55_build" -DTOSAC_M55_PROGRAM="$(abspath "$prog")" \
-        -DTOSAC_M55_ARENA_BYTES="$arena" -DTOSAC_M55_FAMILIES="${families:-all}" >"$log" 2>&1 &&
+        -DTOSAC_M55_ARENA_BYTES="$arena" -DTOSAC_M55_FAMILIES="${families:-none}" >"$log" 2>&1 &&
         cmake --build "$m55_build" --target tosac_m55_image -j 2 >>"$log" 2>&1 &&
         cp "$m55_build/ports/cortex-m55/tosac_m55_image.elf" "$work/image.elf"
 ) 9>"$m55_build.lock" || die 1 "building the Cortex-M55 image failed (see $log)"
