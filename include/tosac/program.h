@@ -32,7 +32,9 @@ typedef struct tosac_program {
                                  * and reasons), or NULL (programs written without one) */
 } tosac_program;
 
-/* Serializes p (the .tosa graphs written with the deterministic writer). */
+/* Serializes p (the .tosa graphs written with the deterministic writer) with an empty memory
+ * plan: the runtime needs tosac_program_build's file (tosac/compile.h), which write_file
+ * writes. */
 tosac_code tosac_program_to_bytes(const tosac_program *p, void **buf, size_t *len,
                                   tosac_error *err);
 tosac_code tosac_program_write_file(const tosac_program *p, const char *path, tosac_error *err);
@@ -42,14 +44,16 @@ tosac_code tosac_program_from_bytes(const void *buf, size_t len, tosac_program *
 tosac_code tosac_program_read_file(const char *path, tosac_program **out, tosac_error *err);
 void tosac_program_free(tosac_program *p);
 
-/* Loads everything a run needs, without input data: checks every TosaDelegate node (also in
- * If/Loop/Scan bodies) against its delegate's main block (value count, dtype, static shape),
- * prepares each delegate on the interpreter and plans the CPU segments. A failure names the
- * delegate or node. tosac_program_run calls the planning part itself. */
+/* Loads everything a run needs, without input data, on the runtime (tosac/runtime.h): builds
+ * the program file (tosac_program_build), initialises it in a malloc'd arena of the size it
+ * asks for (every TosaDelegate node, also in If/Loop/Scan bodies, checked against its
+ * delegate's main block, every delegate prepared, every CPU operator resolved). A failure
+ * names the delegate or node. tosac_program_run calls it itself; p is not to be changed
+ * after (the prepared runtime is kept). */
 tosac_code tosac_program_prepare(tosac_program *p, tosac_error *err);
 
-/* Runs the program: CPU segments on the CPU executor, delegates on the TOSA interpreter.
- * inputs bind the CPU graph's inputs in order; outputs get its outputs (caller frees). */
+/* Runs the program on the runtime: inputs (dtype and static shape as the signature's) bind
+ * the CPU graph's inputs in order; outputs get its outputs (caller frees). */
 tosac_code tosac_program_run(tosac_program *p, const tosac_tensor *inputs, int n_inputs,
                              tosac_tensor *outputs, int n_outputs, tosac_error *err);
 

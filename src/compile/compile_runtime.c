@@ -215,7 +215,9 @@ static tosac_code measure(const tosac_program *p, const void *bytes, size_t len,
                             "file's", g);
     if (!rc) {
         arena_bytes += (size_t)v.plan->arena_bytes;
-        if (!(arena = aligned_alloc(16, (arena_bytes + 15) / 16 * 16)))
+        /* page-aligned: padding above 16-byte alignment is the same on every run, so the
+         * measured state (and the file) is deterministic */
+        if (!(arena = aligned_alloc(4096, (arena_bytes + 4095) / 4096 * 4096)))
             rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory measuring a program");
     }
     tosac_error e;

@@ -7,6 +7,7 @@
 
 #include "compile/compile_json.h"
 #include "runtime/rt_program.h"
+#include "tosac/compile.h"
 #include "tosac/program.h"
 #include "util/fileio.h"
 
@@ -498,9 +499,8 @@ static tosac_code build_sections(const tosac_program *p, writer *w, section *sec
         secs[ns].kind = RT_SEC_DELEGATE;
         secs[ns++].body = b;
     }
-    /* PLAN: empty here. TODO(integrator): rt-core's tosac_program_build plans the written
-     * program (tosac_plan_program with measured scratch) and replaces this section; once every
-     * writer goes through it, drop this note. */
+    /* PLAN: empty here; tosac_program_build (compile_runtime.c) plans the written program
+     * (tosac_plan_program with measured scratch) and replaces this section. */
     rt_plan_header_rec ph;
     memset(&ph, 0, sizeof ph);
     ph.graphs.offset = ph.delegates.offset = ph.pool.offset = (uint32_t)sizeof ph;
@@ -586,7 +586,9 @@ tosac_code tosac_program_write_file(const tosac_program *p, const char *path, to
 {
     void *buf;
     size_t len;
-    tosac_code rc = tosac_program_to_bytes(p, &buf, &len, err);
+    /* the file `tosac run` takes: planned and measured (node order normalised, which is not a
+     * change of meaning, hence the cast) */
+    tosac_code rc = tosac_program_build((tosac_program *)p, &buf, &len, err);
     if (rc)
         return rc;
     rc = tosac_write_file(path, buf, len, err);

@@ -32,7 +32,6 @@ static tosac_code number_steps(tosac_rt *rt, tosac_error *err)
     return TOSAC_OK;
 }
 
-#ifdef RT_HAVE_INTERP_PREPARE_EX
 static void *place(void *user, const tosa_block *b, int tensor, size_t bytes)
 {
     rt_delegate *d = user;
@@ -43,7 +42,6 @@ static void *place(void *user, const tosa_block *b, int tensor, size_t bytes)
         return NULL;
     return rt->planned + off;
 }
-#endif
 
 static tosac_code prepare_one(tosac_rt *rt, int di, tosac_error *err)
 {
@@ -55,7 +53,6 @@ static tosac_code prepare_one(tosac_rt *rt, int di, tosac_error *err)
     d->rt = rt;
     d->index = di;
     tosac_code rc = tosa_graph_read_ex(v.tosa, v.tosa_size, &a, TOSA_READ_BORROW, &d->graph, &e);
-#ifdef RT_HAVE_INTERP_PREPARE_EX
     interp_options o;
     memset(&o, 0, sizeof o);
     o.alloc = &a;
@@ -63,10 +60,6 @@ static tosac_code prepare_one(tosac_rt *rt, int di, tosac_error *err)
     o.user = d;
     if (!rc)
         rc = interp_prepare_ex(d->graph, &o, &d->st, &e);
-#else
-    if (!rc)
-        rc = interp_prepare(d->graph, &d->st, &e);
-#endif
     if (rc)
         return tosac_fail(err, e.code, "delegate %d does not load on the interpreter: %s", di,
                           e.msg);
@@ -109,19 +102,6 @@ tosac_code rt_prepare_delegates(tosac_rt *rt, tosac_error *err)
     for (int d = 0; d < rt->n_delegates && !rc; d++)
         rc = prepare_one(rt, d, err);
     return rc ? rc : number_steps(rt, err);
-}
-
-void rt_release_delegates(tosac_rt *rt)
-{
-#ifndef RT_HAVE_INTERP_PREPARE_EX
-    for (int d = 0; d < rt->n_delegates; d++) {
-        interp_state_free(rt->delegates[d].st);
-        rt->delegates[d].st = NULL;
-        rt->delegates[d].graph = NULL;
-    }
-#else
-    (void)rt;
-#endif
 }
 
 tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int k, tosac_error *err)

@@ -117,10 +117,8 @@ tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_
         rc = rt_prepare_delegates(rt, err);
     if (!rc)
         rc = bind_signature(rt, err);
-    if (rc) {
-        rt_release_delegates(rt);
+    if (rc)
         return rc;
-    }
     *out = rt;
     return TOSAC_OK;
 }

@@ -81,6 +81,7 @@ struct tosac_rt {
     rt_sizes *sizes;
     size_t *node_base;          /* per graph: index of its node 0 in sizes->scratch */
     unsigned char *mtop, *mend; /* the measure region not in use by a running node */
+    long body_runs;             /* measuring: bodies run so far */
 };
 
 /* Loads the program view, checks the runtime's own sizes record. */
@@ -109,8 +110,6 @@ tosac_code rt_build_graphs(tosac_rt *rt, const tosac_rt_options *o, tosac_error 
 /* rt_delegate.c: every delegate prepared on the interpreter, its main block placed. */
 tosac_code rt_prepare_delegates(tosac_rt *rt, tosac_error *err);
 tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int node, tosac_error *err);
-/* Releases what the delegates hold outside the arena (nothing once they are read in place). */
-void rt_release_delegates(tosac_rt *rt);
 /* rt_invoke.c: runs graph G (a body: with the caller's inputs borrowed). */
 tosac_code rt_run_graph(tosac_rt *rt, rt_gview *G, const tosac_tensor *in, int n_in,
                         tosac_error *err);

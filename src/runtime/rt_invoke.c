@@ -112,6 +112,7 @@ static tosac_code env_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_i
                         "%d and %d asked", k, B ? B->g.n_inputs : 0, B ? B->g.n_outputs : 0,
                         n_in, n_out);
     unsigned char *saved = rt->mtop;
+    rt->body_runs++;
     if (!rt->sizes) {
         tosac_code rc = rt_run_graph(rt, B, in, n_in, c->err);
         return rc ? rc : copy_out(c, B, out, n_out);
@@ -149,6 +150,31 @@ static tosac_code env_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_i
 
 static const cpu_env_ops rt_env_ops = {env_out, env_temp, env_release, env_scratch, NULL,
                                        env_run_sub};
+
+/* Measuring a Loop whose zero inputs give no iteration: one iteration as the op runs it
+ * (iteration number, condition and the carried values in, the body's outputs copied out as
+ * temporaries while the state lives), so its temporaries are planned for the real trip count
+ * (freed blocks are reused, so later iterations need no more). */
+static void measure_one_iteration(cpu_ctx *c)
+{
+    const ir_graph *body = cpu_subgraph(c, "body");
+    int n_in = c->n_in, n_out = body ? body->n_outputs : 0;
+    if (!body || n_in < 2 || n_in > CPU_MAX_IO || n_out > CPU_MAX_IO || body->n_inputs != n_in)
+        return;
+    tosac_tensor in[CPU_MAX_IO], out[CPU_MAX_IO];
+    memset(in, 0, sizeof in);
+    if (cpu_tensor_temp(c, &in[0], TOSAC_DT_I64, 0, NULL, 1) ||
+        cpu_tensor_temp(c, &in[1], TOSAC_DT_BOOL, 0, NULL, 1))
+        return;
+    for (int i = 2; i < n_in; i++) {
+        const tosac_tensor *v = c->in[i];
+        if (!v || cpu_tensor_temp(c, &in[i], v->dtype, v->rank, v->shape, 0))
+            return;
+        if (v->nbytes)
+            memcpy(in[i].data, v->data, v->nbytes);
+    }
+    cpu_run_sub(c, body, in, n_in, out, n_out);
+}
 
 static tosac_code run_cpu_node(tosac_rt *rt, rt_gview *G, int k, tosac_error *err)
 {
@@ -192,7 +218,15 @@ static tosac_code run_cpu_node(tosac_rt *rt, rt_gview *G, int k, tosac_error *er
             return tosac_fail(err, TOSAC_ERR_INPUT, "node '%s' (%s): input '%s' has no value",
                               node_name(n), n->op_type, G->g.tensors[n->inputs[i]].name);
     }
+    long runs = rt->body_runs;
     tosac_code rc = cpu_invoke(&c, G->ops[k]);
+    if (rt->sizes && rt->body_runs == runs && ir_node_is(n, "Loop")) {
+        tosac_error ignored;
+        tosac_error_clear(&ignored);
+        c.err = &ignored;
+        measure_one_iteration(&c);
+        c.err = &local;
+    }
     if (rc && rt->sizes) {
         /* measuring on zero inputs: a node failing on them (a shape from data, a branch
          * the real inputs do not take) leaves its planned outputs as they are, and the run

@@ -41,7 +41,6 @@ tosac_code rt_measure(const void *program, size_t len, void *arena, size_t arena
     if (!rc)
         rc = tosac_rt_invoke(rt, err); /* on the zeroed inputs */
     sizes->dynamic_bytes = rt->dyn.high;
-    rt_release_delegates(rt);
     return rc;
 }
 

@@ -12,16 +12,27 @@
  * - test_truncated_and_corrupted: every truncation and seeded byte flips of a program are
  *   refused with a message or run (ASan build: no read outside the buffer, no crash).
  * - test_resolver: tosac_rt_init_ex with a resolver of only the operator families the program
- *   uses runs it; a resolver without QuantizeLinear fails at init naming it. */
+ *   uses runs it; a resolver without QuantizeLinear fails at init naming it.
+ * - test_compile_names_missing_operator: a model whose CPU part needs an operator the runtime
+ *   lacks (a node of another domain) is a compile error (exit 2) naming the operator, and
+ *   nothing is written.
+ * - test_loop_trip_count_from_input: a Loop whose trip count is a graph input (zero while the
+ *   compiler measures: no iteration) runs 3 iterations on the runtime (its temporaries were
+ *   measured over one iteration run for the purpose), with the exact result.
+ * - test_inspect_memory_is_the_plan: `tosac inspect --json` gives the PLAN section's arena and
+ *   bound and the runtime's whole arena (what tosac_rt_arena_size says). */
 #include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/rt_program.h"
 #include "tosac/npy.h"
+#include "tosac/onnx.h"
 #include "tosac/runtime.h"
 #include "util/fileio.h"
+#include "util/json.h"
 
 /* ---- allocator calls, counted while `counting` is set ---- */
 void *__real_malloc(size_t n);
@@ -315,6 +326,114 @@ static void test_resolver(void **state)
     tu_rmtree_free(dir);
 }
 
+static void test_compile_names_missing_operator(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    ir_model *m = ir_model_new();
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t s2[1] = {2};
+    int x = ir_graph_add_input(m->graph, "x", TOSAC_DT_F32, 1, s2, &err);
+    int y = ir_graph_add_tensor(m->graph, "y", TOSAC_DT_F32, 1, s2, &err);
+    assert_true(ir_graph_add_node(m->graph, "Frobnicate", "com.example", "frob", &x, 1, &y, 1,
+                                  &err) >= 0);
+    assert_int_equal(ir_graph_mark_output(m->graph, y, &err), TOSAC_OK);
+    assert_int_equal(ir_model_set_opset(m, "com.example", 1, &err), TOSAC_OK);
+    const char *model = tu_join(dir, "custom.onnx"), *prog = tu_join(dir, "custom.prog");
+    assert_int_equal(onnx_export_file(m, model, &err), TOSAC_OK);
+    ir_model_free(m);
+    char *errs = NULL;
+    int rc = tu_cli(NULL, &errs, "compile", model, "--spec", "TOSA-1.0+FP", "-o", prog, NULL);
+    /* (the compiler's own check names it before the runtime's would) */
+    if (rc != 2 || !strstr(errs, "Frobnicate") || !strstr(errs, "'com.example' is not supported"))
+        fail_msg("exit %d: %s", rc, errs);
+    free(errs);
+    FILE *f = fopen(prog, "rb");
+    assert_null(f); /* nothing written */
+    tu_rmtree_free(dir);
+}
+
+static void test_loop_trip_count_from_input(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t s2[1] = {2};
+    uint8_t yes = 1;
+    int tm = ir_graph_add_input(g, "M", TOSAC_DT_I64, 0, NULL, &err);
+    int a0 = ir_graph_add_input(g, "a0", TOSAC_DT_F32, 1, s2, &err);
+    int tc = ir_graph_add_const(g, "cond", TOSAC_DT_BOOL, 0, NULL, &yes, 1, &err);
+    int af = ir_graph_add_tensor(g, "acc", TOSAC_DT_F32, 1, s2, &err);
+    int ins[3] = {tm, tc, a0};
+    int k = ir_graph_add_node(g, "Loop", NULL, "loop", ins, 3, &af, 1, &err);
+    ir_graph *body = ir_graph_new("body", g);
+    ir_graph_add_input(body, "i", TOSAC_DT_I64, 0, NULL, &err);
+    int bc = ir_graph_add_input(body, "c_in", TOSAC_DT_BOOL, 0, NULL, &err);
+    int ba = ir_graph_add_input(body, "a", TOSAC_DT_F32, 1, s2, &err);
+    int co = ir_graph_add_tensor(body, "c_out", TOSAC_DT_BOOL, 0, NULL, &err);
+    int ao = ir_graph_add_tensor(body, "a_out", TOSAC_DT_F32, 1, s2, &err);
+    int add_in[2] = {ba, ba};
+    assert_true(ir_graph_add_node(body, "Identity", NULL, "id", &bc, 1, &co, 1, &err) >= 0);
+    assert_true(ir_graph_add_node(body, "Add", NULL, "add", add_in, 2, &ao, 1, &err) >= 0);
+    assert_int_equal(ir_graph_mark_output(body, co, &err), TOSAC_OK);
+    assert_int_equal(ir_graph_mark_output(body, ao, &err), TOSAC_OK);
+    assert_int_equal(ir_node_set_graph(g, k, "body", body, &err), TOSAC_OK);
+    assert_int_equal(ir_graph_mark_output(g, af, &err), TOSAC_OK);
+    const char *model = tu_join(dir, "loop.onnx"), *prog = tu_join(dir, "loop.prog");
+    assert_int_equal(onnx_export_file(m, model, &err), TOSAC_OK);
+    ir_model_free(m);
+    char *errs = NULL;
+    int rc = tu_cli(NULL, &errs, "compile", model, "--spec", "TOSA-1.0+FP", "-o", prog, NULL);
+    if (rc)
+        fail_msg("exit %d: %s", rc, errs);
+    free(errs);
+    loaded l;
+    load(prog, &l);
+    int im = strcmp(tosac_rt_input_name(l.rt, 0), "M") == 0 ? 0 : 1;
+    *(int64_t *)tosac_rt_input(l.rt, im)->data = 3;
+    float *a = tosac_rt_input(l.rt, 1 - im)->data;
+    a[0] = 0.5f;
+    a[1] = -1.25f;
+    if (tosac_rt_invoke(l.rt, &err))
+        fail_msg("%s", err.msg);
+    const float *y = tosac_rt_output(l.rt, 0)->data;
+    assert_true(y[0] == 4.0f && y[1] == -10.0f); /* doubled three times */
+    unload(&l);
+    tu_rmtree_free(dir);
+}
+
+static void test_inspect_memory_is_the_plan(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    const char *path = compile_case(&cases[4], dir); /* MobileNetV2: a real plan */
+    loaded l;
+    load(path, &l);
+    rt_program v;
+    tosac_error err;
+    assert_int_equal(rt_program_load(l.prog, l.len, &v, &err), TOSAC_OK);
+    char *out = NULL;
+    assert_int_equal(tu_cli(&out, NULL, "inspect", path, "--json", NULL), 0);
+    tosac_json *j = NULL;
+    assert_int_equal(tosac_json_parse(out, strlen(out), &j, &err), TOSAC_OK);
+    const tosac_json *mem = tosac_json_get(j, "memory");
+    int64_t arena, lower, whole;
+    assert_true(tosac_json_int(tosac_json_get(mem, "arena_bytes"), &arena));
+    assert_true(tosac_json_int(tosac_json_get(mem, "arena_lower_bound_bytes"), &lower));
+    assert_true(tosac_json_int(tosac_json_get(mem, "runtime_arena_bytes"), &whole));
+    assert_true(arena > 0 && (uint64_t)arena == v.plan->arena_bytes);
+    assert_true((uint64_t)lower == v.plan->lower_bound_bytes && lower <= arena);
+    assert_true((size_t)whole == l.arena_bytes && whole > arena);
+    tosac_json_free(j);
+    free(out);
+    unload(&l);
+    tu_rmtree_free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +441,9 @@ int main(void)
         cmocka_unit_test(test_arena_too_small),
         cmocka_unit_test(test_truncated_and_corrupted),
         cmocka_unit_test(test_resolver),
+        cmocka_unit_test(test_compile_names_missing_operator),
+        cmocka_unit_test(test_loop_trip_count_from_input),
+        cmocka_unit_test(test_inspect_memory_is_the_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "runtime/rt_program.h"
 #include "tosac/program.h"
+#include "tosac/runtime.h"
 #include "util/fileio.h"
 #include "util/json.h"
 
@@ -191,6 +192,16 @@ static void print_layout(const rt_program *v)
         print_sig(v, &v->outputs[i], "output");
 }
 
+/* What tosac_rt_init needs: the plan's region, the runtime's state and dynamic region (0 when
+ * the program does not say). */
+static size_t runtime_arena(const rt_program *v)
+{
+    size_t n = 0;
+    tosac_error e;
+    tosac_error_clear(&e);
+    return tosac_rt_arena_size(v->base, v->len, &n, &e) ? 0 : n;
+}
+
 static void print_tail(const rt_program *v)
 {
     op_count ops[256];
@@ -201,9 +212,9 @@ static void print_tail(const rt_program *v)
     printf("\nconstants: %u (%llu bytes)\n", v->n_constants,
            (unsigned long long)constant_bytes(v));
     if (rt_plan_present(v))
-        printf("memory: arena %llu bytes, lower bound %llu bytes\n",
-               (unsigned long long)v->plan->arena_bytes,
-               (unsigned long long)v->plan->lower_bound_bytes);
+        printf("memory: arena %llu bytes, lower bound %llu bytes; the runtime's whole arena "
+               "%zu bytes\n", (unsigned long long)v->plan->arena_bytes,
+               (unsigned long long)v->plan->lower_bound_bytes, runtime_arena(v));
     else
         printf("memory: no plan in this program\n");
 }
@@ -301,6 +312,7 @@ static void json_tail(tosac_json_writer *w, const rt_program *v)
     tosac_json_write_bool(w, rt_plan_present(v));
     json_key_int(w, "arena_bytes", (int64_t)v->plan->arena_bytes);
     json_key_int(w, "arena_lower_bound_bytes", (int64_t)v->plan->lower_bound_bytes);
+    json_key_int(w, "runtime_arena_bytes", (int64_t)runtime_arena(v));
     tosac_json_end_object(w);
 }
 
