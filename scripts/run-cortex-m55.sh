@@ -115,7 +115,7 @@ if [ "$stats" = 1 ]; then
     # The image without the program and the arena: what the runtime and the port take.
     arm-none-eabi-size -A "$work/image.elf" | awk '
         $1 == ".program" || $1 == ".arena" { next }
-        $1 == ".vectors" || $1 == ".text" || $1 == ".rodata" || $1 ~ /^\.ARM/ { text += $2 }
+        $1 == ".vectors" || $1 == ".text" || $1 == ".rodata" || $1 ~ /^\.ARM\.ex/ { text += $2 }
         $1 == ".data" { data += $2 }
         $1 == ".bss" { bss += $2 }
         END { printf "image_text_bytes %d\nimage_data_bytes %d\nimage_bss_bytes %d\n", text, data, bss }'
