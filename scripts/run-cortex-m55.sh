@@ -90,7 +90,7 @@ log=$m55_build/last-image.log
         -DTOSAC_M55_ARENA_BYTES="$arena" -DTOSAC_M55_FAMILIES="${families:-none}" >"$log" 2>&1 &&
         cmake --build "$m55_build" --target tosac_m55_image -j 2 >>"$log" 2>&1 &&
         cp "$m55_build/ports/cortex-m55/tosac_m55_image.elf" "$work/image.elf"
-) 9>"$m55_build.lock" || die 1 "building the Cortex-M55 image failed (see $log)"
+) 9>"$m55_build/.lock" || die 1 "building the Cortex-M55 image failed (see $log)"
 
 (cd "$work" && timeout "$timeout_s" qemu-system-arm -M mps3-an547 -nographic \
     -semihosting-config enable=on,target=native -kernel image.elf </dev/null >"$work/qemu.out")

@@ -3,7 +3,8 @@
 # m55 tests and scripts/run-cortex-m55.sh share.
 set -eu
 b=$TOSAC_M55_BUILD
-exec 9>"$b.lock"
+mkdir -p "$b"
+exec 9>"$b/.lock" # the lock scripts/run-cortex-m55.sh takes
 flock 9
 if [ ! -f "$b/CMakeCache.txt" ]; then
     cmake -S "$TOSAC_SOURCE_DIR" -B "$b" -DCMAKE_BUILD_TYPE=Release \
