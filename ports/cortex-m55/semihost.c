@@ -10,7 +10,6 @@ enum {
     SYS_WRITE = 0x05,
     SYS_READ = 0x06,
     SYS_FLEN = 0x0C,
-    SYS_REMOVE = 0x0E,
     SYS_EXIT_EXTENDED = 0x20,
 };
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026u
@@ -65,12 +64,6 @@ long sh_flen(int fd)
 {
     uintptr_t a[1] = {(uintptr_t)fd};
     return (long)sh_call(SYS_FLEN, a);
-}
-
-int sh_remove(const char *path)
-{
-    uintptr_t a[2] = {(uintptr_t)path, strlen(path)};
-    return (int)sh_call(SYS_REMOVE, a);
 }
 
 void sh_stderr(const char *s)

@@ -16,8 +16,6 @@ int sh_write(int fd, const void *buf, size_t len);
 int sh_read(int fd, void *buf, size_t len);
 /* The file's length, or -1. */
 long sh_flen(int fd);
-/* Deletes a host file (SYS_REMOVE); 0 on success. */
-int sh_remove(const char *path);
 
 /* A line on the host's stderr (":tt" opened for appending). */
 void sh_stderr(const char *s);
