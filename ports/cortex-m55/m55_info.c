@@ -38,8 +38,11 @@ int main(int argc, char **argv)
     size_t len = 0, bytes = 0;
     rt_program p;
     tosac_code rc = tosac_read_file(argv[1], &buf, &len, &err);
-    if (!rc)
-        rc = tosac_rt_arena_size(buf, len, &bytes, &err);
+    if (rc) { /* the message names the file */
+        fprintf(stderr, "tosac-m55-info: error: %s\n", err.msg);
+        return tosac_exit_status(rc);
+    }
+    rc = tosac_rt_arena_size(buf, len, &bytes, &err);
     if (!rc)
         rc = rt_program_load(buf, len, &p, &err);
     if (rc) {
