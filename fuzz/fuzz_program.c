@@ -1,5 +1,7 @@
 /* libFuzzer target: the runtime's verifying loader of program v2 (rt_program_load, on a
- * 16-aligned copy), the compiler's reader (tosac_program_from_bytes, which rebuilds the IR),
+ * 16-aligned copy), the runtime itself on those bytes (tosac_rt_arena_size, tosac_rt_init in
+ * an arena of that size when it is at most FUZZ_ARENA_MAX_BYTES, one invoke on the zeroed
+ * inputs), the compiler's reader (tosac_program_from_bytes, which rebuilds the IR),
  * then the load-time preparation a run does (tosac_program_prepare); a program with no graph
  * inputs is also run. Preparation
  * allocates every declared delegate tensor, so programs declaring more than
@@ -10,8 +12,24 @@
 
 #include "runtime/rt_program.h"
 #include "tosac/program.h"
+#include "tosac/runtime.h"
 
 #define FUZZ_PREPARE_MAX_BYTES (256.0 * 1024 * 1024)
+#define FUZZ_ARENA_MAX_BYTES ((size_t)64 << 20)
+
+/* The bytes as a deployed runtime takes them. */
+static void run_on_runtime(const void *prog, size_t len)
+{
+    tosac_error err = {0};
+    size_t need = 0;
+    tosac_rt *rt = NULL;
+    if (tosac_rt_arena_size(prog, len, &need, &err) != TOSAC_OK || need > FUZZ_ARENA_MAX_BYTES)
+        return;
+    void *arena = aligned_alloc(16, (need + 15) / 16 * 16 + 16);
+    if (arena && tosac_rt_init(prog, len, arena, need, &rt, &err) == TOSAC_OK)
+        tosac_rt_invoke(rt, &err);
+    free(arena);
+}
 
 /* Bytes the delegates' declared tensors take (a double: declared shapes may overflow int64). */
 static double declared_bytes(const tosac_program *p)
@@ -41,6 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(copy, data, size);
     rt_program v;
     tosac_code loaded = rt_program_load(copy, size, &v, &err);
+    if (loaded == TOSAC_OK)
+        run_on_runtime(copy, size);
     free(copy);
     if (loaded != TOSAC_OK)
         return 0;

@@ -20,7 +20,6 @@ struct cpu_plan {
     int *last_use;              /* per tensor id: order position of its last reader */
     void *scratch;              /* kernel scratch, grown on demand and kept across runs */
     size_t scratch_bytes;
-    cpu_hook hook;              /* non-ONNX operators (hook.run NULL: none) */
 };
 
 struct cpu_env {
@@ -29,9 +28,6 @@ struct cpu_env {
     uint8_t *have;
     cpu_env *parent;
 };
-
-int cpu_plan_n_inputs(const cpu_plan *p) { return p->g->n_inputs; }
-int cpu_plan_n_outputs(const cpu_plan *p) { return p->g->n_outputs; }
 
 int cpu_op_supported(const char *op_type) { return cpu_find_op(op_type) != NULL; }
 
@@ -177,29 +173,12 @@ static tosac_code host_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_
 static const cpu_env_ops host_ops = {host_out,     host_temp, host_release,
                                      host_scratch, host_take, host_run_sub};
 
-/* A node of another domain, run through the plan's hook. */
-static tosac_code run_hooked(cpu_ctx *c)
-{
-    const cpu_hook *h = &((host_node *)c->exec)->env->plan->hook;
-    return h->run(h->user, c->node, c->in, c->n_in, c->out, c->n_out, c->err);
-}
-
-static const cpu_op_entry hooked_entry = {"(hook)", run_hooked, 0};
-
 tosac_code cpu_plan_create(const ir_graph *g, int64_t opset, cpu_plan **out, tosac_error *err)
-{
-    return cpu_plan_create_ex(g, opset, NULL, out, err);
-}
-
-tosac_code cpu_plan_create_ex(const ir_graph *g, int64_t opset, const cpu_hook *hook,
-                              cpu_plan **out, tosac_error *err)
 {
     *out = NULL;
     cpu_plan *p = calloc(1, sizeof *p);
     if (!p)
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory planning a graph");
-    if (hook && hook->run)
-        p->hook = *hook;
     p->g = g;
     p->opset = opset;
     int nn = g->n_nodes > 0 ? g->n_nodes : 1, nt = g->n_tensors > 0 ? g->n_tensors : 1;
@@ -223,16 +202,13 @@ tosac_code cpu_plan_create_ex(const ir_graph *g, int64_t opset, const cpu_hook *
         int ni = p->order[k];
         const ir_node *n = &g->nodes[ni];
         bool onnx = strcmp(n->domain, "") == 0 || strcmp(n->domain, "ai.onnx") == 0;
-        if (!onnx && p->hook.run && (!p->hook.accepts || p->hook.accepts(p->hook.user, n)))
-            p->ops[ni] = &hooked_entry;
-        else if (!onnx) {
+        if (!onnx) {
             cpu_plan_free(p);
             return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
                               "node '%s': operator %s of domain '%s' is not supported on the CPU",
                               node_name(n), n->op_type, n->domain);
         }
-        if (!p->ops[ni])
-            p->ops[ni] = cpu_find_op(n->op_type);
+        p->ops[ni] = cpu_find_op(n->op_type);
         if (!p->ops[ni]) {
             cpu_plan_free(p);
             return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
@@ -255,8 +231,7 @@ tosac_code cpu_plan_create_ex(const ir_graph *g, int64_t opset, const cpu_hook *
             }
             p->n_sub[ni] = ns;
             for (int s = 0; s < ns; s++) {
-                rc = cpu_plan_create_ex(ir_node_subgraph(n, s), opset, &p->hook,
-                                        &p->subplans[ni][s], err);
+                rc = cpu_plan_create(ir_node_subgraph(n, s), opset, &p->subplans[ni][s], err);
                 if (rc) {
                     cpu_plan_free(p);
                     return rc;

@@ -17,20 +17,6 @@ typedef struct cpu_plan cpu_plan;
 /* opset: the model's ai.onnx opset (operators whose meaning changed use it). */
 tosac_code cpu_plan_create(const ir_graph *g, int64_t opset, cpu_plan **out, tosac_error *err);
 
-/* An op hook for nodes of non-ONNX domains (e.g. tosac.TosaDelegate inside If/Loop/Scan
- * bodies): accepts(user, n) says at plan time whether run can execute n; run gets the
- * node's inputs (NULL for an omitted one) and fills n_out tensors it allocates (owned by the
- * executor afterwards). The hook is passed down to every nested body plan. */
-typedef struct cpu_hook {
-    int (*accepts)(void *user, const ir_node *n);
-    tosac_code (*run)(void *user, const ir_node *n, const tosac_tensor *const *in, int n_in,
-                      tosac_tensor *out, int n_out, tosac_error *err);
-    void *user;
-} cpu_hook;
-
-/* As cpu_plan_create, with hook (may be NULL) resolving non-ONNX operators. */
-tosac_code cpu_plan_create_ex(const ir_graph *g, int64_t opset, const cpu_hook *hook,
-                              cpu_plan **out, tosac_error *err);
 void cpu_plan_free(cpu_plan *p);
 
 /* inputs[i] binds graph input i (dtype must match; the shape must match every known dim).

@@ -12,8 +12,10 @@
  *
  * Memory contract (what the executor supplies through cpu_env_ops):
  * - out(c, i, dt, rank, shape, nbytes, zero): makes c->out[i] a tensor of that type whose
- *   data holds at least nbytes (the tensor's byte size, already checked by cpu_out), zeroed
- *   when zero is set. The executor owns the data; the op writes it and may read it back.
+ *   data holds at least nbytes (the tensor's byte size, already checked by cpu_out; may be
+ *   0, the data pointer is still non-NULL), aligned for the dtype (16 bytes is safe), zeroed
+ *   when zero is set. The executor owns the data (owns_data is the executor's business);
+ *   the op writes it and may read it back.
  *   An op may ask for the same output more than once (the last request wins). A runtime
  *   executor may hand out a preplanned buffer, and must then check that nbytes fits it (and
  *   fail with an error naming the node otherwise); it must also fill an output slot whose
@@ -82,7 +84,7 @@ struct cpu_ctx {
     tosac_tensor *out;      /* n_out slots, zeroed by the executor; fill with cpu_out */
     int n_out;
     const cpu_env_ops *ops; /* the executor's memory and subgraph runs */
-    void *exec;             /* the executor's state for this node (read by ops only) */
+    void *exec;             /* the executor's state for this node: for its cpu_env_ops only */
     tosac_error *err;
     int outs_temp_;         /* private (cpu_invoke, cpu_with_temp_outs): cpu_out gives temporaries */
 };

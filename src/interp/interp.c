@@ -25,7 +25,9 @@ bool interp_matches_decl(const tosac_tensor *t, const tosa_tensor *decl)
 
 void interp_copy_tensor(tosac_tensor *dst, const tosac_tensor *src)
 {
-    if (dst != src && dst->nbytes)
+    /* the same buffer (the runtime places a delegate's inputs at the CPU values' buffers):
+     * nothing to copy */
+    if (dst->data != src->data && dst->nbytes)
         memmove(dst->data, src->data, dst->nbytes);
 }
 

@@ -112,10 +112,14 @@ static tosac_code env_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_i
                         "%d and %d asked", k, B ? B->g.n_inputs : 0, B ? B->g.n_outputs : 0,
                         n_in, n_out);
     unsigned char *saved = rt->mtop;
+    size_t dyn_mark = rt->dyn.used; /* the body's dynamic values die once copied out */
     rt->body_runs++;
     if (!rt->sizes) {
         tosac_code rc = rt_run_graph(rt, B, in, n_in, c->err);
-        return rc ? rc : copy_out(c, B, out, n_out);
+        if (!rc)
+            rc = copy_out(c, B, out, n_out);
+        rt->dyn.used = dyn_mark;
+        return rc;
     }
     /* measuring: the body's nodes measure above this node's temporaries; an If runs every
      * branch (the zero inputs choose one branch, the real ones may choose another), and
@@ -139,6 +143,7 @@ static tosac_code env_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_i
         } else if (r && !first.code) {
             first = e;
         }
+        rt->dyn.used = dyn_mark;
         if (j < 0 && !is_if)
             break;
     }

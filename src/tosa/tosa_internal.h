@@ -79,12 +79,6 @@ tosac_code tosa_data_encode(tosac_dtype dt, const void *src, uint64_t n, uint8_t
 void tosa_graph_release(const tosa_graph *g, void *p);
 void tosa_graph_release_attr(const tosa_graph *g, tosa_attr *a);
 
-/* tosa_block_add_tensor without the (linear) duplicate-name check: the reader checks
- * names itself with a sorted index. */
-int tosa_block_push_tensor(tosa_block *b, const char *name, tosac_dtype dt, int rank,
-                           const int64_t *shape, const void *data, size_t data_size,
-                           tosac_error *err);
-
 /* Checks that COND_IF / WHILE_LOOP name existing blocks and do not nest too deep or recurse;
  * messages start with `what` ("bad .tosa file" when reading). The writer checks the same, so
  * it never writes a file the reader refuses. */

@@ -380,7 +380,7 @@ static tosac_code alloc_tensors(tosa_reader *r, tosa_block *b, int n)
 }
 
 static tosac_code read_block(tosa_reader *r, const fb_table *bt, tosa_block *b,
-                             const tosa_region *reg, int reg_index, int index)
+                             const tosa_region *reg, int index)
 {
     char what[160], *name = NULL;
     tosa_what(what, sizeof what, "region '%.40s' block %d", reg->name, index);
@@ -390,8 +390,6 @@ static tosac_code read_block(tosa_reader *r, const fb_table *bt, tosa_block *b,
     b->name = name ? name : tosa_reader_str(r, "", 0);
     if (!b->name)
         return r->err->code;
-    r->cur_region = reg_index;
-    r->cur_block = index;
     tosa_what(what, sizeof what, "block '%.40s'", b->name);
 
     fb_vec ops, tensors, shapes;
@@ -481,7 +479,7 @@ static tosac_code read_graph(tosa_reader *r, tosa_graph *g)
             tosa_block *b = &reg->blocks[reg->n_blocks++];
             memset(b, 0, sizeof *b);
             if ((rc = fb_vec_table(&r->b, &blocks, j, &bt, what)) ||
-                (rc = read_block(r, &bt, b, reg, (int)i, (int)j)))
+                (rc = read_block(r, &bt, b, reg, (int)j)))
                 return rc;
         }
     }

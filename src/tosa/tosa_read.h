@@ -17,7 +17,6 @@ typedef struct tosa_reader {
     unsigned flags;
     int minor;            /* 0 or 1: selects the DType / Op numbering */
     uint64_t budget;      /* bytes we may still copy out (guards shared-table amplification) */
-    int cur_region, cur_block, cur_op; /* where names are being read */
     int n_outer;          /* outer references created so far (tensors marked outer_ref) */
 } tosa_reader;
 

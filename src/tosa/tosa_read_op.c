@@ -126,7 +126,6 @@ tosac_code tosa_read_operator(tosa_reader *r, const fb_table *ot, int index, tos
         return tosac_fail(r->err, TOSAC_ERR_INPUT, "bad .tosa file: %s: op %llu is not a "
                           "TOSA 1.%d operator", what, (unsigned long long)opv, r->minor);
     tosa_op op = (tosa_op)opv;
-    r->cur_op = index;
     tosa_what(what, sizeof what, "operator %d (%s)", index, tosa_op_name(op));
 
     if (b->n_ops >= b->cap_ops)

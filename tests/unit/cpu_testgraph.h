@@ -1,4 +1,5 @@
-/* Graphs the CPU executor tests share (test_cpu_exec.c, test_cpu_env.c). Header-only. */
+/* Graphs the CPU executor and runtime tests share (test_cpu_exec.c, test_cpu_env.c,
+ * test_compile_subgraphs.c, test_runtime_api.c). Header-only. */
 #ifndef TOSAC_CPU_TESTGRAPH_H
 #define TOSAC_CPU_TESTGRAPH_H
 
@@ -29,6 +30,30 @@ static inline ir_model *ct_if_model(int64_t n)
     }
     ir_graph_mark_output(g, y, &err);
     return m;
+}
+
+/* The body of Loop node k of g carrying a: f32[n]: (i, c_in, a) -> (c_out = Identity(c_in),
+ * a_out = Add(a, b)), b being a itself (addend NULL) or the outer tensor named addend, read
+ * through a capture. */
+static inline void ct_loop_body(ir_graph *g, int k, int64_t n, const char *addend)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t s[1] = {n};
+    ir_graph *body = ir_graph_new("body", g);
+    assert_true(ir_graph_add_input(body, "i", TOSAC_DT_I64, 0, NULL, &err) >= 0);
+    int bc = ir_graph_add_input(body, "c_in", TOSAC_DT_BOOL, 0, NULL, &err);
+    int ba = ir_graph_add_input(body, "a", TOSAC_DT_F32, 1, s, &err);
+    int bb = addend ? ir_graph_resolve_tensor(body, addend, &err) : ba;
+    int co = ir_graph_add_tensor(body, "c_out", TOSAC_DT_BOOL, 0, NULL, &err);
+    int ao = ir_graph_add_tensor(body, "a_out", TOSAC_DT_F32, 1, s, &err);
+    int add_in[2] = {ba, bb};
+    assert_true(bc >= 0 && ba >= 0 && bb >= 0 && co >= 0 && ao >= 0);
+    pt_node(body, "Identity", &bc, 1, &co, 1);
+    pt_node(body, "Add", add_in, 2, &ao, 1);
+    assert_int_equal(ir_graph_mark_output(body, co, &err), TOSAC_OK);
+    assert_int_equal(ir_graph_mark_output(body, ao, &err), TOSAC_OK);
+    assert_int_equal(ir_node_set_graph(g, k, "body", body, &err), TOSAC_OK);
 }
 
 #endif

@@ -2,6 +2,7 @@
  * left on the CPU, the program file keeps them, and the runner executes them through the CPU
  * executor's op hook. Expected values: hand-derived (small If model) or onnxruntime's outputs
  * stored with the zoo (silero_vad). */
+#include "cpu_testgraph.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -238,19 +239,7 @@ static void test_loop_body_delegate(void **state)
     int ins[3] = {tm, tc, a0};
     int k = ir_graph_add_node(g, "Loop", NULL, "loop", ins, 3, &af, 1, &err);
     assert_true(x >= 0 && k >= 0);
-    ir_graph *body = ir_graph_new("body", g);
-    assert_true(ir_graph_add_input(body, "i", TOSAC_DT_I64, 0, NULL, &err) >= 0);
-    int bc = ir_graph_add_input(body, "c_in", TOSAC_DT_BOOL, 0, NULL, &err);
-    int ba = ir_graph_add_input(body, "a", TOSAC_DT_F32, 1, s, &err);
-    int bx = ir_graph_resolve_tensor(body, "x", &err);
-    int co = ir_graph_add_tensor(body, "c_out", TOSAC_DT_BOOL, 0, NULL, &err);
-    int ao = ir_graph_add_tensor(body, "a_out", TOSAC_DT_F32, 1, s, &err);
-    int add_in[2] = {ba, bx};
-    assert_true(ir_graph_add_node(body, "Identity", NULL, "id", &bc, 1, &co, 1, &err) >= 0);
-    assert_true(ir_graph_add_node(body, "Add", NULL, "add", add_in, 2, &ao, 1, &err) >= 0);
-    assert_int_equal(ir_graph_mark_output(body, co, &err), TOSAC_OK);
-    assert_int_equal(ir_graph_mark_output(body, ao, &err), TOSAC_OK);
-    assert_int_equal(ir_node_set_graph(g, k, "body", body, &err), TOSAC_OK);
+    ct_loop_body(g, k, 2, "x");
     assert_int_equal(ir_graph_mark_output(g, af, &err), TOSAC_OK);
     tosac_program *p = compile_fp(m, NULL);
     /* the body's Identity (cond) and Add share no edge, so they are two delegates */

@@ -3,7 +3,8 @@
  * read back and written again byte for byte (determinism); the verifying loader on
  * truncated, bit-flipped, wrong-magic, v1, out-of-range, overlapping, misaligned and huge-count
  * files (each refused with its message, never a crash); a seeded mutation loop over a real
- * program; `tosac inspect --json`'s v2 fields. */
+ * program; a hand-built PLAN section (accepted, and refused for each out-of-arena offset);
+ * `tosac inspect --json`'s v2 fields. */
 #include "testutil.h"
 
 #include <stdio.h>
@@ -118,6 +119,18 @@ static void to_bytes(const tosac_program *p, unsigned char **buf, size_t *len)
     assert_int_equal(tosac_program_to_bytes(p, &b, len, &err), TOSAC_OK);
     *buf = aligned_copy(b, *len);
     free(b);
+}
+
+/* The synthetic program's bytes (no report). */
+static unsigned char *synthetic_bytes(size_t *len)
+{
+    tosac_program p;
+    memset(&p, 0, sizeof p);
+    p.cpu = synthetic_model();
+    unsigned char *buf;
+    to_bytes(&p, &buf, len);
+    ir_model_free(p.cpu);
+    return buf;
 }
 
 /* Every record of the synthetic program, read through the loader's view. */
@@ -426,12 +439,8 @@ static void test_refusals(void **state)
     put64(m, plan_at, 64);
     refused(m, len, "PLAN section");
     /* a graph naming itself as its body (a cycle) */
-    tosac_program p;
-    memset(&p, 0, sizeof p);
-    p.cpu = synthetic_model();
-    unsigned char *sb;
     size_t sl;
-    to_bytes(&p, &sb, &sl);
+    unsigned char *sb = synthetic_bytes(&sl);
     assert_int_equal(rt_program_load(sb, sl, &v, &err), TOSAC_OK);
     const rt_attr_rec *tb = rt_node_attr_by_name(&v, rt_graph_node(&v, 0, 1), "then_branch");
     size_t tb_at = (size_t)((const unsigned char *)&tb->at - sb);
@@ -440,7 +449,6 @@ static void test_refusals(void **state)
     put32(sb, tb_at, 3); /* else's body named twice */
     refused(sb, sl, "named twice");
     free(sb);
-    ir_model_free(p.cpu);
     free(m);
     free(buf);
 }
@@ -470,6 +478,7 @@ static void test_mutations(void **state)
     assert_true(refusals > 0);
     tu_seed(0x70726f67);
     int iters = getenv("TOSAC_FUZZ_PROGRAM_ITERS") ? atoi(getenv("TOSAC_FUZZ_PROGRAM_ITERS")) : 3000;
+    int accepted = 0, rebuilt = 0;
     for (int it = 0; it < iters; it++) {
         memcpy(m, buf, len);
         int n = 1 + (int)tu_below(8);
@@ -483,16 +492,22 @@ static void test_mutations(void **state)
         }
         tosac_error_clear(&err);
         if (rt_program_load(m, len, &v, &err) == TOSAC_OK) {
+            accepted++;
             tosac_program *p = NULL;
             tosac_error_clear(&err);
-            if (tosac_program_from_bytes(m, len, &p, &err) == TOSAC_OK)
+            if (tosac_program_from_bytes(m, len, &p, &err) == TOSAC_OK) {
+                rebuilt++;
                 tosac_program_free(p);
-            else
+            } else
                 assert_true(err.msg[0] != '\0');
         } else {
             assert_true(err.msg[0] != '\0');
         }
     }
+    /* the loop reaches both the loader's refusals and the IR rebuild (mutations in constant
+     * data and the report keep a file valid) */
+    assert_true(accepted > 0 && accepted < iters);
+    assert_true(rebuilt > 0);
     free(m);
     free(buf);
 }
@@ -574,6 +589,100 @@ static void test_inspect_json(void **state)
     tu_rmtree_free(dir);
 }
 
+/* The synthetic program (no report: PLAN is its last section) with the PLAN section replaced
+ * by one built here: tensor 1 of graph 0 (the 6-byte constant w) at w_off, every other tensor
+ * unplanned (-1), one step per graph with 16 scratch bytes at scratch_off; graph 0 claims
+ * tensors_delta more tensors than it has. */
+static unsigned char *with_plan(size_t *len, uint64_t arena, uint64_t lower, int64_t w_off,
+                                int64_t scratch_off, int tensors_delta)
+{
+    size_t n;
+    unsigned char *buf = synthetic_bytes(&n);
+    rt_program v;
+    tosac_error err;
+    tosac_error_clear(&err);
+    assert_int_equal(rt_program_load(buf, n, &v, &err), TOSAC_OK);
+    assert_int_equal(v.sections[v.n_sections - 1].kind, RT_SEC_PLAN);
+    /* header, graph records, pool */
+    unsigned char body[4096];
+    memset(body, 0, sizeof body);
+    rt_plan_header_rec h;
+    memset(&h, 0, sizeof h);
+    h.arena_bytes = arena;
+    h.lower_bound_bytes = lower;
+    h.n_graphs = h.graphs.count = v.n_graphs;
+    h.graphs.offset = sizeof h;
+    h.delegates.offset = h.pool.offset = (uint32_t)(sizeof h + v.n_graphs * sizeof(rt_plan_graph_rec));
+    int64_t pool[256];
+    uint32_t at = 0;
+    for (uint32_t g = 0; g < v.n_graphs; g++) {
+        rt_plan_graph_rec r = {v.graphs[g].n_tensors + (g == 0 ? (uint32_t)tensors_delta : 0), 1,
+                               at, 0};
+        for (uint32_t t = 0; t < r.n_tensors; t++)
+            pool[at++] = g == 0 && t == 1 ? w_off : -1;
+        r.scratch_at = at;
+        pool[at++] = scratch_off;
+        pool[at++] = 16;
+        memcpy(body + sizeof h + g * sizeof r, &r, sizeof r);
+    }
+    h.pool.count = at;
+    memcpy(body, &h, sizeof h);
+    memcpy(body + h.pool.offset, pool, at * 8);
+    size_t body_len = h.pool.offset + at * 8;
+    *len = n + (body_len + 15) / 16 * 16;
+    unsigned char *out = aligned_alloc(16, *len);
+    assert_non_null(out);
+    memcpy(out, buf, n);
+    memset(out + n, 0, *len - n);
+    memcpy(out + n, body, body_len);
+    rt_section_rec sec;
+    memcpy(&sec, out + 32 + (v.n_sections - 1) * sizeof sec, sizeof sec);
+    sec.offset = n;
+    sec.size = body_len;
+    memcpy(out + 32 + (v.n_sections - 1) * sizeof sec, &sec, sizeof sec);
+    uint64_t fb = *len;
+    memcpy(out + 16, &fb, 8);
+    free(buf);
+    return out;
+}
+
+static void test_plan_section(void **state)
+{
+    (void)state;
+    size_t len;
+    rt_program v;
+    tosac_error err;
+    tosac_error_clear(&err);
+    unsigned char *b = with_plan(&len, 4096, 1024, 4090, 0, 0);
+    assert_int_equal((uintptr_t)b % 16, 0);
+    assert_int_equal(rt_program_load(b, len, &v, &err), TOSAC_OK);
+    assert_true(rt_plan_present(&v));
+    assert_int_equal(v.plan->arena_bytes, 4096);
+    assert_int_equal(rt_plan_cpu_offset(&v, 0, 1), 4090);
+    assert_int_equal(rt_plan_cpu_offset(&v, 0, 0), -1);
+    assert_int_equal(rt_plan_n_steps(&v, 3), 1);
+    assert_int_equal(rt_plan_scratch_offset(&v, 3, 0), 0);
+    assert_int_equal(rt_plan_scratch_bytes(&v, 3, 0), 16);
+    assert_int_equal(rt_plan_tosa_offset(&v, 0, 0), -1);
+    free(b);
+    /* w's 6 bytes at 4091 end past the arena */
+    b = with_plan(&len, 4096, 1024, 4091, 0, 0);
+    refused(b, len, "PLAN graph 0 tensor 1: offset 4091 outside the 4096-byte arena");
+    free(b);
+    b = with_plan(&len, 4096, 4097, 0, 0, 0);
+    refused(b, len, "below its lower bound");
+    free(b);
+    b = with_plan(&len, 4096, 0, 0, 0, 1);
+    refused(b, len, "PLAN graph 0: tensor count");
+    free(b);
+    b = with_plan(&len, 4096, 0, 0, -1, 0); /* 16 scratch bytes nowhere */
+    refused(b, len, "PLAN graph 0 step 0: scratch outside the arena");
+    free(b);
+    b = with_plan(&len, 4096, 0, 0, 4088, 0);
+    refused(b, len, "PLAN graph 0 step 0: scratch outside the arena");
+    free(b);
+}
+
 /* The version 1 program kept from fuzzing (fuzz/pending/program) is refused by version. */
 static void test_v1_kept_input(void **state)
 {
@@ -595,6 +704,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip_records), cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_refusals),          cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_inspect_json),      cmocka_unit_test(test_v1_kept_input),
+        cmocka_unit_test(test_plan_section),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,7 @@
  *   measured over one iteration run for the purpose), with the exact result.
  * - test_inspect_memory_is_the_plan: `tosac inspect --json` gives the PLAN section's arena and
  *   bound and the runtime's whole arena (what tosac_rt_arena_size says). */
+#include "cpu_testgraph.h"
 #include "testutil.h"
 
 #include <stdio.h>
@@ -370,18 +371,7 @@ static void test_loop_trip_count_from_input(void **state)
     int af = ir_graph_add_tensor(g, "acc", TOSAC_DT_F32, 1, s2, &err);
     int ins[3] = {tm, tc, a0};
     int k = ir_graph_add_node(g, "Loop", NULL, "loop", ins, 3, &af, 1, &err);
-    ir_graph *body = ir_graph_new("body", g);
-    ir_graph_add_input(body, "i", TOSAC_DT_I64, 0, NULL, &err);
-    int bc = ir_graph_add_input(body, "c_in", TOSAC_DT_BOOL, 0, NULL, &err);
-    int ba = ir_graph_add_input(body, "a", TOSAC_DT_F32, 1, s2, &err);
-    int co = ir_graph_add_tensor(body, "c_out", TOSAC_DT_BOOL, 0, NULL, &err);
-    int ao = ir_graph_add_tensor(body, "a_out", TOSAC_DT_F32, 1, s2, &err);
-    int add_in[2] = {ba, ba};
-    assert_true(ir_graph_add_node(body, "Identity", NULL, "id", &bc, 1, &co, 1, &err) >= 0);
-    assert_true(ir_graph_add_node(body, "Add", NULL, "add", add_in, 2, &ao, 1, &err) >= 0);
-    assert_int_equal(ir_graph_mark_output(body, co, &err), TOSAC_OK);
-    assert_int_equal(ir_graph_mark_output(body, ao, &err), TOSAC_OK);
-    assert_int_equal(ir_node_set_graph(g, k, "body", body, &err), TOSAC_OK);
+    ct_loop_body(g, k, 2, NULL); /* a_out = a + a */
     assert_int_equal(ir_graph_mark_output(g, af, &err), TOSAC_OK);
     const char *model = tu_join(dir, "loop.onnx"), *prog = tu_join(dir, "loop.prog");
     assert_int_equal(onnx_export_file(m, model, &err), TOSAC_OK);
