@@ -93,14 +93,17 @@ log=$m55_build/last-image.log
 ) 9>"$m55_build/.lock" || die 1 "building the Cortex-M55 image failed (see $log)"
 
 (cd "$work" && timeout "$timeout_s" qemu-system-arm -M mps3-an547 -nographic \
-    -semihosting-config enable=on,target=native -kernel image.elf </dev/null >/dev/null)
+    -semihosting-config enable=on,target=native -kernel image.elf </dev/null >/dev/null 2>"$work/qemu.err")
 status=$?
-# 1 and 2: the runner (or a fault report) has said why on stderr.
+# 1 and 2: the runner (or a fault report) has said why, one line on QEMU's stderr.
 case $status in
 0) ;;
-1 | 2) exit "$status" ;;
+1 | 2)
+    cat "$work/qemu.err" >&2
+    exit "$status"
+    ;;
 124) die 1 "QEMU did not finish within $timeout_s s" ;;
-*) die 1 "QEMU exited with status $status" ;;
+*) die 1 "QEMU exited with status $status: $(head -n 1 "$work/qemu.err")" ;;
 esac
 
 mkdir -p "$outdir" || die 1 "cannot create $outdir"
