@@ -26,7 +26,10 @@ int64_t tosac_tensor_numel(const tosac_tensor *t);
 
 /* Element count and byte size of a shape with overflow and limit checks
  * (every dim >= 0, total bytes <= TOSAC_MAX_TENSOR_BYTES). */
-#define TOSAC_MAX_TENSOR_BYTES ((size_t)1 << 34)
+#define TOSAC_MAX_TENSOR_BYTES_64 ((uint64_t)1 << 34)
+/* 16 GiB, or half the address space where size_t is 32-bit (Cortex-M). */
+#define TOSAC_MAX_TENSOR_BYTES                                                                 \
+    (SIZE_MAX / 2 < TOSAC_MAX_TENSOR_BYTES_64 ? (uint64_t)(SIZE_MAX / 2) : TOSAC_MAX_TENSOR_BYTES_64)
 tosac_code tosac_shape_check(tosac_dtype dt, int rank, const int64_t *shape,
                              size_t *nbytes_out, tosac_error *err);
 

@@ -3,7 +3,7 @@
 #include "kernels/softmax.h"
 
 #include <math.h>
-#include <tgmath.h>
+#include "kernels/kern_tgmath.h"
 
 #define SOFTMAX_BODY(T)                                                                        \
     {                                                                                          \

@@ -3,7 +3,7 @@
  * onnxruntime does. */
 #include "kernels/unary.h"
 
-#include <tgmath.h>
+#include "kernels/kern_tgmath.h"
 
 /* The switch picks a loop once per call; each case is a plain loop over the elements
  * (MAP), so the simple activations (Relu, Clip, ...) vectorise. Round is nearbyint in the

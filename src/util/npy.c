@@ -1,195 +1,27 @@
-/* NumPy .npy reading and writing. The header is a Python dict literal; we accept exactly
- * the keys NumPy writes ('descr', 'fortran_order', 'shape') and check each one. */
+/* NumPy .npy files: whole-file reading and atomic writing around the header code of
+ * npy_header.c. */
 #include "tosac/npy.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/fileio.h"
-
-static const struct {
-    const char *descr;
-    tosac_dtype dt;
-} descrs[] = {
-    {"|b1", TOSAC_DT_BOOL}, {"|u1", TOSAC_DT_U8},  {"|i1", TOSAC_DT_I8},  {"<u1", TOSAC_DT_U8},
-    {"<i1", TOSAC_DT_I8},   {"<b1", TOSAC_DT_BOOL}, {"<u2", TOSAC_DT_U16}, {"<i2", TOSAC_DT_I16},
-    {"<u4", TOSAC_DT_U32},  {"<i4", TOSAC_DT_I32},  {"<u8", TOSAC_DT_U64}, {"<i8", TOSAC_DT_I64},
-    {"<f2", TOSAC_DT_F16},  {"<f4", TOSAC_DT_F32},  {"<f8", TOSAC_DT_F64},
-};
-
-static const char *skip_ws(const char *p, const char *end)
-{
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-        p++;
-    return p;
-}
-
-/* Parse a quoted Python string literal into out. */
-static const char *parse_str(const char *p, const char *end, char *out, size_t outlen)
-{
-    if (p >= end || (*p != '\'' && *p != '"'))
-        return NULL;
-    char q = *p++;
-    size_t n = 0;
-    while (p < end && *p != q) {
-        if (n + 1 >= outlen)
-            return NULL;
-        out[n++] = *p++;
-    }
-    if (p >= end)
-        return NULL;
-    out[n] = '\0';
-    return p + 1;
-}
-
-static tosac_code bad(tosac_error *err, const char *what)
-{
-    return tosac_fail(err, TOSAC_ERR_INPUT, "invalid .npy file: %s", what);
-}
+#include "util/npy_header.h"
 
 tosac_code tosac_npy_parse(const void *buf, size_t len, tosac_tensor *out, tosac_error *err)
 {
-    const unsigned char *b = buf;
+    tosac_npy_info h;
     memset(out, 0, sizeof *out);
-    if (len < 10 || memcmp(b, "\x93NUMPY", 6) != 0)
-        return bad(err, "missing \\x93NUMPY magic");
-    unsigned major = b[6];
-    size_t hlen, hstart;
-    if (major == 1) {
-        hlen = (size_t)b[8] | ((size_t)b[9] << 8);
-        hstart = 10;
-    } else if (major == 2 || major == 3) {
-        if (len < 12)
-            return bad(err, "truncated header");
-        hlen = (size_t)b[8] | ((size_t)b[9] << 8) | ((size_t)b[10] << 16) | ((size_t)b[11] << 24);
-        hstart = 12;
-    } else {
-        return tosac_fail(err, TOSAC_ERR_INPUT, "invalid .npy file: unsupported format version %u",
-                          major);
-    }
-    if (hlen > len - hstart)
-        return bad(err, "header longer than the file");
-    const char *p = (const char *)b + hstart, *end = p + hlen;
-    char descr[16] = "";
-    int have_descr = 0, have_fortran = 0, have_shape = 0, fortran = 0;
-    int rank = 0;
-    int64_t shape[TOSAC_MAX_RANK];
-
-    p = skip_ws(p, end);
-    if (p >= end || *p++ != '{')
-        return bad(err, "header is not a dict");
-    for (;;) {
-        p = skip_ws(p, end);
-        if (p < end && *p == '}')
-            break;
-        char key[32];
-        p = parse_str(p, end, key, sizeof key);
-        if (!p)
-            return bad(err, "header key is not a string");
-        p = skip_ws(p, end);
-        if (p >= end || *p++ != ':')
-            return bad(err, "missing ':' in header");
-        p = skip_ws(p, end);
-        if ((strcmp(key, "descr") == 0 && have_descr) ||
-            (strcmp(key, "fortran_order") == 0 && have_fortran) ||
-            (strcmp(key, "shape") == 0 && have_shape)) /* a second 'shape' would add dims */
-            return tosac_fail(err, TOSAC_ERR_INPUT, "invalid .npy file: header key '%s' appears twice",
-                              key);
-        if (strcmp(key, "descr") == 0) {
-            p = parse_str(p, end, descr, sizeof descr);
-            if (!p)
-                return bad(err, "'descr' is not a simple type string");
-            have_descr = 1;
-        } else if (strcmp(key, "fortran_order") == 0) {
-            if ((size_t)(end - p) >= 4 && memcmp(p, "True", 4) == 0) {
-                fortran = 1;
-                p += 4;
-            } else if ((size_t)(end - p) >= 5 && memcmp(p, "False", 5) == 0) {
-                p += 5;
-            } else {
-                return bad(err, "'fortran_order' is not True or False");
-            }
-            have_fortran = 1;
-        } else if (strcmp(key, "shape") == 0) {
-            if (p >= end || *p++ != '(')
-                return bad(err, "'shape' is not a tuple");
-            for (;;) {
-                p = skip_ws(p, end);
-                if (p < end && *p == ')') {
-                    p++;
-                    break;
-                }
-                if (p >= end || *p < '0' || *p > '9')
-                    return bad(err, "'shape' holds something other than non-negative integers");
-                int64_t v = 0;
-                while (p < end && *p >= '0' && *p <= '9') {
-                    if (v > (INT64_MAX - 9) / 10)
-                        return bad(err, "dimension too large");
-                    v = v * 10 + (*p++ - '0');
-                }
-                if (p < end && *p == 'L')
-                    p++;
-                if (rank >= TOSAC_MAX_RANK)
-                    return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
-                                      "invalid .npy file: rank above %d is not supported",
-                                      TOSAC_MAX_RANK);
-                shape[rank++] = v;
-                p = skip_ws(p, end);
-                if (p < end && *p == ',')
-                    p++;
-                else if (p < end && *p == ')') {
-                    p++;
-                    break;
-                } else
-                    return bad(err, "malformed 'shape' tuple");
-            }
-            have_shape = 1;
-        } else {
-            return tosac_fail(err, TOSAC_ERR_INPUT, "invalid .npy file: unexpected header key '%s'",
-                              key);
-        }
-        p = skip_ws(p, end);
-        if (p < end && *p == ',') {
-            p++;
-            continue;
-        }
-        if (p < end && *p == '}')
-            break;
-        return bad(err, "malformed header dict");
-    }
-    if (!have_descr || !have_fortran || !have_shape)
-        return bad(err, "header lacks 'descr', 'fortran_order' or 'shape'");
-    if (fortran)
-        return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
-                          "invalid .npy file: Fortran-order arrays are not supported (save C order)");
-    tosac_dtype dt = TOSAC_DT_UNKNOWN;
-    for (size_t i = 0; i < sizeof descrs / sizeof descrs[0]; i++)
-        if (strcmp(descr, descrs[i].descr) == 0)
-            dt = descrs[i].dt;
-    if (dt == TOSAC_DT_UNKNOWN)
-        return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
-                          "invalid .npy file: dtype '%s' is not supported (little-endian bool, "
-                          "[u]int8/16/32/64, float16/32/64 are)",
-                          descr);
-    size_t nbytes;
-    tosac_code rc = tosac_shape_check(dt, rank, shape, &nbytes, err);
+    tosac_code rc = tosac_npy_parse_header(buf, len, &h, err);
+    if (!rc)
+        rc = tosac_npy_check_size(&h, len, err);
+    if (!rc)
+        rc = tosac_tensor_alloc(out, h.dtype, h.rank, h.shape, err);
     if (rc)
         return rc;
-    size_t dstart = hstart + hlen;
-    if (len - dstart != nbytes) {
-        char sb[128];
-        return tosac_fail(err, TOSAC_ERR_INPUT,
-                          "invalid .npy file: %zu data bytes, but %s %s needs %zu", len - dstart,
-                          tosac_dtype_numpy_name(dt), tosac_shape_str(rank, shape, sb, sizeof sb),
-                          nbytes);
-    }
-    rc = tosac_tensor_alloc(out, dt, rank, shape, err);
-    if (rc)
-        return rc;
-    memcpy(out->data, b + dstart, nbytes);
-    if (dt == TOSAC_DT_BOOL) /* normalise to 0/1 */
-        for (size_t i = 0; i < nbytes; i++)
+    memcpy(out->data, (const unsigned char *)buf + h.data_offset, h.data_bytes);
+    if (h.dtype == TOSAC_DT_BOOL) /* normalise to 0/1 */
+        for (size_t i = 0; i < h.data_bytes; i++)
             ((unsigned char *)out->data)[i] = ((unsigned char *)out->data)[i] != 0;
     return TOSAC_OK;
 }
@@ -212,61 +44,15 @@ tosac_code tosac_npy_read(const char *path, tosac_tensor *out, tosac_error *err)
     return TOSAC_OK;
 }
 
-static const char *descr_for(tosac_dtype dt)
-{
-    switch (dt) {
-    case TOSAC_DT_BOOL: return "|b1";
-    case TOSAC_DT_U8: return "|u1";
-    case TOSAC_DT_I8: return "|i1";
-    case TOSAC_DT_U16: return "<u2";
-    case TOSAC_DT_I16: return "<i2";
-    case TOSAC_DT_U32: return "<u4";
-    case TOSAC_DT_I32: return "<i4";
-    case TOSAC_DT_U64: return "<u8";
-    case TOSAC_DT_I48:
-    case TOSAC_DT_SHAPE:
-    case TOSAC_DT_I64: return "<i8";
-    case TOSAC_DT_F16: return "<f2";
-    case TOSAC_DT_F32: return "<f4";
-    case TOSAC_DT_F64: return "<f8";
-    default: return NULL;
-    }
-}
-
 tosac_code tosac_npy_write(const char *path, const tosac_tensor *t, tosac_error *err)
 {
-    const char *descr = descr_for(t->dtype);
-    if (!descr)
+    unsigned char hdr[TOSAC_NPY_HEADER_MAX];
+    size_t hlen = tosac_npy_format_header(t->dtype, t->rank, t->shape, hdr);
+    if (!hlen)
         return tosac_fail(err, TOSAC_ERR_UNSUPPORTED, "cannot write %s tensors as .npy",
                           tosac_dtype_name(t->dtype));
-    char dict[512];
-    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
-    /* NumPy's own spelling: "()", "(3,)", "(2, 3)". */
-    for (int i = 0; i < t->rank; i++)
-        n += snprintf(dict + n, sizeof dict - (size_t)n, "%s%lld", i ? ", " : "",
-                      (long long)t->shape[i]);
-    if (t->rank == 1)
-        n += snprintf(dict + n, sizeof dict - (size_t)n, ",");
-    n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
-    /* Pad with spaces so magic+len+dict+'\n' is a multiple of 64 (NumPy's alignment). */
-    size_t total = 10 + (size_t)n + 1;
-    size_t padded = (total + 63) / 64 * 64;
-    size_t hlen = padded - 10;
-    if (hlen > 65535)
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "npy header too long");
-    unsigned char *hdr = malloc(padded);
-    if (!hdr)
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
-    memcpy(hdr, "\x93NUMPY\x01\x00", 8);
-    hdr[8] = (unsigned char)(hlen & 0xff);
-    hdr[9] = (unsigned char)(hlen >> 8);
-    memcpy(hdr + 10, dict, (size_t)n);
-    memset(hdr + 10 + n, ' ', padded - 10 - (size_t)n - 1);
-    hdr[padded - 1] = '\n';
     size_t nbytes = (size_t)tosac_tensor_numel(t) * tosac_dtype_size(t->dtype);
     const void *parts[2] = {hdr, t->data};
-    size_t lens[2] = {padded, nbytes};
-    tosac_code rc = tosac_write_file_parts(path, parts, lens, 2, err);
-    free(hdr);
-    return rc;
+    size_t lens[2] = {hlen, nbytes};
+    return tosac_write_file_parts(path, parts, lens, 2, err);
 }
