@@ -33,6 +33,10 @@ int64_t tosac_tensor_numel(const tosac_tensor *t);
 tosac_code tosac_shape_check(tosac_dtype dt, int rank, const int64_t *shape,
                              size_t *nbytes_out, tosac_error *err);
 
+/* t becomes a description of (dt, rank, shape) with no data: zeroed, then dtype, rank, shape
+ * and nbytes set after tosac_shape_check (allocation-free; the runtime uses it too). */
+tosac_code tosac_tensor_describe(tosac_tensor *t, tosac_dtype dt, int rank, const int64_t *shape,
+                                 tosac_error *err);
 /* Allocate zeroed data for (dt, rank, shape); t is overwritten. */
 tosac_code tosac_tensor_alloc(tosac_tensor *t, tosac_dtype dt, int rank, const int64_t *shape,
                               tosac_error *err);

@@ -52,16 +52,10 @@ static tosac_code tensor_init(interp_state *st, tosac_tensor *t, tosac_dtype dt,
                               const int64_t *shape, void *buf, unsigned char *owned,
                               tosac_error *err)
 {
-    size_t nbytes;
-    memset(t, 0, sizeof *t);
-    tosac_code rc = tosac_shape_check(dt, rank, shape, &nbytes, err);
+    tosac_code rc = tosac_tensor_describe(t, dt, rank, shape, err);
     if (rc)
         return rc;
-    t->dtype = dt;
-    t->rank = rank;
-    for (int i = 0; i < rank; i++)
-        t->shape[i] = shape[i];
-    t->nbytes = nbytes;
+    size_t nbytes = t->nbytes;
     if (buf) {
         t->data = buf;
         return TOSAC_OK;

@@ -5,6 +5,8 @@
 #include "util/format.h"
 #include "util/fp.h"
 
+#include <string.h>
+
 int64_t tosac_shape_numel(int rank, const int64_t *shape)
 {
     int64_t n = 1;
@@ -97,4 +99,20 @@ double tosac_tensor_f64_at(const tosac_tensor *t, int64_t i)
     default: return tosac_dtype_is_int(t->dtype) || t->dtype == TOSAC_DT_BOOL
                         ? (double)tosac_tensor_int_at(t, i) : 0.0;
     }
+}
+
+tosac_code tosac_tensor_describe(tosac_tensor *t, tosac_dtype dt, int rank, const int64_t *shape,
+                                 tosac_error *err)
+{
+    size_t nbytes;
+    memset(t, 0, sizeof *t);
+    tosac_code rc = tosac_shape_check(dt, rank, shape, &nbytes, err);
+    if (rc)
+        return rc;
+    t->dtype = dt;
+    t->rank = rank;
+    for (int i = 0; i < rank; i++)
+        t->shape[i] = shape[i];
+    t->nbytes = nbytes;
+    return TOSAC_OK;
 }

@@ -8,15 +8,10 @@
 tosac_code tosac_tensor_alloc(tosac_tensor *t, tosac_dtype dt, int rank, const int64_t *shape,
                               tosac_error *err)
 {
-    size_t nbytes;
-    memset(t, 0, sizeof *t);
-    tosac_code rc = tosac_shape_check(dt, rank, shape, &nbytes, err);
+    tosac_code rc = tosac_tensor_describe(t, dt, rank, shape, err);
     if (rc)
         return rc;
-    t->dtype = dt;
-    t->rank = rank;
-    for (int i = 0; i < rank; i++)
-        t->shape[i] = shape[i];
+    size_t nbytes = t->nbytes;
     /* Always allocate at least one byte so data != NULL for empty tensors. */
     t->data = calloc(1, nbytes ? nbytes : 1);
     if (!t->data)
