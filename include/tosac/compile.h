@@ -26,9 +26,9 @@ tosac_code tosac_compile_model(ir_model *m, const tosac_compile_options *o, tosa
 /* With o->quantize: calibrates on o->calib and quantizes m in place (tosac_quantize); graph
  * inputs with dynamic dims and no --input-shape take the first calibration sample's shape. */
 tosac_code tosac_compile_quantize(ir_model *m, const tosac_compile_options *o, tosac_error *err);
-/* The check behind every exit 0 of compile (compile_verify.c): the program's bytes read back
- * (program container, ONNX CPU graph, each .tosa delegate), load as a run loads them
- * (tosac_program_prepare), the CPU graph's declared types are what its nodes compute
+/* The check behind every exit 0 of compile (compile_verify.c): the program's bytes (file v2)
+ * read back, load as `tosac run` loads them (tosac_rt_arena_size, then tosac_rt_init in an
+ * arena of exactly that size), the CPU graph's declared types are what its nodes compute
  * (ir_model_check_shapes), and every operator of every delegate block is legal for spec
  * (tosa_validate_op). A failure is TOSAC_ERR_INTERNAL naming what broke: a tosac bug. */
 tosac_code tosac_compile_verify(const void *bytes, size_t len, const tosa_spec *spec,

@@ -89,6 +89,9 @@ bool lower_in_const(const lower_ctx *c, const ir_node *n, int i, tosac_tensor *o
 /* A new intermediate tensor named after prefix ("<prefix>", "<prefix>_1", ... unique in the
  * block). */
 int lower_tmp(lower_ctx *c, const char *prefix, tosac_dtype dt, int rank, const int64_t *shape);
+/* The per-group results of a grouped convolution, each NHWC, joined on the channel axis into
+ * a new [nhwc] tensor of parts[0]'s dtype (CONCAT axis 3); -1 on failure. */
+int lower_concat_groups(lower_ctx *c, const char *prefix, int *parts, int n, const int64_t nhwc[4]);
 /* A constant: new tensor with a copy of data (nbytes from dtype and shape) and its CONST. */
 int lower_const(lower_ctx *c, const char *prefix, tosac_dtype dt, int rank, const int64_t *shape,
                 const void *data);

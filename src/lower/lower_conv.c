@@ -378,13 +378,8 @@ static tosac_code lower_conv(lower_ctx *c, const ir_node *n)
     }
     free(scales);
     if (res >= 0 && g.groups > 1) {
-        int64_t nhwc[4] = {g.n, g.oh, g.ow, g.oc};
-        res = lower_tmp(c, "conv_groups", lower_dtype(c, parts[0]), 4, nhwc);
-        tosa_attr a;
-        memset(&a, 0, sizeof a);
-        a.axis = 3;
-        if (res >= 0 && lower_emit(c, TOSA_OP_CONCAT, &a, parts, (int)g.groups, &res, 1))
-            res = -1;
+        const int64_t nhwc[4] = {g.n, g.oh, g.ow, g.oc};
+        res = lower_concat_groups(c, "conv_groups", parts, (int)g.groups, nhwc);
     }
     free(parts);
     if (res < 0)

@@ -215,13 +215,8 @@ static tosac_code lower_conv_transpose(lower_ctx *c, const ir_node *n)
     for (int64_t gi = 0; gi < g.group && res >= 0; gi++)
         res = parts[gi] = one_group(c, &e, gi);
     if (res >= 0 && g.group > 1) {
-        int64_t nhwc[4] = {g.n, g.oh, g.ow, g.oc};
-        res = lower_tmp(c, "tconv_groups", lower_dtype(c, parts[0]), 4, nhwc);
-        tosa_attr a;
-        memset(&a, 0, sizeof a);
-        a.axis = 3;
-        if (res >= 0 && lower_emit(c, TOSA_OP_CONCAT, &a, parts, (int)g.group, &res, 1))
-            res = -1;
+        const int64_t nhwc[4] = {g.n, g.oh, g.ow, g.oc};
+        res = lower_concat_groups(c, "tconv_groups", parts, (int)g.group, nhwc);
     }
     free(scales);
     free(parts);

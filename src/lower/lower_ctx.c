@@ -316,3 +316,14 @@ int lower_broadcast_rank(lower_ctx *c, int t, int r)
         shape[r - have + i] = lower_shape(c, t)[i];
     return lower_reshape(c, t, r, shape, -1);
 }
+
+int lower_concat_groups(lower_ctx *c, const char *prefix, int *parts, int n, const int64_t nhwc[4])
+{
+    int res = lower_tmp(c, prefix, lower_dtype(c, parts[0]), 4, nhwc);
+    tosa_attr a;
+    memset(&a, 0, sizeof a);
+    a.axis = 3;
+    if (res >= 0 && lower_emit(c, TOSA_OP_CONCAT, &a, parts, n, &res, 1))
+        res = -1;
+    return res;
+}
