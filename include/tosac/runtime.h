@@ -47,8 +47,23 @@ tosac_code tosac_rt_invoke(tosac_rt *rt, tosac_error *err);
  * are linked); a program needing an operator the resolver lacks fails at init, naming it. */
 typedef struct cpu_op_entry tosac_rt_op;               /* opaque */
 typedef const tosac_rt_op *(*tosac_rt_resolver)(const char *op_type);
+/* An optional thread pool the caller provides (the runtime itself never creates threads and
+ * builds without pthread). run(pool, n_tasks, task, ctx) must call task(ctx, i, thread) once
+ * for every i in [0, n_tasks), each on one of n_threads threads (thread in [0, n_threads)), and
+ * return when all are done. */
+typedef void (*tosac_rt_task)(void *ctx, int i, int thread);
+typedef struct tosac_rt_parallel {
+    int n_threads;
+    void (*run)(void *pool, int n_tasks, tosac_rt_task task, void *ctx);
+    void *pool;
+} tosac_rt_parallel;
+
 typedef struct tosac_rt_options {
     tosac_rt_resolver resolve;                          /* required */
+    /* 1: every delegate operator runs on the reference interpreter (no accelerated kernels);
+     * 0 (default): the fast kernels of src/runtime/accel/ replace what they cover. */
+    int reference;
+    const tosac_rt_parallel *parallel;                  /* NULL: one thread */
 } tosac_rt_options;
 tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,
                             const tosac_rt_options *o, tosac_rt **out, tosac_error *err);

@@ -231,7 +231,7 @@ int main(void)
     }
     tosac_rt *rt;
     const char *outdir = NULL;
-    tosac_rt_options o = {tosac_m55_resolve};
+    tosac_rt_options o = {tosac_m55_resolve, 0, NULL};
     if (tosac_rt_init_ex(prog, len, tosac_m55_arena, tosac_m55_arena_bytes, &o, &rt, &err) ||
         load_inputs(rt, request, &outdir, &err) || tosac_rt_invoke(rt, &err))
         return fail_err(&err);

@@ -90,6 +90,7 @@ static tosac_code run_block(interp_state *st, interp_block_state *bs, tosac_erro
         c.n_in = o->n_inputs;
         c.out = c.in + o->n_inputs;
         c.n_out = o->n_outputs;
+        c.op_data = bs->op_data[i];
         tosac_code rc = bs->fns[i](&c);
         if (rc != TOSAC_OK) {
             if (err && err->code == TOSAC_OK) /* an op that failed without saying why */
@@ -97,6 +98,18 @@ static tosac_code run_block(interp_state *st, interp_block_state *bs, tosac_erro
             return rc;
         }
     }
+    return TOSAC_OK;
+}
+
+void interp_block_set_op(interp_block_state *bs, int op, interp_op_fn fn, void *data)
+{
+    bs->fns[op] = fn;
+    bs->op_data[op] = data;
+}
+
+tosac_code interp_op_nop(interp_ctx *c)
+{
+    (void)c;
     return TOSAC_OK;
 }
 

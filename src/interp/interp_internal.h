@@ -30,6 +30,7 @@ typedef struct interp_ctx {
     tosac_tensor **out;         /* op->n_outputs results */
     int n_out;
     tosac_error *err;
+    void *op_data;              /* a replacement operator's prepared data (interp_block_set_op) */
 } interp_ctx;
 
 typedef tosac_code (*interp_op_fn)(interp_ctx *c);

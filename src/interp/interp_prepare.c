@@ -164,7 +164,8 @@ static tosac_code resolve_ops(interp_state *st, interp_block_state *bs, tosac_er
     int total = 0;
     bs->fns = state_alloc(st, (size_t)b->n_ops * sizeof *bs->fns, err);
     bs->operand_off = bs->fns ? state_alloc(st, ((size_t)b->n_ops + 1) * sizeof *bs->operand_off, err) : NULL;
-    if (!bs->fns || !bs->operand_off)
+    bs->op_data = bs->operand_off ? state_alloc(st, (size_t)b->n_ops * sizeof *bs->op_data, err) : NULL;
+    if (!bs->fns || !bs->operand_off || !bs->op_data)
         return err->code;
     for (int i = 0; i < b->n_ops; i++) {
         const tosa_operator *o = &b->ops[i];
@@ -452,6 +453,7 @@ void interp_state_free(interp_state *st)
         tosac_release(&st->alloc, bs->tensors);
         tosac_release(&st->alloc, bs->order);
         tosac_release(&st->alloc, bs->fns);
+        tosac_release(&st->alloc, bs->op_data);
         tosac_release(&st->alloc, bs->operands);
         tosac_release(&st->alloc, bs->operand_off);
         tosac_release(&st->alloc, bs);

@@ -25,6 +25,8 @@ struct interp_block_state {
                                  * constant used in place, not placed by the caller) */
     int *order;                 /* operator indices in execution order */
     interp_op_fn *fns;          /* per operator */
+    void **op_data;             /* per operator: what a replacement installed with
+                                 * interp_block_set_op reads as c->op_data (NULL otherwise) */
     tosac_tensor **operands;    /* per operator: inputs then outputs, flattened */
     int *operand_off;           /* per operator: offset of its operands in `operands` */
     interp_block_state *next;   /* list of all prepared blocks of one interp_state */
@@ -84,6 +86,14 @@ void interp_state_free(interp_state *st);
 tosac_code interp_exec_block(interp_state *st, const tosa_block *b, tosac_tensor *const *inputs,
                              int n_inputs, const interp_block_state **ran, tosac_error *err);
 const tosac_tensor *interp_block_output(const interp_block_state *bs, int i);
+
+/* Replaces operator `op` of a prepared block (its index in block->ops) by fn, which runs with
+ * c->op_data = data; the runtime's accelerated kernels (src/runtime/accel/) install
+ * themselves this way after interp_prepare_ex. A fused group installs its kernel on one
+ * operator and interp_op_nop on the others. */
+void interp_block_set_op(interp_block_state *bs, int op, interp_op_fn fn, void *data);
+/* Does nothing: an operator whose work a fused kernel of its group has done. */
+tosac_code interp_op_nop(interp_ctx *c);
 
 /* The prepared state of block b at nesting depth `depth`, or NULL. */
 interp_block_state *interp_find_block_state(interp_state *st, const tosa_block *b, int depth);

@@ -92,7 +92,7 @@ void kern_conv_depthwise_f32(const kern_conv_params *p, const float *x, const fl
     dw_geom_of(p, &g);
     dw_plane_fn fn = dw_plane_portable;
 #if KERN_HAVE_AVX2_TWIN
-    if (kern_isa_active() == KERN_ISA_AVX2)
+    if (kern_isa_float_avx2())
         fn = dw_plane_avx2;
 #endif
     const int64_t mg = p->m / p->group, ksz = g.kh * g.kw;

@@ -185,7 +185,7 @@ void kern_sgemm_run(const kern_sgemm *g, float *scratch)
         return;
     ukernel_fn uk = ukernel_portable;
 #if KERN_HAVE_AVX2_TWIN
-    if (kern_isa_active() == KERN_ISA_AVX2)
+    if (kern_isa_float_avx2())
         uk = ukernel_avx2;
 #endif
     const int64_t kcmax = min64(g->k, KC);

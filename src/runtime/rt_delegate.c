@@ -93,6 +93,8 @@ static tosac_code prepare_one(tosac_rt *rt, int di, tosac_error *err)
     d->in = tosac_arena_alloc(&rt->state, sizeof *d->in * (size_t)(n->n_inputs + 1), 16);
     if (!d->in)
         return tosac_fail(err, TOSAC_ERR_INPUT, "the arena is too small for the runtime's state");
+    if (!rt->reference && (rc = rt_accel_prepare(d->st, &rt->state, &rt->accel, true, &e)))
+        return tosac_fail(err, e.code, "delegate %d: %s", di, e.msg);
     return TOSAC_OK;
 }
 
@@ -101,6 +103,8 @@ tosac_code rt_prepare_delegates(tosac_rt *rt, tosac_error *err)
     tosac_code rc = TOSAC_OK;
     for (int d = 0; d < rt->n_delegates && !rc; d++)
         rc = prepare_one(rt, d, err);
+    if (!rc && !rt->reference)
+        rc = rt_accel_finish(&rt->accel, &rt->state, err);
     return rc ? rc : number_steps(rt, err);
 }
 

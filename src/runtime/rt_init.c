@@ -112,6 +112,10 @@ tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_
     rt->planned_bytes = (size_t)p->plan->arena_bytes;
     memset(planned, 0, rt->planned_bytes); /* deterministic contents from the start */
     tosac_arena_init(&rt->dyn, dyn, dyn_bytes);
+    rt->reference = o->reference != 0;
+    rt->accel.par = o->parallel && o->parallel->run && o->parallel->n_threads > 1 ? o->parallel
+                                                                                  : NULL;
+    rt->accel.n_threads = rt->accel.par ? o->parallel->n_threads : 1;
     tosac_code rc = rt_build_graphs(rt, o, err);
     if (!rc)
         rc = rt_prepare_delegates(rt, err);

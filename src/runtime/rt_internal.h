@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "cpu/cpu_internal.h"
+#include "runtime/accel/rt_accel.h"
 #include "runtime/rt_program.h"
 #include "tosac/runtime.h"
 #include "util/arena.h"
@@ -75,6 +76,8 @@ struct tosac_rt {
     int n_graphs;
     rt_delegate *delegates;
     int n_delegates;
+    rt_accel_shared accel;      /* the accelerated kernels' scratch and thread pool */
+    bool reference;             /* options.reference: no accelerated kernels */
     tosac_tensor *inputs, *outputs;  /* the signature's values (views of graph 0's values) */
     /* measuring (compile time only): temporaries and scratch come from the measure region and
      * each step's high-water mark goes to sizes->scratch */

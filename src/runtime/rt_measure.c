@@ -18,7 +18,7 @@ tosac_code rt_measure(const void *program, size_t len, void *arena, size_t arena
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "measuring: arena too small");
     unsigned char *a = arena, *rest = a + state_cap + planned;
     size_t half = align16((arena_bytes - state_cap - planned) / 2) - 16;
-    tosac_rt_options o = {tosac_rt_ops_all};
+    tosac_rt_options o = {tosac_rt_ops_all, 0, NULL};
     tosac_rt *rt = NULL;
     rc = rt_setup(&p, a, state_cap, a + state_cap, rest, half, &o, &rt, err);
     if (rc)

@@ -331,7 +331,7 @@ static void test_resolver(void **state)
     char *dir = tu_mkdtemp();
     loaded l;
     load(compile_case(&cases[0], dir), &l);
-    tosac_rt_options o = {quant_only};
+    tosac_rt_options o = {quant_only, 0, NULL};
     tosac_rt *rt = NULL;
     tosac_error err;
     tosac_error_clear(&err);

@@ -55,8 +55,8 @@ int main(int argc, char **argv)
     tosac_set_warning_handler(tosac_warn_stderr, NULL);
     /* a debugging aid: an unknown value keeps the automatic choice */
     const char *isa = getenv("TOSAC_KERNEL_ISA");
-    if (isa && strcmp(isa, "portable") == 0)
-        kern_isa_force(KERN_ISA_PORTABLE);
+    if (isa && kern_isa_from_name(isa) >= 0)
+        kern_isa_force((kern_isa)kern_isa_from_name(isa));
     int status = run(argc, argv);
     /* Output that could not be written (a full disk, a closed pipe) is a failure, not a
      * success with a truncated result. */

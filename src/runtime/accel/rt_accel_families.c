@@ -1,0 +1,7 @@
+/* The accelerated operator families, in the order they are offered an operator (see
+ * rt_accel.h). A family is one file rt_accel_<family>.c exporting one rt_accel_family. */
+#include "runtime/accel/rt_accel.h"
+
+const rt_accel_family *const rt_accel_families[] = {
+    NULL,
+};
