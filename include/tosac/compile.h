@@ -13,6 +13,8 @@ typedef struct tosac_compile_options {
     const char *const *input_shapes;    /* "NAME=D0,D1,..." each */
     int n_input_shapes;
     const char *emit_dir;               /* NULL, or write DIR/<n>.tosa and DIR/<n>.json */
+    const char *emit_mlir;              /* NULL, or write every delegate as MLIR (tosa dialect,
+                                         * one module, func.func @delegate_<n>) to this file */
     const char *report_path;            /* NULL, or write the partition report (JSON) */
     const char *quantize;               /* NULL, or "a8w8" / "a16w8": quantize a float model first */
     const char *const *calib;           /* --calib arguments (quant_calib_load forms) */

@@ -190,6 +190,13 @@ tosac_code tosa_graph_read_file(const char *path, tosa_graph **out, tosac_error 
 tosac_code tosa_graph_write(const tosa_graph *g, void **buf, size_t *len, tosac_error *err);
 tosac_code tosa_graph_write_file(const tosa_graph *g, const char *path, tosac_error *err);
 
+/* The graphs as one MLIR module in the `tosa` dialect (TOSA 1.0 form, generic operator
+ * syntax, constants included): graph i's main block becomes func.func @names[i]. *text is
+ * malloc'd (NUL-terminated), *len its length. Operators with no MLIR 1.0 form (CUSTOM,
+ * variables, 1.1 additions) are an error naming them. */
+tosac_code tosa_graphs_to_mlir(const tosa_graph *const *graphs, const char *const *names, int n,
+                               char **text, size_t *len, tosac_error *err);
+
 /* Deep structural equality (names, shapes, dtypes, data, attributes, order). */
 bool tosa_graph_equal(const tosa_graph *a, const tosa_graph *b);
 

@@ -30,10 +30,10 @@ static bool is_input(const char *path, const char *model, const tosac_compile_op
 static tosac_code check_paths(const char *model, const char *out, const tosac_compile_options *o,
                               tosac_error *err)
 {
-    const char *what[3] = {"-o", "--report", "--emit-tosa"};
-    const char *path[3] = {out, o->report_path, o->emit_dir};
+    const char *what[4] = {"-o", "--report", "--emit-tosa", "--emit-mlir"};
+    const char *path[4] = {out, o->report_path, o->emit_dir, o->emit_mlir};
     char mp[TOSAC_MSG_PATH];
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         if (!path[i])
             continue;
         if (is_input(path[i], model, o))
@@ -66,6 +66,31 @@ static tosac_code stage_emit(tosac_stage *st, const tosac_program *p, const char
         if (!rc)
             rc = tosac_stage_file(st, path, p->meta[k], strlen(p->meta[k]), err);
     }
+    return rc;
+}
+
+/* Every delegate in one MLIR module, func.func @delegate_<n>. */
+static tosac_code stage_mlir(tosac_stage *st, const tosac_program *p, const char *path,
+                             tosac_error *err)
+{
+    const char **names = calloc((size_t)p->n_delegates + 1, sizeof *names);
+    char *buf = calloc((size_t)p->n_delegates + 1, 24);
+    char *text = NULL;
+    size_t len = 0;
+    tosac_code rc = names && buf ? TOSAC_OK
+                                 : tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    for (int k = 0; !rc && k < p->n_delegates; k++) {
+        snprintf(buf + 24 * k, 24, "delegate_%d", k);
+        names[k] = buf + 24 * k;
+    }
+    if (!rc)
+        rc = tosa_graphs_to_mlir((const tosa_graph *const *)p->delegates, names, p->n_delegates,
+                                 &text, &len, err);
+    if (!rc)
+        rc = tosac_stage_file(st, path, text, len, err);
+    free(text);
+    free(buf);
+    free(names);
     return rc;
 }
 
@@ -180,6 +205,8 @@ tosac_code tosac_compile_file_report(const char *model_path, const char *out_pat
         rc = tosac_stage_file(&st, out_path, bytes, len, err);
     if (!rc && o->emit_dir)
         rc = stage_emit(&st, p, o->emit_dir, err);
+    if (!rc && o->emit_mlir)
+        rc = stage_mlir(&st, p, o->emit_mlir, err);
     if (!rc && o->report_path)
         rc = tosac_stage_file(&st, o->report_path, rep, strlen(rep), err);
     if (rc)

@@ -14,12 +14,15 @@
 
 static const char usage[] =
     "usage: tosac compile MODEL.onnx --spec SPEC -o PROGRAM [--emit-tosa DIR]\n"
+    "                     [--emit-mlir FILE.mlir]\n"
     "                     [--report FILE.json|-] [--input-shape NAME=D0,D1,...]...\n"
     "                     [--quantize a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ...]\n"
     "                     [--quiet]\n"
     "--quantize calibrates a float model on the --calib samples and quantizes it (int8\n"
     "activations for a8w8, int16 for a16w8 (needs +int16); int8 per-channel weights) before\n"
     "compiling; inputs with dynamic dimensions then take the calibration samples' shape.\n"
+    "--emit-mlir writes every delegate as MLIR in the tosa dialect (TOSA 1.0 form), one\n"
+    "func.func @delegate_<n> each, for mlir-opt (e.g. mlir-opt-22 --tosa-validate).\n"
     "--report - prints the report on standard output. The program is read back, loaded and\n"
     "validated before anything is written; all outputs appear together or not at all, and an\n"
     "output naming the input model is refused. On success one line on stderr counts the\n"
@@ -116,6 +119,7 @@ int cmd_compile(int argc, char **argv)
         const char **slot = strcmp(s, "--spec") == 0        ? &o.spec
                             : strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ? &out
                             : strcmp(s, "--emit-tosa") == 0 ? &o.emit_dir
+                            : strcmp(s, "--emit-mlir") == 0 ? &o.emit_mlir
                             : strcmp(s, "--report") == 0    ? &o.report_path
                             : strcmp(s, "--quantize") == 0  ? &o.quantize
                                                             : NULL;

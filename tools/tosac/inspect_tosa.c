@@ -153,16 +153,23 @@ static void json_block(FILE *f, const tosa_block *b)
 }
 
 static const char usage[] =
-    "usage: tosac inspect GRAPH.tosa [--json]\n"
-    "Shows the version, blocks, inputs/outputs, tensors and operators of a .tosa graph.\n";
+    "usage: tosac inspect GRAPH.tosa [--json | --mlir]\n"
+    "Shows the version, blocks, inputs/outputs, tensors and operators of a .tosa graph.\n"
+    "--mlir prints the graph as MLIR in the tosa dialect (TOSA 1.0 form, constants included),\n"
+    "which mlir-opt reads, e.g.\n"
+    "  tosac inspect tosa/0.tosa --mlir > 0.mlir\n"
+    "  mlir-opt-22 0.mlir --tosa-attach-target=\"specification_version=1.0 profiles=pro_int\" \\\n"
+    "      --tosa-validate=strict-op-spec-alignment\n";
 
 int inspect_tosa(int argc, char **argv)
 {
     const char *path = NULL;
-    int json = 0;
+    int json = 0, mlir = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = 1;
+        else if (strcmp(argv[i], "--mlir") == 0)
+            mlir = 1;
         else if (argv[i][0] == '-')
             return cli_error(TOSAC_ERR_INPUT, "inspect: unknown option '%s'", argv[i]);
         else if (path)
@@ -174,12 +181,27 @@ int inspect_tosa(int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
+    if (json && mlir)
+        return cli_error(TOSAC_ERR_INPUT, "inspect: --json and --mlir exclude each other");
     tosac_error err;
     tosac_error_clear(&err);
     tosa_graph *g;
     if (tosa_graph_read_file(path, &g, &err))
         return cli_report(&err);
     FILE *f = stdout;
+    if (mlir) {
+        char *text = NULL;
+        size_t len = 0;
+        const tosa_graph *gs[1] = {g};
+        const char *names[1] = {"main"};
+        tosac_code rc = tosa_graphs_to_mlir(gs, names, 1, &text, &len, &err);
+        tosa_graph_free(g);
+        if (rc)
+            return cli_error(rc, "%s: %s", path, err.msg);
+        fwrite(text, 1, len, f);
+        free(text);
+        return 0;
+    }
     if (json) {
         fprintf(f, "{\"file\": ");
         cli_put_json_str(f, path);
