@@ -43,6 +43,15 @@ static void test_top_level(void **state)
     free(out);
     assert_int_equal(tu_cli(&out, NULL, "--version", NULL), 0);
     assert_non_null(strstr(out, "tosac "));
+    assert_non_null(strstr(out, "(TOSA 1.0, 1.1; kernels: "));
+    free(out);
+    /* --opt=value is --opt value */
+    char *err2 = NULL;
+    assert_int_equal(tu_cli(&out, &err2, "spec", "--json=x", NULL), 2);
+    assert_non_null(strstr(err2, "spec string 'x' does not start with 'TOSA-'"));
+    free(out);
+    free(err2);
+    assert_int_equal(tu_cli(&out, NULL, "compare", "--atol=0.5", "--help", NULL), 0);
     free(out);
     expect(2, "tosac: error: unknown command 'frobnicate' (try 'tosac --help')",
            (const char *const[]){"frobnicate", NULL});

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "kernels/isa.h"
+#include "tosac/version.h"
 
 static const struct {
     const char *name;
@@ -41,13 +42,36 @@ static int run(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("tosac %s\n", TOSAC_VERSION_STRING);
+        printf("tosac %s (TOSA %s; kernels: %s)\n", TOSAC_VERSION_STRING, TOSAC_TOSA_VERSIONS,
+               kern_isa_name(kern_isa_active()));
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 1, argv + 1);
     return cli_error(TOSAC_ERR_INPUT, "unknown command '%s' (try 'tosac --help')", argv[1]);
+}
+
+/* "--opt=value" becomes "--opt" "value", so every option takes both spellings. A single
+ * dash or a bare argument (NAME=FILE.npy) is left alone. */
+static char **split_equals(int argc, char **argv, int *out_argc)
+{
+    char **v = calloc((size_t)argc * 2 + 1, sizeof *v);
+    int n = 0;
+    if (!v)
+        return NULL;
+    for (int i = 0; i < argc; i++) {
+        char *eq = strchr(argv[i], '=');
+        if (i > 1 && strncmp(argv[i], "--", 2) == 0 && eq && eq > argv[i] + 2) {
+            *eq = 0; /* argv strings are writable */
+            v[n++] = argv[i];
+            v[n++] = eq + 1;
+        } else {
+            v[n++] = argv[i];
+        }
+    }
+    *out_argc = n;
+    return v;
 }
 
 int main(int argc, char **argv)
@@ -57,7 +81,12 @@ int main(int argc, char **argv)
     const char *isa = getenv("TOSAC_KERNEL_ISA");
     if (isa && kern_isa_from_name(isa) >= 0)
         kern_isa_force((kern_isa)kern_isa_from_name(isa));
-    int status = run(argc, argv);
+    int nargc = 0;
+    char **nargv = split_equals(argc, argv, &nargc);
+    if (!nargv)
+        return cli_error(TOSAC_ERR_INTERNAL, "out of memory");
+    int status = run(nargc, nargv);
+    free(nargv);
     /* Output that could not be written (a full disk, a closed pipe) is a failure, not a
      * success with a truncated result. */
     if (fflush(stdout) != 0 || ferror(stdout)) {
