@@ -120,6 +120,32 @@ static void test_without_report(void **state)
     free(dir);
 }
 
+/* --dot: the delegate as a labelled cluster of its 3 operators (the split's two SLICEs and the
+ * TRANSPOSE; no CONST), the MatMul left on the CPU (u55 has no int16 MATMUL) apart, edges
+ * labelled with dtype and shape, the delegate's inputs bound to the CPU value feeding them. */
+static void test_dot(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp(), *prg = compile(dir), *out = NULL;
+    assert_int_equal(tu_cli(&out, NULL, "inspect", prg, "--dot", NULL), 0);
+    assert_non_null(strstr(out, "digraph program {"));
+    assert_non_null(strstr(out, "subgraph cluster_d0 {\n    label=\"delegate 0: 3 TOSA operators\";"));
+    assert_null(strstr(out, "CONST"));
+    assert_int_equal(tu_count_lines(out) > 20, 1);
+    assert_non_null(strstr(out, "label=\"MatMul\\n(CPU)\"]"));
+    assert_non_null(strstr(out, "-> din1_0 [label=\"i16[1x2x64x49]\"];"));
+    assert_non_null(strstr(out, "fillcolor=white, label=\"TRANSPOSE\"];"));
+    assert_non_null(strstr(out, " -> dout1_1 [label=\"i16[1x2x49x32]\"];"));
+    free(out);
+    char *errout = NULL;
+    assert_int_equal(tu_cli(NULL, &errout, "inspect", prg, "--dot", "--json", NULL), 2);
+    assert_non_null(strstr(errout, "--json and --dot exclude each other"));
+    free(errout);
+    free(prg);
+    tu_rmtree(dir);
+    free(dir);
+}
+
 static void test_bad_files(void **state)
 {
     (void)state;
@@ -162,6 +188,7 @@ int main(void)
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_without_report),
+        cmocka_unit_test(test_dot),
         cmocka_unit_test(test_bad_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

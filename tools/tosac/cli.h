@@ -30,6 +30,10 @@ typedef struct cli_input {
     const char *path;
 } cli_input;
 
+/* inspect PROGRAM --dot (inspect_dot.c). */
+struct tosac_program;
+void inspect_program_dot(FILE *f, const struct tosac_program *p);
+
 /* Subcommands: argv[0] is the subcommand name. Return the process exit status. */
 int cmd_spec(int argc, char **argv);
 int cmd_compile(int argc, char **argv);

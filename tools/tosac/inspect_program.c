@@ -13,7 +13,11 @@
 #include "util/fileio.h"
 #include "util/json.h"
 
-static const char usage[] = "usage: tosac inspect PROGRAM [--json]\n";
+static const char usage[] =
+    "usage: tosac inspect PROGRAM [--json | --dot]\n"
+    "--dot draws what runs where (Graphviz): each delegate a coloured cluster of its TOSA\n"
+    "operators, CPU nodes apart, edges with dtype and shape, constants folded into their\n"
+    "operator, e.g.  tosac inspect model.prog --dot | dot -Tsvg -o model.svg\n";
 
 typedef struct op_count {
     const char *name;
@@ -438,10 +442,12 @@ static char *build_json(const char *path, const tosac_program *p, const rt_progr
 int inspect_program(int argc, char **argv)
 {
     const char *path = NULL;
-    bool json = false;
+    bool json = false, dot = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = true;
+        else if (strcmp(argv[i], "--dot") == 0)
+            dot = true;
         else if (argv[i][0] == '-')
             return cli_error(TOSAC_ERR_INPUT, "inspect: unknown option '%s'", argv[i]);
         else if (path)
@@ -473,7 +479,11 @@ int inspect_program(int argc, char **argv)
         if (tosac_json_parse(p->meta[k], strlen(p->meta[k]), &meta[k], &err))
             rc = tosac_fail(&err, TOSAC_ERR_INPUT, "program: metadata of delegate %d is not "
                             "JSON", k);
-    if (!rc && json) {
+    if (!rc && json && dot)
+        rc = tosac_fail(&err, TOSAC_ERR_INPUT, "inspect: --json and --dot exclude each other");
+    if (!rc && dot) {
+        inspect_program_dot(stdout, p);
+    } else if (!rc && json) {
         char *text = build_json(path, p, &v, rep, meta);
         if (!text)
             rc = tosac_fail(&err, TOSAC_ERR_INTERNAL, "out of memory writing JSON");
