@@ -468,12 +468,14 @@ tosac_code onnx_import_bytes(const void *buf, size_t len, const char *base_dir, 
     *out = NULL;
     if (len == 0)
         return tosac_fail(err, TOSAC_ERR_INPUT, "empty ONNX model");
-    if (onnx_wire_check(buf, len, &onnx__model_proto__descriptor, err))
-        return fail_code(err);
+    tosac_error wire;
+    tosac_error_clear(&wire);
+    if (onnx_wire_check(buf, len, &onnx__model_proto__descriptor, &wire))
+        return tosac_fail(err, TOSAC_ERR_INPUT, "truncated or corrupt ONNX model (%s)", wire.msg);
     Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, len, buf);
     if (!mp)
-        return tosac_fail(err, TOSAC_ERR_INPUT,
-                          "not a valid ONNX model (protobuf decoding failed: wrong field types)");
+        return tosac_fail(err, TOSAC_ERR_INPUT, "truncated or corrupt ONNX model (protobuf "
+                          "decoding failed: wrong field types)");
     importer im = {base_dir, err};
     tosac_code rc = TOSAC_OK;
     ir_model *m = ir_model_new();
@@ -529,8 +531,18 @@ tosac_code onnx_import_file(const char *path, ir_model **out, tosac_error *err)
         *(slash == dir ? slash + 1 : slash) = '\0';
     else
         strcpy(dir, ".");
-    tosac_code rc = onnx_import_bytes(buf, len, dir, out, err);
+    tosac_error local;
+    tosac_error_clear(&local);
+    tosac_code rc = onnx_import_bytes(buf, len, dir, out, &local);
     free(dir);
     free(buf);
+    if (rc) { /* a file that is not a model at all is named */
+        bool decode = strncmp(local.msg, "truncated or corrupt ONNX", 25) == 0 ||
+                      strncmp(local.msg, "empty ONNX model", 16) == 0;
+        char mp[TOSAC_MSG_PATH];
+        if (decode)
+            return tosac_fail(err, rc, "'%s': %s", tosac_msg_path(path, mp), local.msg);
+        return tosac_fail(err, rc, "%s", local.msg);
+    }
     return rc;
 }

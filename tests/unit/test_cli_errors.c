@@ -86,6 +86,29 @@ static void test_files_that_are_not_files(void **state)
     char *graph = strdup(tu_shared(TRANSPOSE "test.tosa"));
     expect(2, "is not a regular file", (const char *const[]){"run", graph, "-i", dir, NULL});
     free(graph);
+    /* a cut ONNX file: named, and called what it is (not protobuf field numbers alone) */
+    const char *model = tu_shared("models/synth_qdq_s8_op13_conv/model.onnx");
+    FILE *in = fopen(model, "rb");
+    assert_non_null(in);
+    char head[300];
+    assert_int_equal(fread(head, 1, sizeof head, in), sizeof head);
+    fclose(in);
+    char *cut = strdup(tu_join(dir, "cut.onnx"));
+    FILE *o = fopen(cut, "wb");
+    assert_non_null(o);
+    fwrite(head, 1, sizeof head, o);
+    fclose(o);
+    char want[700];
+    snprintf(want, sizeof want, "'%s': truncated or corrupt ONNX model (", cut);
+    expect(2, want, (const char *const[]){"inspect", cut, NULL});
+    expect(2, want, (const char *const[]){"compile", cut, "--spec", "TOSA-1.0+INT", "-o",
+                                          tu_join(dir, "x.prog"), NULL});
+    free(cut);
+    /* a wrong input name is told the valid ones */
+    char *tosa = strdup(tu_shared(TRANSPOSE "test.tosa"));
+    expect(2, "no input named 'nosuch' (inputs: '",
+           (const char *const[]){"run", tosa, "--input", "nosuch=/x.npy", NULL});
+    free(tosa);
     tu_rmtree(dir);
     free(dir);
 }

@@ -89,3 +89,18 @@ tosac_code cli_detect_file(const char *path, cli_file_kind *kind, tosac_error *e
                           tosac_msg_path(path, mp));
     return TOSAC_OK;
 }
+
+const char *cli_name_list(const char *const *names, int n, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && len > 8; i++) {
+        int w = snprintf(buf + used, len - used, "%s'%s'", i ? ", " : "", names[i] ? names[i] : "");
+        if (w < 0 || used + (size_t)w + 6 >= len) {
+            snprintf(buf + used, len - used, "%s...", i ? ", " : "");
+            break;
+        }
+        used += (size_t)w;
+    }
+    return buf;
+}

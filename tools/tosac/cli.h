@@ -16,6 +16,10 @@ int cli_report(const tosac_error *err);
  * from files this way in text and JSON output alike. */
 void cli_put_json_str(FILE *f, const char *s);
 
+/* "a, b, c" (quoted names, shortened with ", ..." to fit len): the valid names a wrong one
+ * is told about. */
+const char *cli_name_list(const char *const *names, int n, char *buf, size_t len);
+
 /* True if argv holds -h or --help. */
 int cli_wants_help(int argc, char **argv);
 

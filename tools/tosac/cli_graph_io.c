@@ -50,7 +50,9 @@ static int input_slot(const cli_input *in, const char *const *names, int n,
         for (int i = 0; i < n; i++)
             if (strcmp(names[i], in->name) == 0)
                 return i;
-        tosac_fail(err, TOSAC_ERR_INPUT, "there is no input named '%s'", in->name);
+        char list[300];
+        tosac_fail(err, TOSAC_ERR_INPUT, "there is no input named '%s' (inputs: %s)", in->name,
+                   cli_name_list(names, n, list, sizeof list));
         return -1;
     }
     for (int i = 0; i < n; i++)

@@ -156,8 +156,14 @@ static tosac_code bind_inputs(const bench_args *a, const bench_slot *slots, int 
             for (int i = 0; i < n; i++)
                 if (strcmp(slots[i].name, in->name) == 0)
                     s = i;
-            if (s < 0)
-                return tosac_fail(err, TOSAC_ERR_INPUT, "there is no input named '%s'", in->name);
+            if (s < 0) {
+                const char *names[64];
+                char list[300];
+                for (int i = 0; i < n && i < 64; i++)
+                    names[i] = slots[i].name;
+                return tosac_fail(err, TOSAC_ERR_INPUT, "there is no input named '%s' (inputs: %s)",
+                                  in->name, cli_name_list(names, n < 64 ? n : 64, list, sizeof list));
+            }
         } else {
             while (next < n && vals[next].data)
                 next++;

@@ -78,7 +78,13 @@ static tosac_code resolve_names(run_args *a, const tosa_block *m, char **owned, 
             continue;
         }
         if (!known) {
-            tosac_fail(err, TOSAC_ERR_INPUT, "the graph has no input named '%s'", name);
+            const char *names[64];
+            int nn = 0;
+            for (int k = 0; k < m->n_inputs && nn < 64; k++)
+                names[nn++] = m->tensors[m->inputs[k]].name;
+            char list[300];
+            tosac_fail(err, TOSAC_ERR_INPUT, "the graph has no input named '%s' (inputs: %s)", name,
+                       cli_name_list(names, nn, list, sizeof list));
             free(name);
             return TOSAC_ERR_INPUT;
         }
