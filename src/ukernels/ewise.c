@@ -16,27 +16,6 @@ void ukr_rescale_ch_init(ukr_rescale_ch *ch, int32_t mul, int shift, bool double
     }
 }
 
-/* One element: the clamped result; *bad set when a REQUIRE of the reference fails. */
-static inline int64_t rescale_one(const ukr_rescale *p, const ukr_rescale_ch *c, int64_t x,
-                                  uint64_t *bad)
-{
-    int64_t v = (int64_t)((uint64_t)x - (uint64_t)p->in_zp);
-    int64_t prod = (int64_t)((uint64_t)v * (uint64_t)c->mul +
-                             (uint64_t)(v >= 0 ? c->round_pos : c->round_neg));
-    int64_t r = prod >> c->shift;
-    if (p->scale16) {
-        const int64_t l48 = (int64_t)1 << 47;
-        *bad |= (uint64_t)(v + l48) >= (uint64_t)2 * l48;
-        *bad |= (uint64_t)(r - INT32_MIN) > (uint64_t)UINT32_MAX;
-    } else {
-        *bad |= (uint64_t)(v + c->lim) >= (uint64_t)2 * c->lim;
-    }
-    r += p->out_zp; /* |r| < 2^31 here when no REQUIRE failed */
-    if (p->scale16)
-        *bad |= (uint64_t)(r - INT32_MIN) > (uint64_t)UINT32_MAX;
-    return r < p->lo ? p->lo : r > p->hi ? p->hi : r;
-}
-
 #define RESCALE_LOOP(TI, TO)                                                                   \
     static bool rescale_##TI##_##TO(const ukr_rescale *p, const TI *in, TO *out, int64_t n)    \
     {                                                                                          \
@@ -44,7 +23,7 @@ static inline int64_t rescale_one(const ukr_rescale *p, const ukr_rescale_ch *c,
         int64_t nc = p->n_ch;                                                                  \
         for (int64_t i = 0; i < n; i += nc)                                                    \
             for (int64_t k = 0; k < nc; k++)                                                   \
-                out[i + k] = (TO)rescale_one(p, &p->ch[k], in[i + k], &bad);                   \
+                out[i + k] = (TO)ukr_rescale_one(p, &p->ch[k], in[i + k], &bad);                   \
         return bad == 0;                                                                       \
     }
 #define RESCALE_OUTS(TI) RESCALE_LOOP(TI, int8_t) RESCALE_LOOP(TI, int16_t) RESCALE_LOOP(TI, int32_t)
@@ -80,10 +59,10 @@ bool ukr_rescale_run(const ukr_rescale *p, const void *in, void *out, int64_t n)
         nc = c->n_ch > nc ? c->n_ch : nc;                                                      \
         for (int64_t i = 0; i < n; i += nc)                                                    \
             for (int64_t k = 0; k < nc; k++) {                                                 \
-                int64_t s = rescale_one(a, &a->ch[a->n_ch > 1 ? k : 0], x[i + k], &bad) +      \
-                            rescale_one(b, &b->ch[b->n_ch > 1 ? k : 0], y[i + k], &bad);       \
+                int64_t s = ukr_rescale_one(a, &a->ch[a->n_ch > 1 ? k : 0], x[i + k], &bad) +      \
+                            ukr_rescale_one(b, &b->ch[b->n_ch > 1 ? k : 0], y[i + k], &bad);       \
                 bad |= (uint64_t)(s - INT32_MIN) > (uint64_t)UINT32_MAX; /* apply_add_s */     \
-                out[i + k] = (TO)rescale_one(c, &c->ch[c->n_ch > 1 ? k : 0], s, &bad);         \
+                out[i + k] = (TO)ukr_rescale_one(c, &c->ch[c->n_ch > 1 ? k : 0], s, &bad);         \
             }                                                                                  \
         return bad == 0;                                                                       \
     }

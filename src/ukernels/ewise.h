@@ -33,6 +33,29 @@ typedef struct ukr_rescale {
  * caller; double_round: DOUBLE_ROUND with scale32). */
 void ukr_rescale_ch_init(ukr_rescale_ch *ch, int32_t mul, int shift, bool double_round);
 
+/* One element x of channel c: the clamped result; *bad set when a REQUIRE of the reference
+ * fails. Products in uint64: no signed overflow on inputs a REQUIRE rejects; >> of a negative
+ * int64 is arithmetic (GCC, Clang; the families check). */
+static inline int64_t ukr_rescale_one(const ukr_rescale *p, const ukr_rescale_ch *c, int64_t x,
+                                  uint64_t *bad)
+{
+    int64_t v = (int64_t)((uint64_t)x - (uint64_t)p->in_zp);
+    int64_t prod = (int64_t)((uint64_t)v * (uint64_t)c->mul +
+                             (uint64_t)(v >= 0 ? c->round_pos : c->round_neg));
+    int64_t r = prod >> c->shift;
+    if (p->scale16) {
+        const int64_t l48 = (int64_t)1 << 47;
+        *bad |= (uint64_t)(v + l48) >= (uint64_t)2 * l48;
+        *bad |= (uint64_t)(r - INT32_MIN) > (uint64_t)UINT32_MAX;
+    } else {
+        *bad |= (uint64_t)(v + c->lim) >= (uint64_t)2 * c->lim;
+    }
+    r += p->out_zp; /* |r| < 2^31 here when no REQUIRE failed */
+    if (p->scale16)
+        *bad |= (uint64_t)(r - INT32_MIN) > (uint64_t)UINT32_MAX;
+    return r < p->lo ? p->lo : r > p->hi ? p->hi : r;
+}
+
 /* out[i] = rescale(in[i]) for n elements (n a multiple of n_ch when per channel). False when
  * a REQUIRE fails (the output is then unspecified). */
 bool ukr_rescale_run(const ukr_rescale *p, const void *in, void *out, int64_t n);

@@ -7,43 +7,10 @@
  * kernel runs the reference operators of its group, which report it. */
 #include <string.h>
 
-#include "interp/interp_registry.h"
-#include "runtime/accel/rt_accel.h"
+#include "runtime/accel/rt_accel_group.h"
 #include "ukernels/ewise.h"
 
 /* ---------------------------------------------------------------- shared */
-
-/* What a kernel needs to hand its group back to the reference. */
-typedef struct ew_group {
-    interp_block_state *bs;
-    int ops[4];
-    int n_ops;
-    void *dst;                  /* where the result goes (rt_accel_install) */
-    tosac_tensor *final;
-} ew_group;
-
-/* Runs the group's operators on the reference (a REQUIRE failed, or may have): the first one
- * reports the violation as the reference would. A result written to final is copied to the
- * stage the last operator moves from. */
-static tosac_code run_reference(interp_ctx *c, const ew_group *g)
-{
-    for (int k = 0; k < g->n_ops; k++) {
-        interp_ctx oc = *c;
-        int op = g->ops[k];
-        oc.op = &g->bs->block->ops[op];
-        oc.in = g->bs->operands + g->bs->operand_off[op];
-        oc.n_in = oc.op->n_inputs;
-        oc.out = oc.in + oc.n_in;
-        oc.n_out = oc.op->n_outputs;
-        oc.op_data = NULL;
-        tosac_code rc = interp_find_op(oc.op->op)(&oc);
-        if (rc != TOSAC_OK)
-            return rc;
-    }
-    if (g->dst != g->final->data && g->final->nbytes)
-        memmove(g->dst, g->final->data, g->final->nbytes);
-    return TOSAC_OK;
-}
 
 static int64_t numel(const tosac_tensor *t) { return tosac_tensor_numel(t); }
 
@@ -60,16 +27,11 @@ static tosac_tensor *operand(const rt_accel_block *ab, int op, int k)
     return rt_accel_tensor(ab, t);
 }
 
-/* Installs a single operator reading `in` tensors inputs[0..n). */
+/* Installs a single operator reading tensors inputs[0..n). */
 static int install_one(rt_accel_block *ab, int op, const int *inputs, int n, interp_op_fn fn,
-                       ew_group *g)
+                       rt_accel_group *g, void *data)
 {
-    const tosa_operator *o = &ab->b->ops[op];
-    g->bs = ab->bs;
-    g->ops[0] = op;
-    g->n_ops = 1;
-    g->final = rt_accel_tensor(ab, o->outputs[0]);
-    return rt_accel_install(ab, &op, 1, inputs, n, -1, o->outputs[0], fn, g, &g->dst);
+    return rt_accel_group_install(ab, g, &op, 1, inputs, n, -1, fn, data);
 }
 
 /* ---------------------------------------------------------------- RESCALE */
@@ -150,7 +112,7 @@ static bool rescale_params(rt_accel_block *ab, int op, ukr_rescale *p)
 }
 
 typedef struct rescale_data {
-    ew_group g;
+    rt_accel_group g;
     ukr_rescale p;
 } rescale_data;
 
@@ -159,7 +121,7 @@ static tosac_code run_rescale(interp_ctx *c)
     rescale_data *d = c->op_data;
     const tosac_tensor *in = c->in[0];
     if (!ukr_rescale_run(&d->p, in->data, d->g.dst, numel(in)))
-        return run_reference(c, &d->g);
+        return rt_accel_group_reference(c, &d->g);
     return TOSAC_OK;
 }
 
@@ -169,13 +131,13 @@ static int try_rescale(rt_accel_block *ab, int op)
     if (!d || !rescale_params(ab, op, &d->p))
         return 0;
     int in = ab->b->ops[op].inputs[0];
-    return install_one(ab, op, &in, 1, run_rescale, &d->g);
+    return install_one(ab, op, &in, 1, run_rescale, &d->g, d);
 }
 
 /* ---- the residual group: RESCALE x, RESCALE y -> ADD -> RESCALE ---- */
 
 typedef struct residual_data {
-    ew_group g;
+    rt_accel_group g;
     ukr_rescale a, b, c;
     const tosac_tensor *y;
 } residual_data;
@@ -185,7 +147,7 @@ static tosac_code run_residual(interp_ctx *c)
     residual_data *d = c->op_data;
     const tosac_tensor *x = c->in[0];
     if (!ukr_add_rescale_run(&d->a, &d->b, &d->c, x->data, d->y->data, d->g.dst, numel(x)))
-        return run_reference(c, &d->g);
+        return rt_accel_group_reference(c, &d->g);
     return TOSAC_OK;
 }
 
@@ -225,18 +187,13 @@ static int try_residual(rt_accel_block *ab, int op)
     int ops[4] = {op, r2, add, r3};
     int inputs[2] = {b->ops[op].inputs[0], b->ops[r2].inputs[0]};
     d->y = y;
-    d->g.bs = ab->bs;
-    memcpy(d->g.ops, ops, sizeof ops);
-    d->g.n_ops = 4;
-    d->g.final = rt_accel_tensor(ab, b->ops[r3].outputs[0]);
-    return rt_accel_install(ab, ops, 4, inputs, 2, ta, b->ops[r3].outputs[0], run_residual, d,
-                            &d->g.dst);
+    return rt_accel_group_install(ab, &d->g, ops, 4, inputs, 2, ta, run_residual, d);
 }
 
 /* ---------------------------------------------------------------- ADD / SUB / MUL */
 
 typedef struct arith_data {
-    ew_group g;
+    rt_accel_group g;
     int what, shift;
 } arith_data;
 
@@ -245,7 +202,7 @@ static tosac_code run_arith(interp_ctx *c)
     arith_data *d = c->op_data;
     if (!ukr_arith_i32(d->what, d->shift, c->in[0]->data, c->in[1]->data, d->g.dst,
                        numel(c->in[0])))
-        return run_reference(c, &d->g);
+        return rt_accel_group_reference(c, &d->g);
     return TOSAC_OK;
 }
 
@@ -274,13 +231,13 @@ static int try_arith(rt_accel_block *ab, int op)
         return 0;
     d->what = what;
     d->shift = shift;
-    return install_one(ab, op, o->inputs, 2, run_arith, &d->g);
+    return install_one(ab, op, o->inputs, 2, run_arith, &d->g, d);
 }
 
 /* ---------------------------------------------------------------- CLAMP */
 
 typedef struct clamp_data {
-    ew_group g;
+    rt_accel_group g;
     int bits;
     int64_t lo, hi;
 } clamp_data;
@@ -316,13 +273,13 @@ static int try_clamp(rt_accel_block *ab, int op)
     d->bits = bits;
     d->lo = lo;
     d->hi = hi;
-    return install_one(ab, op, o->inputs, 1, run_clamp, &d->g);
+    return install_one(ab, op, o->inputs, 1, run_clamp, &d->g, d);
 }
 
 /* ---------------------------------------------------------------- TRANSPOSE */
 
 typedef struct transpose_data {
-    ew_group g;
+    rt_accel_group g;
     ukr_view v;
 } transpose_data;
 
@@ -365,7 +322,7 @@ static int try_transpose(rt_accel_block *ab, int op)
     d->v.rank = r;
     d->v.esz = (int)esz;
     ukr_view_init(&d->v);
-    return install_one(ab, op, o->inputs, 1, run_transpose, &d->g);
+    return install_one(ab, op, o->inputs, 1, run_transpose, &d->g, d);
 }
 
 /* ---------------------------------------------------------------- family */

@@ -2,9 +2,11 @@
  * rt_accel.h). A family is one file rt_accel_<family>.c exporting one rt_accel_family. */
 #include "runtime/accel/rt_accel.h"
 
+extern const rt_accel_family rt_accel_conv16;
 extern const rt_accel_family rt_accel_ewise;
 
 const rt_accel_family *const rt_accel_families[] = {
+    &rt_accel_conv16,
     &rt_accel_ewise,
     NULL,
 };
