@@ -24,7 +24,7 @@ typedef struct at_graph {
     int n_names;
 } at_graph;
 
-static void at_new(at_graph *t)
+static inline void at_new(at_graph *t)
 {
     memset(t, 0, sizeof *t);
     t->g = tosa_graph_new(1, 0);
@@ -35,10 +35,10 @@ static void at_new(at_graph *t)
     assert_non_null(t->b);
 }
 
-static void at_free(at_graph *t) { tosa_graph_free(t->g); }
+static inline void at_free(at_graph *t) { tosa_graph_free(t->g); }
 
 /* A tensor (a constant when data is given: bytes of its in-memory form); returns its index. */
-static int at_tensor(at_graph *t, tosac_dtype dt, int rank, const int64_t *shape,
+static inline int at_tensor(at_graph *t, tosac_dtype dt, int rank, const int64_t *shape,
                      const void *data)
 {
     char name[32];
@@ -54,7 +54,7 @@ static int at_tensor(at_graph *t, tosac_dtype dt, int rank, const int64_t *shape
 }
 
 /* A rank-1 integer constant of n values converted to dt (I8/I16/I32/I48/SHAPE). */
-static int at_const(at_graph *t, tosac_dtype dt, int n, const int64_t *vals)
+static inline int at_const(at_graph *t, tosac_dtype dt, int n, const int64_t *vals)
 {
     size_t esz = tosac_dtype_size(dt);
     unsigned char *buf = calloc((size_t)n + 1, esz);
@@ -68,9 +68,9 @@ static int at_const(at_graph *t, tosac_dtype dt, int n, const int64_t *vals)
     return r;
 }
 
-static int at_scalar(at_graph *t, tosac_dtype dt, int64_t v) { return at_const(t, dt, 1, &v); }
+static inline int at_scalar(at_graph *t, tosac_dtype dt, int64_t v) { return at_const(t, dt, 1, &v); }
 
-static void at_op(at_graph *t, tosa_op op, const tosa_attr *attr, const int *in, int n_in,
+static inline void at_op(at_graph *t, tosa_op op, const tosa_attr *attr, const int *in, int n_in,
                   int out)
 {
     tosac_error err;
@@ -80,7 +80,7 @@ static void at_op(at_graph *t, tosa_op op, const tosa_attr *attr, const int *in,
     assert_true(tosa_block_add_op(t->b, op, attr ? attr : &a, in, n_in, &out, 1, &err) >= 0);
 }
 
-static void at_io(at_graph *t, const int *in, int n_in, const int *out, int n_out)
+static inline void at_io(at_graph *t, const int *in, int n_in, const int *out, int n_out)
 {
     tosac_error err;
     tosac_error_clear(&err);
@@ -89,7 +89,7 @@ static void at_io(at_graph *t, const int *in, int n_in, const int *out, int n_ou
 
 /* A tensor of the given type filled with tu_rand bytes (then clipped to [lo, hi] for
  * integers when lo < hi); owned: free with tosac_tensor_free. */
-static void at_random(tosac_tensor *x, tosac_dtype dt, int rank, const int64_t *shape,
+static inline void at_random(tosac_tensor *x, tosac_dtype dt, int rank, const int64_t *shape,
                       int64_t lo, int64_t hi)
 {
     memset(x, 0, sizeof *x);
@@ -111,7 +111,7 @@ static void at_random(tosac_tensor *x, tosac_dtype dt, int rank, const int64_t *
 }
 
 /* Operators of the main block the families replaced (not CONST). */
-static int at_installed(const interp_state *st)
+static inline int at_installed(const interp_state *st)
 {
     const interp_block_state *bs = st->main;
     int n = 0;
@@ -125,7 +125,7 @@ static int at_installed(const interp_state *st)
 
 /* Operators of the main block turned into interp_op_nop (the non-first members of a fused
  * group that writes its result in place). */
-static int at_nops(const interp_state *st)
+static inline int at_nops(const interp_state *st)
 {
     const interp_block_state *bs = st->main;
     int n = 0;
@@ -138,7 +138,7 @@ static int at_nops(const interp_state *st)
  * (or the error messages) must be identical, exactly want_installed operators must have been
  * replaced, want_nops of them by interp_op_nop (members of fused groups; -1: any number).
  * Returns 1 when the reference succeeded. */
-static int at_check(at_graph *t, const tosac_tensor *inputs, int n_in, int want_installed,
+static inline int at_check(at_graph *t, const tosac_tensor *inputs, int n_in, int want_installed,
                     int want_nops)
 {
     tosac_error e0, e1;
@@ -196,7 +196,7 @@ static int at_check(at_graph *t, const tosac_tensor *inputs, int n_in, int want_
 }
 
 /* Prints the variants a test runs (once per test program). */
-static void at_print_variants(const char *family)
+static inline void at_print_variants(const char *family)
 {
     printf("%s: variants", family);
     for (int isa = 0; isa < KERN_ISA_COUNT; isa++)

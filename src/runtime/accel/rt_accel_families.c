@@ -4,9 +4,11 @@
 
 extern const rt_accel_family rt_accel_conv16;
 extern const rt_accel_family rt_accel_ewise;
+extern const rt_accel_family rt_accel_table;
 
 const rt_accel_family *const rt_accel_families[] = {
     &rt_accel_conv16,
     &rt_accel_ewise,
+    &rt_accel_table,
     NULL,
 };
