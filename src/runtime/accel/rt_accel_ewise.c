@@ -108,19 +108,26 @@ static bool rescale_params(rt_accel_block *ab, int op, ukr_rescale *p)
     p->n_ch = (int)nc;
     p->ch = ch;
     p->scale16 = !a->scale32;
+    if (nc > 1) { /* the vectorised per-channel loops' arrays (every variant allocates them) */
+        int64_t *soa = rt_accel_alloc(ab, sizeof(int64_t) * 5 * (size_t)nc);
+        if (!soa)
+            return false;
+        ukr_rescale_soa(p, soa);
+    }
     return true;
 }
 
 typedef struct rescale_data {
     rt_accel_group g;
     ukr_rescale p;
+    ukr_rescale_fn fn;
 } rescale_data;
 
 static tosac_code run_rescale(interp_ctx *c)
 {
     rescale_data *d = c->op_data;
     const tosac_tensor *in = c->in[0];
-    if (!ukr_rescale_run(&d->p, in->data, d->g.dst, numel(in)))
+    if (!d->fn(&d->p, in->data, d->g.dst, numel(in)))
         return rt_accel_group_reference(c, &d->g);
     return TOSAC_OK;
 }
@@ -130,6 +137,7 @@ static int try_rescale(rt_accel_block *ab, int op)
     rescale_data *d = rt_accel_alloc(ab, sizeof *d);
     if (!d || !rescale_params(ab, op, &d->p))
         return 0;
+    d->fn = ukr_rescale_select(kern_isa_active());
     int in = ab->b->ops[op].inputs[0];
     return install_one(ab, op, &in, 1, run_rescale, &d->g, d);
 }
@@ -139,6 +147,7 @@ static int try_rescale(rt_accel_block *ab, int op)
 typedef struct residual_data {
     rt_accel_group g;
     ukr_rescale a, b, c;
+    ukr_add_rescale_fn fn;
     const tosac_tensor *y;
 } residual_data;
 
@@ -146,7 +155,7 @@ static tosac_code run_residual(interp_ctx *c)
 {
     residual_data *d = c->op_data;
     const tosac_tensor *x = c->in[0];
-    if (!ukr_add_rescale_run(&d->a, &d->b, &d->c, x->data, d->y->data, d->g.dst, numel(x)))
+    if (!d->fn(&d->a, &d->b, &d->c, x->data, d->y->data, d->g.dst, numel(x)))
         return rt_accel_group_reference(c, &d->g);
     return TOSAC_OK;
 }
@@ -187,6 +196,7 @@ static int try_residual(rt_accel_block *ab, int op)
     int ops[4] = {op, r2, add, r3};
     int inputs[2] = {b->ops[op].inputs[0], b->ops[r2].inputs[0]};
     d->y = y;
+    d->fn = ukr_add_rescale_select(kern_isa_active());
     return rt_accel_group_install(ab, &d->g, ops, 4, inputs, 2, ta, run_residual, d);
 }
 
