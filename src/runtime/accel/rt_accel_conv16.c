@@ -179,32 +179,43 @@ static int conv16_try(rt_accel_block *ab, int op, tosac_error *err)
         if (p.lo > p.hi) /* the CLAMP maps every value to its bound: keep it simple */
             return 0;
     }
-    /* pack w - weight_zp as int16 and bound the exact int32 sums */
+    /* pack w - weight_zp as int16 (CONV2D rows padded to Kp with zeros) and bound the exact
+     * int32 sums */
     int64_t K = p.KH * p.KW * p.IC, nw = tosac_tensor_numel(w);
-    int16_t *pw = rt_accel_alloc(ab, sizeof(int16_t) * (size_t)nw);
+    p.Kp = dw ? K : (K + UKR_CONV16_KALIGN - 1) / UKR_CONV16_KALIGN * UKR_CONV16_KALIGN;
+    int64_t rows = dw ? 1 : p.OC, row = dw ? nw : K, prow = dw ? nw : p.Kp;
+    int16_t *pw = rt_accel_alloc(ab, sizeof(int16_t) * (size_t)(rows * prow));
     conv16_data *d = rt_accel_alloc(ab, sizeof *d);
     if (!pw || !d)
         return 0;
     const int8_t *src = w->data;
     int64_t wmax = 1;
-    for (int64_t i = 0; i < nw; i++) {
-        pw[i] = (int16_t)(src[i] - wz); /* CONV2D [OC,KH,KW,IC] and DEPTHWISE [KH,KW,C,M]:
-                                           already the kernels' layouts */
-        int64_t v = pw[i] < 0 ? -pw[i] : pw[i];
-        wmax = v > wmax ? v : wmax;
+    for (int64_t r = 0; r < rows; r++) { /* CONV2D [OC,KH,KW,IC], DEPTHWISE [KH,KW,C,M]: already
+                                            the kernels' orders */
+        for (int64_t i = 0; i < row; i++) {
+            int16_t v = (int16_t)(src[r * row + i] - wz);
+            pw[r * prow + i] = v;
+            wmax = (v < 0 ? -v : v) > wmax ? (v < 0 ? -v : v) : wmax;
+        }
+        for (int64_t i = row; i < prow; i++)
+            pw[r * prow + i] = 0;
     }
     int64_t lim = (((int64_t)1 << 31) - 1) / (32768 * wmax);
     if (dw) {
         if (p.KH * p.KW > lim)
             return 0;
     } else {
-        p.chunk = lim >= 16 ? lim & ~(int64_t)15 : lim;
-        if (p.chunk > K)
-            p.chunk = K;
+        p.chunk = lim >= UKR_CONV16_KALIGN ? lim / UKR_CONV16_KALIGN * UKR_CONV16_KALIGN : lim;
+        if (p.chunk > p.Kp)
+            p.chunk = p.Kp;
     }
     p.w = pw;
     p.bias = bias->data;
     p.n_bias = bc;
+    int64_t *fin = rt_accel_alloc(ab, sizeof(int64_t) * 4 * (size_t)p.OC);
+    if (!fin)
+        return 0;
+    ukr_conv16_finish_arrays(&p, fin);
     d->p = p;
     d->fn = ukr_conv16_select(kern_isa_active());
     d->sh = ab->sh;
