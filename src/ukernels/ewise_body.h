@@ -20,13 +20,16 @@
     }
 
 /* one scale32 element: v = x - izp, apply_scale_32, + ozp, clamp */
-#define EW_S32(x, m, rp, rn, lim, sh)                                                          \
-    ({                                                                                         \
-        int64_t v_ = (int64_t)(x) - izp;                                                       \
-        bad |= (uint64_t)(v_ + (lim)) >= (uint64_t)(2 * (lim));                                \
-        int64_t r_ = ((v_ * (m) + (v_ >= 0 ? (rp) : (rn))) >> (sh)) + ozp;                     \
-        r_ < lo ? lo : r_ > hi ? hi : r_;                                                      \
-    })
+static inline int64_t EW_ATTR ew_s32(int64_t x, int64_t izp, int64_t ozp, int64_t lo, int64_t hi,
+                                     int64_t m, int64_t rp, int64_t rn, int64_t lim, int64_t sh,
+                                     uint64_t *bad)
+{
+    int64_t v = x - izp;
+    *bad |= (uint64_t)(v + lim) >= (uint64_t)(2 * lim);
+    int64_t r = ((v * m + (v >= 0 ? rp : rn)) >> sh) + ozp;
+    return r < lo ? lo : r > hi ? hi : r;
+}
+#define EW_S32(x, m, rp, rn, lim, sh) ew_s32((x), izp, ozp, lo, hi, (m), (rp), (rn), (lim), (sh), &bad)
 
 #define EW_FAST(TI, TO)                                                                        \
     static bool EW_ATTR fast_##TI##_##TO(const ukr_rescale *p, const TI *in, TO *out,          \
