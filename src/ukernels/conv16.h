@@ -38,12 +38,17 @@ void ukr_conv16_finish_arrays(ukr_conv16 *p, int64_t *mem);
 /* Scratch bytes per thread (the same for every variant). */
 size_t ukr_conv16_scratch(const ukr_conv16 *p);
 
-/* Runs the group into out (i8 or i16 by rs.out_bits); false when apply_scale_16's int32
- * REQUIRE fails somewhere (out is then unspecified). */
-typedef bool (*ukr_conv16_fn)(const ukr_conv16 *p, const int16_t *in, void *out, void *scratch);
-bool ukr_conv16_portable(const ukr_conv16 *p, const int16_t *in, void *out, void *scratch);
-bool ukr_conv16_avx2(const ukr_conv16 *p, const int16_t *in, void *out, void *scratch);
-bool ukr_conv16_avx512vnni(const ukr_conv16 *p, const int16_t *in, void *out, void *scratch);
+/* Runs the group into out (i8 or i16 by rs.out_bits) for the output rows [r0, r1) of the
+ * N*OH rows (row n*OH + oy); false when apply_scale_16's int32 REQUIRE fails somewhere (out
+ * is then unspecified). Disjoint row ranges may run in parallel (own scratch each). */
+typedef bool (*ukr_conv16_fn)(const ukr_conv16 *p, const int16_t *in, void *out, void *scratch,
+                              int64_t r0, int64_t r1);
+#define UKR_CONV16_VARIANT(name)                                                               \
+    bool name(const ukr_conv16 *p, const int16_t *in, void *out, void *scratch, int64_t r0,    \
+              int64_t r1);
+UKR_CONV16_VARIANT(ukr_conv16_portable)
+UKR_CONV16_VARIANT(ukr_conv16_avx2)
+UKR_CONV16_VARIANT(ukr_conv16_avx512vnni)
 /* The variant's kernel (isa must be available). */
 ukr_conv16_fn ukr_conv16_select(kern_isa isa);
 

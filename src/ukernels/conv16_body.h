@@ -68,92 +68,96 @@ static void CONV16_ATTR conv16_patch(const ukr_conv16 *p, const int16_t *in, int
 }
 
 static bool CONV16_ATTR conv16_direct(const ukr_conv16 *p, const int16_t *in, void *out,
-                                      void *scratch)
+                                      void *scratch, int64_t r0, int64_t r1)
 {
     const int64_t K = p->Kp, K0 = p->KH * p->KW * p->IC, T = UKR_CONV16_TILE;
     int16_t *patch = scratch; /* T patches of K, then T rows of OC sums */
     int64_t *sums = (int64_t *)(void *)((unsigned char *)scratch +
                                         ((sizeof(int16_t) * (size_t)(T * K) + 15) & ~(size_t)15));
     bool ok = true;
-    for (int64_t n = 0; n < p->N; n++)
-        for (int64_t oy = 0; oy < p->OH; oy++)
-            for (int64_t ox0 = 0; ox0 < p->OW; ox0 += T) {
-                int64_t np = p->OW - ox0 < T ? p->OW - ox0 : T;
-                for (int64_t j = 0; j < T; j++) {
-                    if (j < np) {
-                        conv16_patch(p, in, n, oy, ox0 + j, patch + j * K);
-                        memset(patch + j * K + K0, 0, sizeof(int16_t) * (size_t)(K - K0));
-                    } else
-                        memset(patch + j * K, 0, sizeof(int16_t) * (size_t)K);
-                }
-                const int16_t *p0 = patch, *p1 = patch + K, *p2 = patch + 2 * K,
-                              *p3 = patch + 3 * K;
-                int64_t obase = ((n * p->OH + oy) * p->OW + ox0) * p->OC;
-                for (int64_t oc = 0; oc < p->OC; oc++) {
-                    const int16_t *w = p->w + oc * K;
-                    int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-                    for (int64_t k0 = 0; k0 < K; k0 += p->chunk) {
-                        int64_t k1 = K - k0 < p->chunk ? K : k0 + p->chunk;
-                        int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-                        for (int64_t k = k0; k < k1; k++) {
-                            int32_t wk = w[k];
-                            s0 += p0[k] * wk;
-                            s1 += p1[k] * wk;
-                            s2 += p2[k] * wk;
-                            s3 += p3[k] * wk;
-                        }
-                        a0 += s0;
-                        a1 += s1;
-                        a2 += s2;
-                        a3 += s3;
-                    }
-                    sums[oc] = a0;
-                    sums[p->OC + oc] = a1;
-                    sums[2 * p->OC + oc] = a2;
-                    sums[3 * p->OC + oc] = a3;
-                }
-                for (int64_t j = 0; j < np; j++)
-                    ok &= conv16_finish64(p, sums + j * p->OC, out, obase + j * p->OC);
+    for (int64_t row = r0; row < r1; row++) {
+        int64_t n = row / p->OH, oy = row % p->OH;
+        for (int64_t ox0 = 0; ox0 < p->OW; ox0 += T) {
+            int64_t np = p->OW - ox0 < T ? p->OW - ox0 : T;
+            for (int64_t j = 0; j < T; j++) {
+                if (j < np) {
+                    conv16_patch(p, in, n, oy, ox0 + j, patch + j * K);
+                    memset(patch + j * K + K0, 0, sizeof(int16_t) * (size_t)(K - K0));
+                } else
+                    memset(patch + j * K, 0, sizeof(int16_t) * (size_t)K);
             }
+            const int16_t *p0 = patch, *p1 = patch + K, *p2 = patch + 2 * K,
+                          *p3 = patch + 3 * K;
+            int64_t obase = ((n * p->OH + oy) * p->OW + ox0) * p->OC;
+            for (int64_t oc = 0; oc < p->OC; oc++) {
+                const int16_t *w = p->w + oc * K;
+                int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+                for (int64_t k0 = 0; k0 < K; k0 += p->chunk) {
+                    int64_t k1 = K - k0 < p->chunk ? K : k0 + p->chunk;
+                    int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+                    for (int64_t k = k0; k < k1; k++) {
+                        int32_t wk = w[k];
+                        s0 += p0[k] * wk;
+                        s1 += p1[k] * wk;
+                        s2 += p2[k] * wk;
+                        s3 += p3[k] * wk;
+                    }
+                    a0 += s0;
+                    a1 += s1;
+                    a2 += s2;
+                    a3 += s3;
+                }
+                sums[oc] = a0;
+                sums[p->OC + oc] = a1;
+                sums[2 * p->OC + oc] = a2;
+                sums[3 * p->OC + oc] = a3;
+            }
+            for (int64_t j = 0; j < np; j++)
+                ok &= conv16_finish64(p, sums + j * p->OC, out, obase + j * p->OC);
+        }
+    }
     return ok;
 }
 
 static bool CONV16_ATTR conv16_depthwise(const ukr_conv16 *p, const int16_t *in, void *out,
-                                         void *scratch)
+                                         void *scratch, int64_t r0, int64_t r1)
 {
     const int64_t CM = p->IC * p->M;
     int32_t *acc = scratch; /* exact: KH*KW*32768*max|w| < 2^31 (checked at init) */
     bool ok = true;
-    for (int64_t n = 0; n < p->N; n++)
-        for (int64_t oy = 0; oy < p->OH; oy++)
-            for (int64_t ox = 0; ox < p->OW; ox++) {
-                memset(acc, 0, sizeof(int32_t) * (size_t)CM);
-                for (int64_t ky = 0; ky < p->KH; ky++) {
-                    int64_t iy = oy * p->sy - p->pt + ky * p->dy;
-                    if (iy < 0 || iy >= p->IH)
+    for (int64_t row = r0; row < r1; row++) {
+        int64_t n = row / p->OH, oy = row % p->OH;
+        for (int64_t ox = 0; ox < p->OW; ox++) {
+            memset(acc, 0, sizeof(int32_t) * (size_t)CM);
+            for (int64_t ky = 0; ky < p->KH; ky++) {
+                int64_t iy = oy * p->sy - p->pt + ky * p->dy;
+                if (iy < 0 || iy >= p->IH)
+                    continue;
+                for (int64_t kx = 0; kx < p->KW; kx++) {
+                    int64_t ix = ox * p->sx - p->pl + kx * p->dx;
+                    if (ix < 0 || ix >= p->IW)
                         continue;
-                    for (int64_t kx = 0; kx < p->KW; kx++) {
-                        int64_t ix = ox * p->sx - p->pl + kx * p->dx;
-                        if (ix < 0 || ix >= p->IW)
-                            continue;
-                        const int16_t *x = in + ((n * p->IH + iy) * p->IW + ix) * p->IC;
-                        const int16_t *w = p->w + (ky * p->KW + kx) * CM;
-                        if (p->M == 1) {
-                            for (int64_t c = 0; c < CM; c++)
-                                acc[c] += x[c] * (int32_t)w[c];
-                        } else {
-                            for (int64_t c = 0; c < p->IC; c++)
-                                for (int64_t m = 0; m < p->M; m++)
-                                    acc[c * p->M + m] += x[c] * (int32_t)w[c * p->M + m];
-                        }
+                    const int16_t *x = in + ((n * p->IH + iy) * p->IW + ix) * p->IC;
+                    const int16_t *w = p->w + (ky * p->KW + kx) * CM;
+                    if (p->M == 1) {
+                        for (int64_t c = 0; c < CM; c++)
+                            acc[c] += x[c] * (int32_t)w[c];
+                    } else {
+                        for (int64_t c = 0; c < p->IC; c++)
+                            for (int64_t m = 0; m < p->M; m++)
+                                acc[c * p->M + m] += x[c] * (int32_t)w[c * p->M + m];
                     }
                 }
-                ok &= conv16_finish32(p, acc, out, ((n * p->OH + oy) * p->OW + ox) * CM);
             }
+            ok &= conv16_finish32(p, acc, out, ((n * p->OH + oy) * p->OW + ox) * CM);
+        }
+    }
     return ok;
 }
 
-bool CONV16_ATTR CONV16_NAME(const ukr_conv16 *p, const int16_t *in, void *out, void *scratch)
+bool CONV16_ATTR CONV16_NAME(const ukr_conv16 *p, const int16_t *in, void *out, void *scratch,
+                             int64_t r0, int64_t r1)
 {
-    return p->M ? conv16_depthwise(p, in, out, scratch) : conv16_direct(p, in, out, scratch);
+    return p->M ? conv16_depthwise(p, in, out, scratch, r0, r1)
+                : conv16_direct(p, in, out, scratch, r0, r1);
 }

@@ -123,6 +123,15 @@ static inline int at_installed(const interp_state *st)
     return n;
 }
 
+/* A thread pool stand-in: runs every task in order, on "thread" i % n_threads, so the
+ * kernels' task split and per-thread scratch slices run without threads. */
+static void at_pool_run(void *pool, int n_tasks, tosac_rt_task task, void *ctx)
+{
+    const tosac_rt_parallel *par = pool;
+    for (int i = n_tasks - 1; i >= 0; i--) /* backwards: no task may rely on the order */
+        task(ctx, i, i % par->n_threads);
+}
+
 /* Operators of the main block turned into interp_op_nop (the non-first members of a fused
  * group that writes its result in place). */
 static inline int at_nops(const interp_state *st)
@@ -134,8 +143,9 @@ static inline int at_nops(const interp_state *st)
     return n;
 }
 
-/* Runs t's graph on the reference and, accelerated, on every available variant; the outputs
- * (or the error messages) must be identical, exactly want_installed operators must have been
+/* Runs t's graph on the reference and, accelerated, on every available variant (with one
+ * thread and with a 3-thread pool stand-in); the outputs (or the error messages) must be
+ * identical, exactly want_installed operators must have been
  * replaced, want_nops of them by interp_op_nop (members of fused groups; -1: any number).
  * Returns 1 when the reference succeeded. */
 static inline int at_check(at_graph *t, const tosac_tensor *inputs, int n_in, int want_installed,
@@ -148,7 +158,8 @@ static inline int at_check(at_graph *t, const tosac_tensor *inputs, int n_in, in
     tosac_code rc0 = interp_execute(ref, inputs, n_in, &e0);
     int ok = rc0 == TOSAC_OK;
     kern_isa before = kern_isa_active();
-    for (int isa = 0; isa < KERN_ISA_COUNT; isa++) {
+    for (int run = 0; run < 2 * KERN_ISA_COUNT; run++) {
+        int isa = run / 2, threads = run % 2 ? 3 : 1;
         if (!kern_isa_available((kern_isa)isa))
             continue;
         assert_int_equal(kern_isa_force((kern_isa)isa), 0);
@@ -161,7 +172,9 @@ static inline int at_check(at_graph *t, const tosac_tensor *inputs, int n_in, in
         tosac_arena_init(&arena, mem, cap);
         rt_accel_shared sh;
         memset(&sh, 0, sizeof sh);
-        sh.n_threads = 1;
+        tosac_rt_parallel par = {threads, at_pool_run, &par};
+        sh.n_threads = threads;
+        sh.par = threads > 1 ? &par : NULL;
         assert_int_equal(rt_accel_prepare(st, &arena, &sh, false, &e1), TOSAC_OK);
         assert_int_equal(rt_accel_finish(&sh, &arena, &e1), TOSAC_OK);
         int got = at_installed(st);

@@ -16,11 +16,40 @@ typedef struct conv16_data {
     rt_accel_shared *sh;
 } conv16_data;
 
+/* Output rows split into tasks, one per thread (disjoint rows, own scratch). */
+#define CONV16_MAX_TASKS 64
+typedef struct conv16_run {
+    const conv16_data *d;
+    const int16_t *in;
+    int64_t rows;
+    int n_tasks;
+    bool ok[CONV16_MAX_TASKS];
+} conv16_run;
+
+static void conv16_task(void *ctx, int i, int thread)
+{
+    conv16_run *r = ctx;
+    const conv16_data *d = r->d;
+    int64_t r0 = r->rows * i / r->n_tasks, r1 = r->rows * (i + 1) / r->n_tasks;
+    r->ok[i] = d->fn(&d->p, r->in, d->g.dst, rt_accel_scratch(d->sh, thread), r0, r1);
+}
+
 static tosac_code run_conv16(interp_ctx *c)
 {
     conv16_data *d = c->op_data;
-    if (!d->fn(&d->p, c->in[0]->data, d->g.dst, rt_accel_scratch(d->sh, 0)))
-        return rt_accel_group_reference(c, &d->g);
+    conv16_run r;
+    r.d = d;
+    r.in = c->in[0]->data;
+    r.rows = d->p.N * d->p.OH;
+    r.n_tasks = d->sh->n_threads < CONV16_MAX_TASKS ? d->sh->n_threads : CONV16_MAX_TASKS;
+    if (r.n_tasks > r.rows)
+        r.n_tasks = (int)r.rows;
+    if (r.n_tasks < 1)
+        r.n_tasks = 1;
+    rt_accel_parallel(d->sh, r.n_tasks, conv16_task, &r);
+    for (int i = 0; i < r.n_tasks; i++)
+        if (!r.ok[i])
+            return rt_accel_group_reference(c, &d->g);
     return TOSAC_OK;
 }
 
