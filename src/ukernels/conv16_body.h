@@ -89,28 +89,36 @@ static bool CONV16_ATTR conv16_direct(const ukr_conv16 *p, const int16_t *in, vo
             const int16_t *p0 = patch, *p1 = patch + K, *p2 = patch + 2 * K,
                           *p3 = patch + 3 * K;
             int64_t obase = ((n * p->OH + oy) * p->OW + ox0) * p->OC;
-            for (int64_t oc = 0; oc < p->OC; oc++) {
-                const int16_t *w = p->w + oc * K;
-                int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+            /* 16 output channels x 4 pixels at a time: the lanes are output channels */
+            for (int64_t ob = 0; ob * 16 < p->OC; ob++) {
+                const int16_t *wb = p->w + ob * K * 16;
+                int64_t s[4][16];
+                memset(s, 0, sizeof s);
                 for (int64_t k0 = 0; k0 < K; k0 += p->chunk) {
                     int64_t k1 = K - k0 < p->chunk ? K : k0 + p->chunk;
-                    int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+                    int32_t a0[16] = {0}, a1[16] = {0}, a2[16] = {0}, a3[16] = {0};
                     for (int64_t k = k0; k < k1; k++) {
-                        int32_t wk = w[k];
-                        s0 += p0[k] * wk;
-                        s1 += p1[k] * wk;
-                        s2 += p2[k] * wk;
-                        s3 += p3[k] * wk;
+                        const int16_t *wk = wb + k * 16;
+                        int32_t x0 = p0[k], x1 = p1[k], x2 = p2[k], x3 = p3[k];
+                        for (int l = 0; l < 16; l++) {
+                            int32_t wl = wk[l];
+                            a0[l] += x0 * wl;
+                            a1[l] += x1 * wl;
+                            a2[l] += x2 * wl;
+                            a3[l] += x3 * wl;
+                        }
                     }
-                    a0 += s0;
-                    a1 += s1;
-                    a2 += s2;
-                    a3 += s3;
+                    for (int l = 0; l < 16; l++) {
+                        s[0][l] += a0[l];
+                        s[1][l] += a1[l];
+                        s[2][l] += a2[l];
+                        s[3][l] += a3[l];
+                    }
                 }
-                sums[oc] = a0;
-                sums[p->OC + oc] = a1;
-                sums[2 * p->OC + oc] = a2;
-                sums[3 * p->OC + oc] = a3;
+                int64_t nl = p->OC - ob * 16 < 16 ? p->OC - ob * 16 : 16;
+                for (int64_t j = 0; j < T; j++)
+                    for (int64_t l = 0; l < nl; l++)
+                        sums[j * p->OC + ob * 16 + l] = s[j][l];
             }
             for (int64_t j = 0; j < np; j++)
                 ok &= conv16_finish64(p, sums + j * p->OC, out, obase + j * p->OC);
