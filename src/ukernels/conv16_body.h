@@ -136,26 +136,46 @@ static bool CONV16_ATTR conv16_depthwise(const ukr_conv16 *p, const int16_t *in,
     for (int64_t row = r0; row < r1; row++) {
         int64_t n = row / p->OH, oy = row % p->OH;
         for (int64_t ox = 0; ox < p->OW; ox++) {
-            memset(acc, 0, sizeof(int32_t) * (size_t)CM);
-            for (int64_t ky = 0; ky < p->KH; ky++) {
-                int64_t iy = oy * p->sy - p->pt + ky * p->dy;
-                if (iy < 0 || iy >= p->IH)
-                    continue;
-                for (int64_t kx = 0; kx < p->KW; kx++) {
-                    int64_t ix = ox * p->sx - p->pl + kx * p->dx;
-                    if (ix < 0 || ix >= p->IW)
-                        continue;
-                    const int16_t *x = in + ((n * p->IH + iy) * p->IW + ix) * p->IC;
-                    const int16_t *w = p->w + (ky * p->KW + kx) * CM;
-                    if (p->M == 1) {
-                        for (int64_t c = 0; c < CM; c++)
-                            acc[c] += x[c] * (int32_t)w[c];
-                    } else {
+            int64_t ky0 = 0, ky1 = p->KH, kx0 = 0, kx1 = p->KW; /* the taps inside the image */
+            while (ky0 < ky1 && oy * p->sy - p->pt + ky0 * p->dy < 0)
+                ky0++;
+            while (ky1 > ky0 && oy * p->sy - p->pt + (ky1 - 1) * p->dy >= p->IH)
+                ky1--;
+            while (kx0 < kx1 && ox * p->sx - p->pl + kx0 * p->dx < 0)
+                kx0++;
+            while (kx1 > kx0 && ox * p->sx - p->pl + (kx1 - 1) * p->dx >= p->IW)
+                kx1--;
+            /* the window's origin as an index (outside the image when padded; only taps
+             * inside it form pointers) */
+            int64_t x0 = ((n * p->IH + oy * p->sy - p->pt) * p->IW + (ox * p->sx - p->pl)) * p->IC;
+            if (p->M == 1) { /* 64 channels at a time, their sums in registers over the taps */
+                for (int64_t c0 = 0; c0 < CM; c0 += 64) {
+                    int32_t a[64] = {0};
+                    int64_t len = CM - c0 < 64 ? CM - c0 : 64;
+                    for (int64_t ky = ky0; ky < ky1; ky++)
+                        for (int64_t kx = kx0; kx < kx1; kx++) {
+                            const int16_t *x =
+                                in + x0 + (ky * p->dy * p->IW + kx * p->dx) * p->IC + c0;
+                            const int16_t *w = p->w + (ky * p->KW + kx) * CM + c0;
+                            if (len == 64)
+                                for (int l = 0; l < 64; l++)
+                                    a[l] += x[l] * (int32_t)w[l];
+                            else
+                                for (int64_t l = 0; l < len; l++)
+                                    a[l] += x[l] * (int32_t)w[l];
+                        }
+                    memcpy(acc + c0, a, sizeof(int32_t) * (size_t)len);
+                }
+            } else {
+                memset(acc, 0, sizeof(int32_t) * (size_t)CM);
+                for (int64_t ky = ky0; ky < ky1; ky++)
+                    for (int64_t kx = kx0; kx < kx1; kx++) {
+                        const int16_t *x = in + x0 + (ky * p->dy * p->IW + kx * p->dx) * p->IC;
+                        const int16_t *w = p->w + (ky * p->KW + kx) * CM;
                         for (int64_t c = 0; c < p->IC; c++)
                             for (int64_t m = 0; m < p->M; m++)
                                 acc[c * p->M + m] += x[c] * (int32_t)w[c * p->M + m];
                     }
-                }
             }
             ok &= conv16_finish32(p, acc, out, ((n * p->OH + oy) * p->OW + ox) * CM);
         }
