@@ -67,6 +67,36 @@ static void CONV16_ATTR conv16_patch(const ukr_conv16 *p, const int16_t *in, int
     }
 }
 
+/* a[j][l] = sum over k in [k0, k1) (even, k1 - k0 <= chunk) of pixel j's patch value k times
+ * weight (k, output channel l of the block); wb pairs k, k+1 per lane: [k/2][16][2]. A variant
+ * may define CONV16_BLOCK with intrinsics (vpdpwssd / vpmaddwd do exactly this). */
+#ifndef CONV16_BLOCK
+static inline void CONV16_ATTR conv16_block(const int16_t *wb, const int16_t *p0,
+                                            const int16_t *p1, const int16_t *p2,
+                                            const int16_t *p3, int64_t k0, int64_t k1,
+                                            int32_t a[4][16])
+{
+    int32_t a0[16] = {0}, a1[16] = {0}, a2[16] = {0}, a3[16] = {0};
+    for (int64_t k = k0; k < k1; k += 2) {
+        const int16_t *wk = wb + k * 16;
+        int32_t x0 = p0[k], y0 = p0[k + 1], x1 = p1[k], y1 = p1[k + 1];
+        int32_t x2 = p2[k], y2 = p2[k + 1], x3 = p3[k], y3 = p3[k + 1];
+        for (int l = 0; l < 16; l++) {
+            int32_t u = wk[2 * l], v = wk[2 * l + 1];
+            a0[l] += x0 * u + y0 * v;
+            a1[l] += x1 * u + y1 * v;
+            a2[l] += x2 * u + y2 * v;
+            a3[l] += x3 * u + y3 * v;
+        }
+    }
+    memcpy(a[0], a0, sizeof a0);
+    memcpy(a[1], a1, sizeof a1);
+    memcpy(a[2], a2, sizeof a2);
+    memcpy(a[3], a3, sizeof a3);
+}
+#define CONV16_BLOCK conv16_block
+#endif
+
 static bool CONV16_ATTR conv16_direct(const ukr_conv16 *p, const int16_t *in, void *out,
                                       void *scratch, int64_t r0, int64_t r1)
 {
@@ -96,24 +126,11 @@ static bool CONV16_ATTR conv16_direct(const ukr_conv16 *p, const int16_t *in, vo
                 memset(s, 0, sizeof s);
                 for (int64_t k0 = 0; k0 < K; k0 += p->chunk) {
                     int64_t k1 = K - k0 < p->chunk ? K : k0 + p->chunk;
-                    int32_t a0[16] = {0}, a1[16] = {0}, a2[16] = {0}, a3[16] = {0};
-                    for (int64_t k = k0; k < k1; k++) {
-                        const int16_t *wk = wb + k * 16;
-                        int32_t x0 = p0[k], x1 = p1[k], x2 = p2[k], x3 = p3[k];
-                        for (int l = 0; l < 16; l++) {
-                            int32_t wl = wk[l];
-                            a0[l] += x0 * wl;
-                            a1[l] += x1 * wl;
-                            a2[l] += x2 * wl;
-                            a3[l] += x3 * wl;
-                        }
-                    }
-                    for (int l = 0; l < 16; l++) {
-                        s[0][l] += a0[l];
-                        s[1][l] += a1[l];
-                        s[2][l] += a2[l];
-                        s[3][l] += a3[l];
-                    }
+                    int32_t a[4][16];
+                    CONV16_BLOCK(wb, p0, p1, p2, p3, k0, k1, a);
+                    for (int j = 0; j < 4; j++)
+                        for (int l = 0; l < 16; l++)
+                            s[j][l] += a[j][l];
                 }
                 int64_t nl = p->OC - ob * 16 < 16 ? p->OC - ob * 16 : 16;
                 for (int64_t j = 0; j < T; j++)

@@ -175,12 +175,13 @@ static int conv16_try(rt_accel_block *ab, int op, tosac_error *err)
     if (dw) { /* [KH,KW,C,M]: already the kernel's order */
         for (int64_t i = 0; i < nw; i++)
             pw[i] = (int16_t)(src[i] - wz);
-    } else { /* [OC,KH,KW,IC] -> [OC/16][Kp][16] */
+    } else { /* [OC,KH,KW,IC] -> [OC/16][Kp/2][16][2]: k pairs side by side per channel */
         for (int64_t i = 0; i < n_packed; i++)
             pw[i] = 0;
         for (int64_t oc = 0; oc < p.OC; oc++)
             for (int64_t k = 0; k < K; k++)
-                pw[(oc / 16 * p.Kp + k) * 16 + oc % 16] = (int16_t)(src[oc * K + k] - wz);
+                pw[oc / 16 * p.Kp * 16 + k / 2 * 32 + oc % 16 * 2 + k % 2] =
+                    (int16_t)(src[oc * K + k] - wz);
     }
     int64_t lim = (((int64_t)1 << 31) - 1) / (32768 * wmax);
     if (dw) {
