@@ -3,8 +3,10 @@
 #include "runtime/accel/rt_accel.h"
 
 extern const rt_accel_family rt_accel_dwconv;
+extern const rt_accel_family rt_accel_pool;
 
 const rt_accel_family *const rt_accel_families[] = {
     &rt_accel_dwconv,
+    &rt_accel_pool,
     NULL,
 };
