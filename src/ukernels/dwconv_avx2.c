@@ -6,17 +6,16 @@
 #if KERN_HAVE_AVX2_TWIN
 #include "ukernels/dwconv_avx2.h"
 
-/* One pixel, channels [c, c+16): the sum over tap pairs of (x - izp) * w, in two halves. */
+/* One pixel, channels [c, c+16): the sum over tap pairs of x * w, in two halves. */
 KERN_AVX2_ATTR static inline void mac16(const dwconv_q8_params *p, const int8_t *const *t,
                                         int np, int c, __m256i *acc0, __m256i *acc1)
 {
-    const __m256i izp = _mm256_set1_epi16(p->izp);
     __m256i a0 = _mm256_setzero_si256(), a1 = _mm256_setzero_si256();
     for (int j = 0; j < np; j++) {
         __m128i a = _mm_loadu_si128((const __m128i *)(t[2 * j] + c));
         __m128i b = _mm_loadu_si128((const __m128i *)(t[2 * j + 1] + c));
-        __m256i xl = _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(a, b)), izp);
-        __m256i xh = _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(a, b)), izp);
+        __m256i xl = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(a, b));
+        __m256i xh = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(a, b));
         const int16_t *w = p->w + ((size_t)j * (size_t)p->C + (size_t)c) * 2;
         a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(xl, _mm256_loadu_si256((const __m256i *)w)));
         a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(xh, _mm256_loadu_si256((const __m256i *)(w + 16))));

@@ -111,7 +111,7 @@ static int dw_try(rt_accel_block *ab, int op, tosac_error *err)
     d->p.C = (int)C;
     d->p.n_pairs = (taps + 1) / 2;
     d->p.w = pw;
-    d->p.izp = iz;
+    dwconv_q8_fold_zp((int32_t *)d->p.q.bias, pw, (int)C, d->p.n_pairs, iz);
     d->fn = dwconv_q8_select();
     d->N = (int)N, d->IH = (int)IH, d->IW = (int)IW, d->C = (int)C, d->KH = (int)KH;
     d->KW = (int)KW, d->OH = (int)OH, d->OW = (int)OW, d->sy = (int)sy, d->sx = (int)sx;
