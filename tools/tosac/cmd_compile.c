@@ -18,9 +18,13 @@ static const char usage[] =
     "                     [--report FILE.json|-] [--input-shape NAME=D0,D1,...]...\n"
     "                     [--quantize a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ...]\n"
     "                     [--quiet]\n"
-    "--quantize calibrates a float model on the --calib samples and quantizes it (int8\n"
-    "activations for a8w8, int16 for a16w8 (needs +int16); int8 per-channel weights) before\n"
-    "compiling; inputs with dynamic dimensions then take the calibration samples' shape.\n"
+    "--quantize (also spelled --scheme, as in tosac quantize) calibrates a float model on the\n"
+    "--calib samples and quantizes it (int8 activations for a8w8, int16 for a16w8 (needs\n"
+    "+int16); int8 per-channel weights) before compiling; inputs with dynamic dimensions then\n"
+    "take the calibration samples' shape.\n"
+    "Example:\n"
+    "  tosac compile model.onnx --spec TOSA-1.0+INT --quantize a8w8 --calib samples/ \\\n"
+    "      -o model.prog --emit-tosa tosa/ --report report.json\n"
     "--emit-mlir writes every delegate as MLIR in the tosa dialect (TOSA 1.0 form), one\n"
     "func.func @delegate_<n> each, for mlir-opt (e.g. mlir-opt-22 --tosa-validate).\n"
     "--report - prints the report on standard output. The program is read back, loaded and\n"
@@ -121,7 +125,8 @@ int cmd_compile(int argc, char **argv)
                             : strcmp(s, "--emit-tosa") == 0 ? &o.emit_dir
                             : strcmp(s, "--emit-mlir") == 0 ? &o.emit_mlir
                             : strcmp(s, "--report") == 0    ? &o.report_path
-                            : strcmp(s, "--quantize") == 0  ? &o.quantize
+                            : strcmp(s, "--quantize") == 0 || strcmp(s, "--scheme") == 0
+                                ? &o.quantize
                                                             : NULL;
         bool shape = strcmp(s, "--input-shape") == 0, cal = strcmp(s, "--calib") == 0;
         if ((slot || shape || cal) && i + 1 >= argc)
