@@ -25,6 +25,7 @@
 #ifndef TOSAC_IR_H
 #define TOSAC_IR_H
 
+#include "tosac/limits.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,7 +42,7 @@
 
 /* Largest dimension the IR holds (declared by a model, given with --input-shape or inferred):
  * bounded so shape arithmetic on dims and attributes cannot overflow int64. */
-#define IR_SHAPE_LIMIT ((int64_t)1 << 40)
+#define IR_SHAPE_LIMIT TOSAC_LIMIT_DIM
 
 /* Interned strings: equal strings give the same pointer, so op_type/domain comparisons are
  * pointer comparisons. The pool lives for the whole process (thread-safe). NULL if s is NULL

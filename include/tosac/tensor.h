@@ -3,6 +3,7 @@
 #ifndef TOSAC_TENSOR_H
 #define TOSAC_TENSOR_H
 
+#include "tosac/limits.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -26,7 +27,7 @@ int64_t tosac_tensor_numel(const tosac_tensor *t);
 
 /* Element count and byte size of a shape with overflow and limit checks
  * (every dim >= 0, total bytes <= TOSAC_MAX_TENSOR_BYTES). */
-#define TOSAC_MAX_TENSOR_BYTES_64 ((uint64_t)1 << 34)
+#define TOSAC_MAX_TENSOR_BYTES_64 ((uint64_t)TOSAC_LIMIT_TENSOR_BYTES)
 /* 16 GiB, or half the address space where size_t is 32-bit (Cortex-M). */
 #define TOSAC_MAX_TENSOR_BYTES                                                                 \
     (SIZE_MAX / 2 < TOSAC_MAX_TENSOR_BYTES_64 ? (uint64_t)(SIZE_MAX / 2) : TOSAC_MAX_TENSOR_BYTES_64)

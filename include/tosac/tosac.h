@@ -10,6 +10,7 @@
 #define TOSAC_TOSAC_H
 
 #include "tosac/version.h"
+#include "tosac/limits.h"
 #include "tosac/error.h"
 #include "tosac/dtype.h"
 #include "tosac/alloc.h"

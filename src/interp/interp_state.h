@@ -8,13 +8,14 @@
 #ifndef TOSAC_INTERP_STATE_H
 #define TOSAC_INTERP_STATE_H
 
+#include "tosac/limits.h"
 #include <stdbool.h>
 
 #include "interp/interp_internal.h"
 #include "util/alloc.h"
 
 /* TOSA level "none": max_nesting of COND_IF / WHILE_LOOP. */
-#define INTERP_MAX_NESTING 256
+#define INTERP_MAX_NESTING TOSAC_LIMIT_INTERP_NESTING
 
 typedef struct interp_block_state interp_block_state;
 struct interp_block_state {

@@ -2,12 +2,13 @@
 #ifndef TOSAC_ONNX_INTERNAL_H
 #define TOSAC_ONNX_INTERNAL_H
 
+#include "tosac/limits.h"
 #include "onnx.pb-c.h"
 #include "tosac/onnx.h"
 
 /* Nesting deeper than this (graphs in attributes in nodes ...) is refused before unpacking,
  * so a hostile file cannot exhaust the stack in the recursive protobuf-c parser. */
-#define ONNX_MAX_NESTING 48
+#define ONNX_MAX_NESTING TOSAC_LIMIT_ONNX_NESTING
 
 /* Checks the wire format of buf against desc (field types, lengths, nesting depth). */
 tosac_code onnx_wire_check(const void *buf, size_t len, const ProtobufCMessageDescriptor *desc,

@@ -1,6 +1,7 @@
 /* Calibration data loading: --calib FILE.npy | NAME=FILE.npy | DIR, checked against the graph
  * inputs (dtype, rank, known dims, finite values) so a wrong file is reported by name before
  * any run. */
+#include "tosac/limits.h"
 #include "quant/quant_internal.h"
 
 #include <dirent.h>
@@ -13,7 +14,7 @@
 #include "tosac/npy.h"
 #include "util/fileio.h"
 
-#define MAX_SAMPLES 4096
+#define MAX_SAMPLES TOSAC_LIMIT_CALIB_SAMPLES
 
 typedef struct loader {
     const ir_graph *g;

@@ -2,6 +2,7 @@
  * struct, the IR views, the prepared delegates; bump-allocated once), the planned region (the
  * plan's arena_bytes: every planned value and step scratch at its offset) and the dynamic
  * region (values without a static shape, emptied by each invoke). */
+#include "tosac/limits.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -19,7 +20,7 @@ static const rt_runtime_rec *runtime_rec(const rt_program *p)
 }
 
 /* Bounds the sizes a program may ask for, so the sum below cannot wrap. */
-#define RT_MAX_REGION ((uint64_t)1 << 40)
+#define RT_MAX_REGION ((uint64_t)TOSAC_LIMIT_RUNTIME_REGION)
 
 tosac_code rt_load(const void *program, size_t len, rt_program *p, size_t *state_bytes,
                    size_t *dynamic_bytes, tosac_error *err)

@@ -1,6 +1,7 @@
 /* The verifying loader of program v2 (layout: docs/PROGRAM_FORMAT.md). Runtime code: no
  * allocation, no stdio; every offset, count, index, string, enum and size is checked before
  * anything reads through it. */
+#include "tosac/limits.h"
 #include <string.h>
 
 #include "runtime/rt_program.h"
@@ -24,7 +25,7 @@ _Static_assert(sizeof(rt_plan_delegate_rec) == 8, "plan delegate layout");
 #define BAD(...) tosac_fail(err, TOSAC_ERR_INPUT, "program: " __VA_ARGS__)
 
 /* Largest dim a program holds (IR_SHAPE_LIMIT of the compiler). */
-#define RT_DIM_LIMIT ((int64_t)1 << 40)
+#define RT_DIM_LIMIT TOSAC_LIMIT_DIM
 
 uint64_t rt_shape_bytes(uint32_t dt, int32_t rank, const int64_t *shape, int *ok)
 {

@@ -11,6 +11,7 @@
 #ifndef TOSAC_RT_PROGRAM_H
 #define TOSAC_RT_PROGRAM_H
 
+#include "tosac/limits.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,8 +22,8 @@
 #define RT_PROGRAM_MAGIC "TOSACPRG"
 #define RT_PROGRAM_VERSION 2u
 #define RT_PROGRAM_ALIGN 16u      /* sections, constants and delegate flatbuffers */
-#define RT_MAX_SECTIONS 65536u    /* bound on the section table */
-#define RT_MAX_STRING 1048575u    /* longest string in STRINGS (bytes, NUL excluded) */
+#define RT_MAX_SECTIONS TOSAC_LIMIT_PROGRAM_SECTIONS    /* bound on the section table */
+#define RT_MAX_STRING TOSAC_LIMIT_PROGRAM_STRING    /* longest string in STRINGS (bytes, NUL excluded) */
 
 /* Section kinds (rt_section_rec.kind). */
 enum {

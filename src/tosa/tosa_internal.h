@@ -4,6 +4,7 @@
 #ifndef TOSAC_TOSA_INTERNAL_H
 #define TOSAC_TOSA_INTERNAL_H
 
+#include "tosac/limits.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -88,6 +89,6 @@ tosac_code tosa_check_control_flow(const tosa_graph *g, const char *what, tosac_
 #define TOSA_DATA_ALIGN 16
 
 /* Limits on untrusted input. */
-#define TOSA_MAX_CALL_DEPTH 32  /* COND_IF / WHILE_LOOP nesting */
+#define TOSA_MAX_CALL_DEPTH TOSAC_LIMIT_TOSA_CALL_DEPTH  /* COND_IF / WHILE_LOOP nesting */
 
 #endif

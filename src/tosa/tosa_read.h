@@ -2,11 +2,12 @@
 #ifndef TOSAC_TOSA_READ_H
 #define TOSAC_TOSA_READ_H
 
+#include "tosac/limits.h"
 #include "tosa/fb_read.h"
 #include "tosa/tosa_internal.h"
 #include "util/strfmt.h"
 
-#define TOSA_MAX_OUTER_REFS 4096
+#define TOSA_MAX_OUTER_REFS TOSAC_LIMIT_TOSA_OUTER_REFS
 
 /* Everything the reader keeps goes to g->alloc, sized exactly before it is filled (no
  * growth); with TOSA_READ_BORROW names and constant data may point into the buffer. */

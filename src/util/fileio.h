@@ -2,11 +2,12 @@
 #ifndef TOSAC_UTIL_FILEIO_H
 #define TOSAC_UTIL_FILEIO_H
 
+#include "tosac/limits.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include "tosac/error.h"
 
-#define TOSAC_MAX_FILE_BYTES ((size_t)1 << 32)
+#define TOSAC_MAX_FILE_BYTES TOSAC_LIMIT_FILE_BYTES
 
 /* Reads path into a malloc'd buffer (NUL-terminated for convenience; *len excludes the NUL). */
 tosac_code tosac_read_file(const char *path, void **data, size_t *len, tosac_error *err);

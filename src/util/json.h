@@ -12,13 +12,14 @@
 #ifndef TOSAC_UTIL_JSON_H
 #define TOSAC_UTIL_JSON_H
 
+#include "tosac/limits.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "tosac/error.h"
 
-#define TOSAC_JSON_MAX_DEPTH 128
+#define TOSAC_JSON_MAX_DEPTH TOSAC_LIMIT_JSON_DEPTH
 
 typedef enum tosac_json_type {
     TOSAC_JSON_NULL,

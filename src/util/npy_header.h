@@ -4,6 +4,7 @@
 #ifndef TOSAC_UTIL_NPY_HEADER_H
 #define TOSAC_UTIL_NPY_HEADER_H
 
+#include "tosac/limits.h"
 #include "tosac/tensor.h"
 
 typedef struct tosac_npy_info {
@@ -22,7 +23,7 @@ tosac_code tosac_npy_parse_header(const void *buf, size_t len, tosac_npy_info *i
 tosac_code tosac_npy_check_size(const tosac_npy_info *info, size_t file_len, tosac_error *err);
 
 /* Longest header tosac_npy_format_header writes (rank TOSAC_MAX_RANK, 20-digit dims). */
-#define TOSAC_NPY_HEADER_MAX 384
+#define TOSAC_NPY_HEADER_MAX TOSAC_LIMIT_NPY_HEADER
 /* Writes the format 1.0 header for (dt, rank, shape) into buf (at least
  * TOSAC_NPY_HEADER_MAX bytes) and returns its length, a multiple of 64; 0 when dt has no
  * .npy type (BF16, FP8, I4, ...). I48 and SHAPE are written as int64. */
