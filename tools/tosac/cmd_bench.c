@@ -1,5 +1,5 @@
 /* tosac bench (PROGRAM | MODEL.onnx | GRAPH.tosa) [--input [NAME=]FILE.npy ...] [--runs N]
- *             [--warmup N] [--threads N] [--input-shape NAME=D0,D1,...]
+ *             [--warmup N] [--threads N] [--reference] [--input-shape NAME=D0,D1,...]
  * Runs the file on its inputs (random inputs of the declared type for any not given) and prints
  * one figure a line, `name: value unit`. Preparation (planning, allocation) happens once, before
  * the timed runs, as a deployed runtime would do it. */
@@ -14,6 +14,7 @@
 #include "cli_runtime.h"
 #include "cpu/cpu_exec.h"
 #include "interp/interp_state.h"
+#include "kernels/isa.h"
 #include "tosac/npy.h"
 #include "tosac/onnx.h"
 
@@ -22,10 +23,15 @@
 
 static const char usage[] =
     "usage: tosac bench (PROGRAM | MODEL.onnx | GRAPH.tosa) [--input [NAME=]FILE.npy ...]\n"
-    "                   [--runs N] [--warmup N] [--threads N] [--input-shape NAME=D0,D1,...]\n"
+    "                   [--runs N] [--warmup N] [--threads N] [--reference]\n"
+    "                   [--input-shape NAME=D0,D1,...]\n"
     "Times repeated runs after one preparation; inputs not given are random values of the\n"
-    "declared type and shape. Prints: runs, warmup, threads, median_ms, min_ms, mean_ms,\n"
-    "max_ms, peak_rss_kib (one `name: value unit` a line).\n";
+    "declared type and shape. Prints: runs, warmup, threads, kernels, median_ms, min_ms,\n"
+    "mean_ms, max_ms, peak_rss_kib (one `name: value unit` a line).\n"
+    "Programs only: --threads N runs the accelerated kernels on N threads (default 1);\n"
+    "--reference runs every delegate operator on the reference interpreter. kernels: the\n"
+    "kernel variant in use (TOSAC_KERNEL_ISA=portable|avx2|avx512vnni forces one), or\n"
+    "reference.\n";
 
 typedef struct bench_args {
     const char *file;
@@ -33,7 +39,8 @@ typedef struct bench_args {
     int n_inputs;
     const char *shapes[BENCH_MAX_SHAPES];
     int n_shapes;
-    long runs, warmup, threads;
+    long runs, warmup;
+    int threads, reference;
 } bench_args;
 
 static tosac_code parse_count(const char *opt, const char *v, long lo, long hi, long *out,
@@ -76,11 +83,9 @@ static tosac_code parse_args(int argc, char **argv, bench_args *a, tosac_error *
         } else if (!strcmp(s, "--warmup")) {
             rc = parse_count(s, argv[++i], 0, 1000000, &a->warmup, err);
         } else if (!strcmp(s, "--threads")) {
-            rc = parse_count(s, argv[++i], 1, 1024, &a->threads, err);
-            if (!rc && a->threads != 1)
-                rc = tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
-                                "--threads %ld: only single-threaded execution exists so far",
-                                a->threads);
+            rc = cli_rt_parse_threads(argv[++i], &a->threads, err);
+        } else if (!strcmp(s, "--reference")) {
+            a->reference = 1;
         } else if (s[0] == '-') {
             return tosac_fail(err, TOSAC_ERR_INPUT, "unknown option '%s' for bench", s);
         } else if (!a->file) {
@@ -258,7 +263,9 @@ static tosac_code time_runs(const bench_args *a, bench_target *t, tosac_error *e
                                     : (ms[a->runs / 2 - 1] + ms[a->runs / 2]) / 2;
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
-        printf("runs: %ld\nwarmup: %ld\nthreads: %ld\n", a->runs, a->warmup, a->threads);
+        printf("runs: %ld\nwarmup: %ld\nthreads: %d\n", a->runs, a->warmup, a->threads);
+        printf("kernels: %s\n", t->interp || a->reference ? "reference"
+                                                          : kern_isa_name(kern_isa_active()));
         printf("median_ms: %.4f\nmin_ms: %.4f\nmean_ms: %.4f\nmax_ms: %.4f\n", median, ms[0],
                sum / (double)a->runs, ms[a->runs - 1]);
         printf("peak_rss_kib: %ld\n", ru.ru_maxrss);
@@ -306,6 +313,11 @@ int cmd_bench(int argc, char **argv)
     tosac_code rc = parse_args(argc, argv, &a, &err);
     if (!rc)
         rc = cli_detect_file(a.file, &kind, &err);
+    if (!rc && kind != CLI_FILE_PROGRAM && (a.threads > 1 || a.reference))
+        rc = tosac_fail(&err, TOSAC_ERR_INPUT, "%s applies to programs, not to %s",
+                        a.reference ? "--reference" : "--threads",
+                        kind == CLI_FILE_TOSA ? "TOSA graphs (the reference interpreter)"
+                                              : "ONNX models");
     if (rc)
         return cli_report(&err);
 
@@ -343,7 +355,7 @@ int cmd_bench(int argc, char **argv)
             t.run = run_cpu;
         }
     } else {
-        rc = cli_rt_open(a.file, &t.program, &err);
+        rc = cli_rt_open(a.file, &(cli_rt_opts){a.threads, a.reference}, &t.program, &err);
         if (!rc) {
             n = tosac_rt_n_inputs(t.program.rt);
             slots = calloc((size_t)n + 1, sizeof *slots);
