@@ -13,13 +13,14 @@
 # intra-op threads, tosac's accelerated kernels' pool). The kernel variant tosac used is
 # printed (TOSAC_KERNEL_ISA=portable|avx2|avx512vnni forces one).
 #
-# Environment: TOSAC (default build/tosac), ORT_DIR (default /tmp/ort: a folder holding
+# Environment: TOSAC (default build/tosac), TOSAC_SHARED_DIR (the zoo; default: the one the
+# build was configured with), ORT_DIR (default /tmp/ort: a folder holding
 # node_modules/onnxruntime-node; when absent it is installed there with
 # `ONNXRUNTIME_NODE_INSTALL=skip npm install onnxruntime-node@1.30.0`, whose package carries
 # the CPU library).
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
-runs=20 threads=1 shared=$src/../shared
+runs=20 threads=1 shared=${TOSAC_SHARED_DIR:-}
 while [ $# -gt 0 ]; do
     case $1 in
     --runs) runs=$2; shift 2 ;;
@@ -30,6 +31,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 tosac=${TOSAC:-$src/build/tosac}
+# the zoo: SHARED_DIR, else $TOSAC_SHARED_DIR, else what the build was configured with
+[ -n "$shared" ] || shared=$(sed -n 's/^TOSAC_SHARED_DIR:PATH=//p' "$(dirname "$tosac")/CMakeCache.txt" 2>/dev/null)
+[ -n "$shared" ] || shared=$src/../shared
 ort=${ORT_DIR:-/tmp/ort}
 [ -x "$tosac" ] || { echo "vs_onnxruntime.sh: no tosac at $tosac (build first)" >&2; exit 2; }
 [ -d "$shared/models" ] || { echo "vs_onnxruntime.sh: no models in $shared" >&2; exit 2; }
@@ -87,14 +91,14 @@ for m in mobilenet_v2_f32_op13 ppocr_mobile_v2_cls; do
     "$tosac" quantize "$M/$m/model.onnx" --scheme a16w8 --calib "$M/$m/inputs" \
         -o "$t/$m.a16w8.onnx" 2>"$t/err" ||
         echo "vs_onnxruntime.sh: quantizing $m failed: $(head -c 200 "$t/err")" >&2
-    row "${m%%_op13} a16w8" "$t/$m.a16w8.prog" "$t/$m.a16w8.onnx" "$in"
+    row "${m%_f32_op13} a16w8" "$t/$m.a16w8.prog" "$t/$m.a16w8.onnx" "$in"
 done
 for m in mobilenet_v2_f32_op13 ppocr_mobile_v2_cls; do
     in=$M/$m/inputs/00/input.npy
     [ "$m" = ppocr_mobile_v2_cls ] && in=$M/$m/inputs/00/x.npy
     # the CPU part runs one thread: no --threads for ONNX files
     threads_saved=$threads threads=1
-    row "${m%%_op13} float (CPU part)" "$M/$m/model.onnx" "$M/$m/model.onnx" "$in" \
+    row "${m%_f32_op13} float (CPU part)" "$M/$m/model.onnx" "$M/$m/model.onnx" "$in" \
         $([ "$m" = ppocr_mobile_v2_cls ] && echo --input-shape x=1,3,48,192)
     threads=$threads_saved
 done
