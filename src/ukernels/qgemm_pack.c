@@ -65,10 +65,10 @@ static qgemm_fn variant_fn(kern_isa isa)
 {
     switch (isa) {
     case KERN_ISA_PORTABLE: return qgemm_run_portable;
-#if KERN_HAVE_AVX2_TWIN && defined(QGEMM_X86_KERNELS) /* kernels land next */
+#if KERN_HAVE_AVX2_TWIN
     case KERN_ISA_AVX2: return qgemm_run_avx2;
 #endif
-#if KERN_HAVE_AVX512VNNI_TWIN && defined(QGEMM_X86_KERNELS)
+#if KERN_HAVE_AVX512VNNI_TWIN
     case KERN_ISA_AVX512VNNI: return qgemm_run_avx512vnni;
 #endif
 #if KERN_HAVE_HELIUM
