@@ -62,7 +62,9 @@ tile(const qgemm_packed *p, const int8_t *a, size_t lda, int mr, int nv, int n, 
      unsigned char *c, size_t crow_bytes, __mmask16 *bad)
 {
     __m512i acc[MR][4];
+    _Pragma("GCC unroll 8")
     for (int r = 0; r < mr; r++)
+        _Pragma("GCC unroll 8")
         for (int j = 0; j < nv; j++)
             acc[r][j] = _mm512_setzero_si512();
     size_t pstride = (size_t)p->Kp * 16; /* bytes per panel */
@@ -70,22 +72,29 @@ tile(const qgemm_packed *p, const int8_t *a, size_t lda, int mr, int nv, int n, 
     int K = p->K, k = 0;
     for (; k + 4 <= K; k += 4, w += 64) {
         __m512i b[4];
+        _Pragma("GCC unroll 8")
         for (int j = 0; j < nv; j++)
             b[j] = _mm512_loadu_si512(w + j * pstride);
+        _Pragma("GCC unroll 8")
         for (int r = 0; r < mr; r++) {
             __m512i x = bcast_a(a + (size_t)r * lda + k, 4);
+            _Pragma("GCC unroll 8")
             for (int j = 0; j < nv; j++)
                 acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], x, b[j]);
         }
     }
     if (k < K) {
+        _Pragma("GCC unroll 8")
         for (int r = 0; r < mr; r++) {
             __m512i x = bcast_a(a + (size_t)r * lda + k, K - k);
+            _Pragma("GCC unroll 8")
             for (int j = 0; j < nv; j++)
                 acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], x, _mm512_loadu_si512(w + j * pstride));
         }
     }
+    _Pragma("GCC unroll 8")
     for (int r = 0; r < mr; r++)
+        _Pragma("GCC unroll 8")
         for (int j = 0; j < nv; j++) {
             int left = cnt - 16 * j;
             epi16(p, n + 16 * j, left > 16 ? 16 : left, acc[r][j], c + (size_t)r * crow_bytes,
