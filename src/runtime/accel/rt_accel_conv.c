@@ -8,7 +8,6 @@
 
 #include "interp/interp_registry.h"
 #include "runtime/accel/rt_accel_requant.h"
-#include "ukernels/qgemm.h"
 
 #define SCRATCH_TARGET (96 * 1024) /* im2col bytes per task: stays in L2 */
 #define ROW_ALIGN 12               /* rows per block: a multiple of every variant's tile */
@@ -73,24 +72,6 @@ static void conv_task(void *ctx, int i, int thread)
                                                (size_t)p->pk.N) != QGEMM_OK);
 }
 
-/* A RESCALE REQUIRE failed: run the reference CONV2D and RESCALE, which report it. */
-static tosac_code report_range(interp_ctx *c, const conv_prep *p)
-{
-    tosac_code rc = interp_find_op(TOSA_OP_CONV2D)(c);
-    if (rc)
-        return rc;
-    interp_ctx r = *c;
-    const interp_block_state *bs = p->bs;
-    r.op = &bs->block->ops[p->rescale_op];
-    r.in = bs->operands + bs->operand_off[p->rescale_op];
-    r.n_in = r.op->n_inputs;
-    r.out = r.in + r.n_in;
-    r.n_out = r.op->n_outputs;
-    r.op_data = NULL;
-    rc = interp_find_op(TOSA_OP_RESCALE)(&r);
-    return rc ? rc : interp_error(c, "internal: the fused RESCALE failed, the reference's not");
-}
-
 static tosac_code conv_invoke(interp_ctx *c)
 {
     const conv_prep *p = c->op_data;
@@ -98,7 +79,8 @@ static tosac_code conv_invoke(interp_ctx *c)
     rt_accel_parallel(p->sh, p->n_tasks, conv_task, &cr);
     for (int i = 0; i < p->n_tasks; i++)
         if (p->task_bad[i])
-            return report_range(c, p);
+            return rt_accel_requant_report(c, interp_find_op(TOSA_OP_CONV2D), p->bs,
+                                           p->rescale_op);
     return TOSAC_OK;
 }
 
@@ -154,25 +136,15 @@ static int try_conv(rt_accel_block *ab, int op, tosac_error *err)
     qgemm_params q = {
         .K = (int)K, .N = (int)OC, .b = w->data, .b_sk = 1, .b_sn = (ptrdiff_t)K,
         .bias = bias->data, .n_bias = (int)bias->shape[0], .a_zp = *(const int8_t *)izp->data,
-        .out = fused ? QGEMM_OUT_I8 : QGEMM_OUT_I32,
     };
-    if (fused) {
-        q.mult = rq.mult;
-        q.shift = rq.shift;
-        q.n_rq = rq.n;
-        q.double_round = rq.double_round;
-        q.out_zp = rq.out_zp;
-        q.lo = rq.lo;
-        q.hi = rq.hi;
-    }
+    rt_accel_requant_qgemm(fused ? &rq : NULL, &q);
     conv_prep *p = rt_accel_alloc(ab, sizeof *p);
     size_t pbytes = qgemm_packed_size(q.K, q.N);
     void *mem = pbytes ? rt_accel_alloc(ab, pbytes) : NULL;
     if (!p || !mem)
         return 0;
     memset(p, 0, sizeof *p);
-    if (!qgemm_pack(&p->pk, kern_isa_active(), &q, mem) &&
-        !qgemm_pack(&p->pk, KERN_ISA_PORTABLE, &q, mem))
+    if (!qgemm_pack(&p->pk, qgemm_variant(), &q, mem))
         return 0;
     p->batch = (int)is[0];
     p->IH = (int)is[1];
