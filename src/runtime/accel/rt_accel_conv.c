@@ -32,21 +32,34 @@ typedef struct conv_run {
     const int8_t *in;
 } conv_run;
 
-/* The im2col rows [m0, m0 + mb) into a (row stride K). */
+/* The im2col rows [m0, m0 + mb) into a (row stride K). With dilation 1 in x, the taps of
+ * one kernel row that land inside the image are one contiguous span of the input. */
 static void im2col(const conv_prep *p, const int8_t *in, int m0, int mb, int8_t *a)
 {
     size_t K = (size_t)p->pk.K, ic = (size_t)p->IC;
     for (int r = 0; r < mb; r++) {
         int m = m0 + r, ox = m % p->OW, t = m / p->OW, oy = t % p->OH, b = t / p->OH;
         int8_t *row = a + (size_t)r * K;
+        int ix0 = ox * p->sx - p->pl;
         for (int ky = 0; ky < p->KH; ky++) {
             int iy = oy * p->sy - p->pt + ky * p->dy;
+            const int8_t *src = in + ((size_t)b * p->IH + (size_t)(iy < 0 ? 0 : iy)) * p->IW * ic;
+            if (iy < 0 || iy >= p->IH) {
+                memset(row, p->izp, ic * (size_t)p->KW);
+                row += ic * (size_t)p->KW;
+                continue;
+            }
+            if (p->dx == 1 && ix0 >= 0 && ix0 + p->KW <= p->IW) {
+                memcpy(row, src + (size_t)ix0 * ic, ic * (size_t)p->KW);
+                row += ic * (size_t)p->KW;
+                continue;
+            }
             for (int kx = 0; kx < p->KW; kx++, row += ic) {
-                int ix = ox * p->sx - p->pl + kx * p->dx;
-                if (iy < 0 || iy >= p->IH || ix < 0 || ix >= p->IW)
+                int ix = ix0 + kx * p->dx;
+                if (ix < 0 || ix >= p->IW)
                     memset(row, p->izp, ic);
                 else
-                    memcpy(row, in + (((size_t)b * p->IH + iy) * p->IW + ix) * ic, ic);
+                    memcpy(row, src + (size_t)ix * ic, ic);
             }
         }
     }
