@@ -3,10 +3,14 @@
 #include "runtime/accel/rt_accel.h"
 
 extern const rt_accel_family rt_accel_family_conv;
+extern const rt_accel_family rt_accel_dwconv;
 extern const rt_accel_family rt_accel_family_matmul;
+extern const rt_accel_family rt_accel_pool;
 
 const rt_accel_family *const rt_accel_families[] = {
     &rt_accel_family_conv,
+    &rt_accel_dwconv,
     &rt_accel_family_matmul,
+    &rt_accel_pool,
     NULL,
 };
