@@ -2,9 +2,11 @@
  * the CLI and host applications. It lives in the compiler library: the runtime itself never
  * creates threads and links no pthread (ctest runtime_no_allocator).
  *
- * n_threads - 1 workers plus the calling thread (thread 0) share each run's tasks, taken one
- * at a time from a shared counter. Between runs a worker spins briefly (the accelerated
- * operators of one inference follow each other closely), then sleeps on a condition variable. */
+ * n_threads - 1 workers plus the calling thread (thread 0) share each run's tasks, claimed one
+ * at a time; the caller returns when every task is done, without waiting for workers that
+ * took none (on a loaded machine it may run them all). Between runs a worker spins briefly
+ * (the accelerated operators of one inference follow each other closely), then sleeps on a
+ * condition variable. */
 #ifndef TOSAC_UTIL_THREADPOOL_H
 #define TOSAC_UTIL_THREADPOOL_H
 

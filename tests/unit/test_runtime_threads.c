@@ -1,15 +1,17 @@
 /* The thread pool (src/util/threadpool.h) and the runtime's arena for threads
  * (tosac_rt_arena_size_ex, the RUNTIME record's thread_scratch).
  *
- * - test_pool_runs_every_task_once: for 1, 2, 3 and 8 threads and 0 to 1000 tasks, repeated,
- *   every task runs exactly once, on a thread index below n_threads; a pool of 1 thread runs
- *   everything on thread 0 (the caller). Catches lost or repeated tasks (a racy counter, a
- *   worker running a stale run) and bad thread indices (scratch slices out of range).
+ * - test_pool_runs_every_task_once: for 1, 2, 3 and 8 threads and 0 to 1000 tasks, repeated
+ *   40 times (and 70000 tasks once: more than one published batch), every task runs exactly
+ *   once, on a thread index below n_threads; a pool of 1 thread runs everything on thread 0
+ *   (the caller). Catches lost or repeated tasks (a racy claim, a worker running a stale
+ *   run) and bad thread indices (scratch slices out of range).
  * - test_pool_sizes_refused: 0 and TOSAC_THREADPOOL_MAX + 1 threads are refused with a message.
- * - test_arena_size_for_threads: on a compiled program whose RUNTIME record says 4096 scratch
- *   bytes per thread: 3 threads need 2 * 4096 more than tosac_rt_arena_size, 1 thread or
- *   options.reference none more; init_ex in either arena runs and reports its threads; a
- *   misaligned or huge thread_scratch is refused with one line (untrusted program).
+ * - test_arena_size_for_threads: on a compiled QDQ convolution (its accelerated CONV2D takes
+ *   im2col scratch): 3 threads need 2 * thread_scratch more than tosac_rt_arena_size, 1 thread
+ *   or options.reference none more; init_ex in the 3-thread arena runs 3 threads, in
+ *   tosac_rt_arena_size's (or with a record understating the slice) one; a misaligned or
+ *   huge thread_scratch is refused with one line (untrusted program).
  * - test_threads_from_compiler: what the compiler records is the scratch stride the runtime
  *   lays out (rt_accel_shared.scratch_stride of a measured init), a multiple of 16. */
 #include "testutil.h"
@@ -42,7 +44,7 @@ static void test_pool_runs_every_task_once(void **state)
 {
     (void)state;
     static const int threads[] = {1, 2, 3, 8};
-    static const int tasks[] = {0, 1, 2, 3, 7, 64, 1000};
+    static const int tasks[] = {0, 1, 2, 3, 7, 64, 1000, 70000}; /* 70000: two batches */
     tosac_error err;
     tosac_error_clear(&err);
     for (size_t a = 0; a < sizeof threads / sizeof threads[0]; a++) {
@@ -53,6 +55,8 @@ static void test_pool_runs_every_task_once(void **state)
         for (int rep = 0; rep < 40; rep++)
             for (size_t b = 0; b < sizeof tasks / sizeof tasks[0]; b++) {
                 int n = tasks[b];
+                if (n > 1000 && rep > 0)
+                    continue;
                 counts c = {calloc((size_t)n + 1, sizeof(atomic_int)), 0, threads[a]};
                 par->run(par->pool, n, count_task, &c);
                 for (int i = 0; i < n; i++)
@@ -141,7 +145,8 @@ static void test_arena_size_for_threads(void **state)
     size_t len = 0;
     void *prog = compiled(&len);
     rt_runtime_rec *rr = runtime_rec(prog, len);
-    rr->thread_scratch = 4096;
+    size_t ts = (size_t)rr->thread_scratch; /* the convolution's im2col slice */
+    assert_true(ts > 0);
     tosac_error err;
     tosac_error_clear(&err);
     size_t one = 0, three = 0, ref = 0, single = 0;
@@ -149,8 +154,15 @@ static void test_arena_size_for_threads(void **state)
     tosac_rt_options o = {tosac_rt_ops_all, 0, &par};
     assert_int_equal(tosac_rt_arena_size(prog, len, &one, &err), TOSAC_OK);
     assert_int_equal(tosac_rt_arena_size_ex(prog, len, &o, &three, &err), TOSAC_OK);
-    assert_int_equal(three, one + 2 * 4096);
+    assert_int_equal(three, one + 2 * ts);
     assert_int_equal(init_threads(prog, len, three, &o), 3);
+    /* tosac_rt_arena_size's bytes: no room for the further slices, one thread */
+    assert_int_equal(init_threads(prog, len, one, &o), 1);
+    /* a record claiming less than the kernels take: still one thread, never an overrun */
+    rr->thread_scratch = ts / 2 / 16 * 16;
+    assert_int_equal(tosac_rt_arena_size_ex(prog, len, &o, &three, &err), TOSAC_OK);
+    assert_int_equal(init_threads(prog, len, three, &o), 1);
+    rr->thread_scratch = ts;
     o.reference = 1;
     assert_int_equal(tosac_rt_arena_size_ex(prog, len, &o, &ref, &err), TOSAC_OK);
     assert_int_equal(ref, one);
@@ -192,6 +204,7 @@ static void test_threads_from_compiler(void **state)
     tosac_rt *rt = NULL;
     assert_int_equal(tosac_rt_init(prog, len, arena, bytes, &rt, &err), TOSAC_OK);
     printf("conv program: %zu bytes of kernel scratch per thread\n", rt->accel.scratch_stride);
+    assert_true(rt->accel.scratch_stride > 0);
     assert_int_equal(rr->thread_scratch, rt->accel.scratch_stride);
     assert_int_equal(rr->thread_scratch % 16, 0);
     assert_int_equal(rr->reserved, 0);
