@@ -144,12 +144,16 @@ static void backwards(void *pool, int n, tosac_rt_task task, void *ctx)
         task(ctx, i, i % 3);
 }
 
-static int installed(const interp_state *st)
+/* Replaced operators; heads_only: only CONV2D and MATMUL (a declined group's RESCALE may
+ * still be taken by another family, e.g. ewise's standalone RESCALE). */
+static int installed(const interp_state *st, int heads_only)
 {
     const interp_block_state *bs = st->main;
     int n = 0;
     for (int i = 0; i < bs->block->n_ops; i++) {
         tosa_op op = bs->block->ops[i].op;
+        if (heads_only && op != TOSA_OP_CONV2D && op != TOSA_OP_MATMUL)
+            continue;
         if (op != TOSA_OP_CONST && op != TOSA_OP_CONST_SHAPE && bs->fns[i] != interp_find_op(op))
             n++;
     }
@@ -186,9 +190,10 @@ static int qt_check(cg *tp, tosac_tensor *in, int n_in, int want_installed, int 
         sh.par = threads ? &par : NULL;
         assert_int_equal(rt_accel_prepare(st, &arena, &sh, false, &e1), TOSAC_OK);
         assert_int_equal(rt_accel_finish(&sh, &arena, &e1), TOSAC_OK);
-        if (installed(st) != want_installed)
+        int got = installed(st, want_installed == 0);
+        if (got != want_installed)
             fail_msg("variant %s: %d operators accelerated, expected %d",
-                     kern_isa_name((kern_isa)isa), installed(st), want_installed);
+                     kern_isa_name((kern_isa)isa), got, want_installed);
         tosac_code rc1 = interp_execute(st, in, n_in, &e1);
         if (rc0 != rc1 || (rc0 && strcmp(e0.msg, e1.msg) != 0))
             fail_msg("variant %s: reference %d '%s', accelerated %d '%s'",
