@@ -11,6 +11,8 @@
 
 #define SCRATCH_TARGET (96 * 1024) /* im2col bytes per task: stays in L2 */
 #define ROW_ALIGN 12               /* rows per block: a multiple of every variant's tile */
+#define MIN_ROWS 48                /* each task streams all of B: large-K layers (3x3x512) want
+                                    * fewer, taller blocks (5% of resnet18) */
 #define DIRECT_ROWS 96
 
 typedef struct conv_prep {
@@ -181,8 +183,11 @@ static int try_conv(rt_accel_block *ab, int op, tosac_error *err)
         p->rows = DIRECT_ROWS;
     } else {
         int64_t r = SCRATCH_TARGET / K / ROW_ALIGN * ROW_ALIGN;
-        p->rows = (int)(r < ROW_ALIGN ? ROW_ALIGN : r);
+        p->rows = (int)(r < MIN_ROWS ? MIN_ROWS : r);
     }
+    /* as many blocks as that needs, evened out (rounded up to the 6-row tile; still <= rows) */
+    p->n_tasks = (p->M + p->rows - 1) / p->rows;
+    p->rows = ((p->M + p->n_tasks - 1) / p->n_tasks + 5) / 6 * 6;
     if (p->rows > p->M)
         p->rows = p->M;
     p->n_tasks = (p->M + p->rows - 1) / p->rows;
