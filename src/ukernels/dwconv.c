@@ -9,7 +9,6 @@ int dwconv_q8_channels(const dwconv_q8_params *p, const int8_t *const *taps, int
                        int8_t *out, int c0)
 {
     const int C = p->C, np = p->n_pairs;
-    const int32_t izp = p->izp;
     int bad = 0;
     for (int i = 0; i < n_pix; i++) {
         const int8_t *const *t = taps + (size_t)i * 2 * (size_t)np;
@@ -23,7 +22,7 @@ int dwconv_q8_channels(const dwconv_q8_params *p, const int8_t *const *taps, int
                 const int8_t *a = t[2 * j] + cb, *b = t[2 * j + 1] + cb;
                 const int16_t *w = p->w + ((size_t)j * (size_t)C + (size_t)cb) * 2;
                 for (int k = 0; k < len; k++)
-                    acc[k] += (uint32_t)((a[k] - izp) * w[2 * k] + (b[k] - izp) * w[2 * k + 1]);
+                    acc[k] += (uint32_t)(a[k] * w[2 * k] + b[k] * w[2 * k + 1]);
             }
             for (int k = 0; k < len; k++)
                 o[cb + k] = q8_requant_one(&p->q, cb + k, (int32_t)acc[k], &bad);
@@ -66,4 +65,15 @@ void dwconv_q8_pack(int16_t *dst, const int8_t *w, int C, int n_taps, int32_t wz
                 dst[((size_t)j * (size_t)C + (size_t)c) * 2 + (size_t)h] =
                     (int16_t)(k < n_taps ? w[(size_t)k * (size_t)C + (size_t)c] - wzp : 0);
             }
+}
+
+void dwconv_q8_fold_zp(int32_t *bias, const int16_t *w, int C, int n_pairs, int32_t izp)
+{
+    for (int c = 0; c < C; c++) {
+        uint32_t s = 0;
+        for (int j = 0; j < n_pairs; j++)
+            s += (uint32_t)(w[((size_t)j * (size_t)C + (size_t)c) * 2] +
+                            w[((size_t)j * (size_t)C + (size_t)c) * 2 + 1]);
+        bias[c] = (int32_t)((uint32_t)bias[c] - s * (uint32_t)izp);
+    }
 }

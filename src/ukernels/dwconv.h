@@ -2,11 +2,13 @@
  * i8 x i8 -> i32, + bias, RESCALE i32 -> i8 scale32, optional CLAMP), channel multiplier 1.
  *
  * The kernel knows no geometry: for every output pixel the caller passes the input rows of its
- * kernel taps as pointers (taps outside the image point to a row holding input_zp, so they add
- * zero, as the reference's skipped taps do), grouped in pairs; weights are packed once as int16
- * (w - weight_zp) pairs [pair][channel][2] (an odd tap count's last pair has weight 0). Every
- * variant uses this one layout, sums modulo 2^32 as the reference's accumulator does, and the
- * requantization below, so all are bit-identical to the interpreter. */
+ * kernel taps as pointers, grouped in pairs; weights are packed once as int16 (w - weight_zp)
+ * pairs [pair][channel][2] (an odd tap count's last pair has weight 0). The kernel multiplies
+ * the raw inputs: the caller folds -input_zp * sum(w - weight_zp) into the bias
+ * (dwconv_q8_fold_zp) and points taps outside the image at a row holding input_zp, so they add
+ * zero, as the reference's skipped taps do. Every variant uses this one layout, sums modulo 2^32
+ * as the reference's accumulator does, and the requantization below, so all are bit-identical
+ * to the interpreter. */
 #ifndef TOSAC_UKERNELS_DWCONV_H
 #define TOSAC_UKERNELS_DWCONV_H
 
@@ -50,7 +52,6 @@ typedef struct dwconv_q8_params {
     int C;              /* channels (input = output, multiplier 1) */
     int n_pairs;        /* tap pairs per pixel: ceil(KH * KW / 2) */
     const int16_t *w;   /* [n_pairs][C][2] */
-    int16_t izp;        /* input zero point */
     q8_requant q;
 } dwconv_q8_params;
 
@@ -64,10 +65,16 @@ int dwconv_q8_portable(const dwconv_q8_params *p, const int8_t *const *taps, int
 #if KERN_HAVE_AVX2_TWIN
 int dwconv_q8_avx2(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix,
                    int8_t *out);
+/* bias[c] -= izp * sum over taps of the packed w (modulo 2^32, like the accumulator). */
+void dwconv_q8_fold_zp(int32_t *bias, const int16_t *w, int C, int n_pairs, int32_t izp);
+
 #endif
 #if KERN_HAVE_AVX512VNNI_TWIN
 int dwconv_q8_avx512vnni(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix,
                          int8_t *out);
+/* bias[c] -= izp * sum over taps of the packed w (modulo 2^32, like the accumulator). */
+void dwconv_q8_fold_zp(int32_t *bias, const int16_t *w, int C, int n_pairs, int32_t izp);
+
 #endif
 /* Channels [c0, C) of n_pix pixels, portable (the vector variants' tail). */
 int dwconv_q8_channels(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix,
@@ -80,5 +87,8 @@ dwconv_q8_fn dwconv_q8_select(void);
 size_t dwconv_q8_packed_bytes(int C, int n_taps);
 /* w: [n_taps][C] int8 (DEPTHWISE_CONV2D's [KH, KW, C, 1]) into dst [n_pairs][C][2]. */
 void dwconv_q8_pack(int16_t *dst, const int8_t *w, int C, int n_taps, int32_t wzp);
+
+/* bias[c] -= izp * sum over taps of the packed w (modulo 2^32, like the accumulator). */
+void dwconv_q8_fold_zp(int32_t *bias, const int16_t *w, int C, int n_pairs, int32_t izp);
 
 #endif

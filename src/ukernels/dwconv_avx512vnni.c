@@ -42,7 +42,6 @@ KERN_AVX512VNNI_ATTR __attribute__((always_inline)) static inline int
 dw_body(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix, int8_t *out, int np)
 {
     const int C = p->C;
-    const __m512i izp = _mm512_set1_epi16(p->izp);
     __mmask16 bad = 0;
     int c = 0;
     for (; c + 16 <= C; c += 16)
@@ -54,7 +53,7 @@ dw_body(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix, int8_t 
                 __m128i b = _mm_loadu_si128((const __m128i *)(t[2 * j + 1] + c));
                 __m256i ab = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi8(a, b)),
                                                      _mm_unpackhi_epi8(a, b), 1);
-                __m512i x = _mm512_sub_epi16(_mm512_cvtepi8_epi16(ab), izp);
+                __m512i x = _mm512_cvtepi8_epi16(ab);
                 const int16_t *w = p->w + ((size_t)j * (size_t)C + (size_t)c) * 2;
                 acc = _mm512_dpwssd_epi32(acc, x, _mm512_loadu_si512(w));
             }

@@ -67,6 +67,53 @@ static inline int at_const_i32(tosa_block *b, int32_t v)
     return at_const(b, TOSAC_DT_I32, 1, &one, &v, 4);
 }
 
+/* RESCALE i32 -> i8 (random multipliers and shifts in the given ranges; multipliers left 0..0
+ * take [2^30, 2^31)) and an optional CLAMP, the tail the conv families fuse. */
+typedef struct at_q8 {
+    int slo, shi;               /* shift range */
+    int32_t mlo, mhi;           /* multiplier range */
+    int ozp;
+    int per_tensor;
+    int rm;                     /* 0 SINGLE_ROUND, 1 INEXACT_ROUND, 2 DOUBLE_ROUND */
+    int clamp, cmin, cmax;
+} at_q8;
+
+/* Adds the tail reading acc (int32, shape osh, C = osh[3] channels); returns its result. */
+static inline int at_q8_tail(tosa_block *b, int acc, const int64_t *osh, const at_q8 *q)
+{
+    int64_t nc = q->per_tensor ? 1 : osh[3];
+    int32_t mlo = q->mlo, mhi = q->mhi;
+    if (!mlo && !mhi)
+        mlo = 1 << 30, mhi = INT32_MAX;
+    int32_t *mul = malloc(sizeof(int32_t) * (size_t)nc);
+    int8_t *sh = malloc((size_t)nc);
+    for (int i = 0; i < nc; i++) {
+        mul[i] = (int32_t)at_rand(mlo, mhi);
+        sh[i] = (int8_t)at_rand(q->slo, q->shi);
+    }
+    int tm = at_const(b, TOSAC_DT_I32, 1, &nc, mul, sizeof(int32_t) * (size_t)nc);
+    int ts = at_const(b, TOSAC_DT_I8, 1, &nc, sh, (size_t)nc);
+    int trz = at_const_i32(b, 0), toz = at_const_i8(b, (int8_t)q->ozp);
+    int y = at_tensor(b, TOSAC_DT_I8, 4, osh);
+    tosa_attr a;
+    memset(&a, 0, sizeof a);
+    a.scale32 = true, a.per_channel = !q->per_tensor;
+    a.rounding_mode = q->rm == 0   ? TOSA_ROUND_SINGLE
+                      : q->rm == 1 ? TOSA_ROUND_INEXACT
+                                   : TOSA_ROUND_DOUBLE;
+    int rin[5] = {acc, tm, ts, trz, toz};
+    tosa_block_add_op(b, TOSA_OP_RESCALE, &a, rin, 5, &y, 1, NULL);
+    free(mul), free(sh);
+    if (!q->clamp)
+        return y;
+    int z = at_tensor(b, TOSAC_DT_I8, 4, osh);
+    memset(&a, 0, sizeof a);
+    a.n_min_val = a.n_max_val = 1;
+    a.min_val[0] = (uint8_t)(int8_t)q->cmin, a.max_val[0] = (uint8_t)(int8_t)q->cmax;
+    tosa_block_add_op(b, TOSA_OP_CLAMP, &a, &y, 1, &z, 1, NULL);
+    return z;
+}
+
 /* A serial stand-in for a thread pool: task i runs as thread i % n_threads, so per-thread
  * scratch slices and result slots are exercised without threads. */
 static inline void at_serial_pool(void *pool, int n_tasks, tosac_rt_task task, void *ctx)
@@ -167,6 +214,25 @@ static inline void at_fill_i8(int8_t *v, size_t n, int lo, int hi)
         v[0] = (int8_t)lo;
         v[n - 1] = (int8_t)hi;
     }
+}
+
+/* Names the variants the test will run (the log shows which ran). */
+static inline void at_print_variants(const char *family)
+{
+    for (int v = 0; v < KERN_ISA_COUNT; v++)
+        if (kern_isa_available((kern_isa)v))
+            printf("accel %s: variant %s\n", family, kern_isa_name((kern_isa)v));
+}
+
+/* t: a malloc'd int8 tensor of shape [4] with random values in [lo, hi] (extremes included). */
+static inline void at_input_i8(tosac_tensor *t, const int64_t *shape, int lo, int hi)
+{
+    memset(t, 0, sizeof *t);
+    t->dtype = TOSAC_DT_I8, t->rank = 4;
+    memcpy(t->shape, shape, 4 * sizeof shape[0]);
+    t->nbytes = (size_t)(shape[0] * shape[1] * shape[2] * shape[3]);
+    t->data = malloc(t->nbytes ? t->nbytes : 1);
+    at_fill_i8(t->data, t->nbytes, lo, hi);
 }
 
 #endif

@@ -105,9 +105,7 @@ static void test_avg_i16(void **state)
 
 int main(void)
 {
-    for (int v = 0; v < KERN_ISA_COUNT; v++)
-        if (kern_isa_available((kern_isa)v))
-            printf("accel pool: variant %s\n", kern_isa_name((kern_isa)v));
+    at_print_variants("pool");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_max_i8_resnet),
         cmocka_unit_test(test_max_i16_odd),

@@ -61,13 +61,7 @@ static tosac_code dw_run(interp_ctx *c)
 {
     dw_op *d = c->op_data;
     d->in = c->in[0]->data;
-    memset(d->bad, 0, sizeof(int) * (size_t)d->sh->n_threads);
-    rt_accel_parallel(d->sh, d->n_tasks, dw_task, d);
-    for (int t = 0; t < d->sh->n_threads; t++)
-        if (d->bad[t])
-            return interp_error(c, "RESCALE after it: REQUIRE failed: a value outside the range "
-                                "its shift allows");
-    return TOSAC_OK;
+    return q8_run(c, d->sh, d->n_tasks, dw_task, d, d->bad);
 }
 
 static bool fits_int(int64_t v) { return v >= 0 && v <= INT32_MAX / 4; }
@@ -76,19 +70,13 @@ static int dw_try(rt_accel_block *ab, int op, tosac_error *err)
 {
     const tosa_operator *o = &ab->b->ops[op];
     const tosa_attr *a = &o->attr;
-    if (o->op != TOSA_OP_DEPTHWISE_CONV2D || o->n_inputs != 5 || o->n_outputs != 1 ||
-        a->n_stride < 2 || a->n_pad < 4 || a->n_dilation < 2 || a->acc_type != TOSAC_DT_I32)
+    if (o->op != TOSA_OP_DEPTHWISE_CONV2D || a->n_stride < 2 || a->n_pad < 4 ||
+        a->n_dilation < 2)
         return 0;
-    const tosac_tensor *in = rt_accel_tensor(ab, o->inputs[0]), *w = rt_accel_tensor(ab, o->inputs[1]);
-    const tosac_tensor *bias = rt_accel_tensor(ab, o->inputs[2]), *out = rt_accel_tensor(ab, o->outputs[0]);
-    const tosac_tensor *izp = rt_accel_tensor(ab, o->inputs[3]), *wzp = rt_accel_tensor(ab, o->inputs[4]);
-    if (in->dtype != TOSAC_DT_I8 || w->dtype != TOSAC_DT_I8 || out->dtype != TOSAC_DT_I32 ||
-        in->rank != 4 || w->rank != 4 || out->rank != 4 || !w->data ||
-        !rt_accel_is_const(ab, o->inputs[1]) || !rt_accel_is_const(ab, o->inputs[2]) ||
-        !rt_accel_is_const(ab, o->inputs[3]) || !rt_accel_is_const(ab, o->inputs[4]) ||
-        izp->dtype != TOSAC_DT_I8 || wzp->dtype != TOSAC_DT_I8 || tosac_tensor_numel(izp) != 1 ||
-        tosac_tensor_numel(wzp) != 1 || !izp->data || !wzp->data)
+    q8_conv cv;
+    if (!q8_conv_operands(ab, o, &cv))
         return 0;
+    const tosac_tensor *in = cv.in, *w = cv.w, *bias = cv.bias, *out = cv.out;
     int64_t N = in->shape[0], IH = in->shape[1], IW = in->shape[2], C = in->shape[3];
     int64_t KH = w->shape[0], KW = w->shape[1], OH = out->shape[1], OW = out->shape[2];
     int64_t sy = a->stride[0], sx = a->stride[1], dy = a->dilation[0], dx = a->dilation[1];
@@ -117,26 +105,22 @@ static int dw_try(rt_accel_block *ab, int op, tosac_error *err)
     d->bad = rt_accel_alloc(ab, sizeof(int) * (size_t)ab->sh->n_threads);
     if (!pw || !pad || !d->bad)
         return 0;
-    int8_t iz = *(const int8_t *)izp->data;
-    dwconv_q8_pack(pw, w->data, (int)C, taps, *(const int8_t *)wzp->data);
+    int8_t iz = cv.izp;
+    dwconv_q8_pack(pw, w->data, (int)C, taps, cv.wzp);
     memset(pad, (unsigned char)iz, (size_t)C);
     d->p.C = (int)C;
     d->p.n_pairs = (taps + 1) / 2;
     d->p.w = pw;
-    d->p.izp = iz;
+    dwconv_q8_fold_zp((int32_t *)d->p.q.bias, pw, (int)C, d->p.n_pairs, iz);
     d->fn = dwconv_q8_select();
     d->N = (int)N, d->IH = (int)IH, d->IW = (int)IW, d->C = (int)C, d->KH = (int)KH;
     d->KW = (int)KW, d->OH = (int)OH, d->OW = (int)OW, d->sy = (int)sy, d->sx = (int)sx;
     d->dy = (int)dy, d->dx = (int)dx, d->pt = (int)pt, d->pl = (int)pl;
     d->padrow = pad;
     d->sh = ab->sh;
-    int rows = (int)(N * OH), nt = ab->sh->n_threads > 1 ? 4 * ab->sh->n_threads : 1;
-    d->n_tasks = rows < nt ? rows : nt;
-    int ops[3] = {op, tail.ops[0], tail.ops[1]};
-    int inputs[1] = {o->inputs[0]};
+    d->n_tasks = q8_n_tasks(ab, N * OH);
     void *dst = NULL;
-    if (!rt_accel_install(ab, ops, 1 + tail.n_ops, inputs, 1, o->outputs[0], tail.final, dw_run,
-                          d, &dst))
+    if (!q8_install(ab, op, &tail, dw_run, d, &dst))
         return 0;
     d->dst = dst;
     rt_accel_request_scratch(ab, (size_t)OW * (size_t)(2 * d->p.n_pairs) * sizeof(int8_t *));

@@ -5,6 +5,7 @@
 extern const rt_accel_family rt_accel_family_conv;
 extern const rt_accel_family rt_accel_conv16;
 extern const rt_accel_family rt_accel_dwconv;
+extern const rt_accel_family rt_accel_tconv;
 extern const rt_accel_family rt_accel_family_matmul;
 extern const rt_accel_family rt_accel_pool;
 extern const rt_accel_family rt_accel_ewise;
@@ -14,6 +15,7 @@ const rt_accel_family *const rt_accel_families[] = {
     &rt_accel_family_conv,
     &rt_accel_conv16,
     &rt_accel_dwconv,
+    &rt_accel_tconv,
     &rt_accel_family_matmul,
     &rt_accel_pool,
     &rt_accel_ewise,

@@ -4,6 +4,7 @@
 #include "runtime/accel/rt_accel_q8tail.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 static bool same_shape(const tosac_tensor *a, const tosac_tensor *b)
 {
@@ -112,4 +113,51 @@ int q8_tail_match(rt_accel_block *ab, int op, int acc, int C, const tosac_tensor
     t->n_ops = clamp >= 0 ? 2 : 1;
     t->final = clamp >= 0 ? ab->b->ops[clamp].outputs[0] : o->outputs[0];
     return 1;
+}
+
+int q8_conv_operands(rt_accel_block *ab, const tosa_operator *o, q8_conv *c)
+{
+    if (o->n_inputs != 5 || o->n_outputs != 1 || o->attr.acc_type != TOSAC_DT_I32)
+        return 0;
+    c->in = rt_accel_tensor(ab, o->inputs[0]);
+    c->w = rt_accel_tensor(ab, o->inputs[1]);
+    c->bias = rt_accel_tensor(ab, o->inputs[2]);
+    c->out = rt_accel_tensor(ab, o->outputs[0]);
+    for (int k = 1; k < 5; k++)
+        if (!rt_accel_is_const(ab, o->inputs[k]))
+            return 0;
+    if (c->in->dtype != TOSAC_DT_I8 || c->w->dtype != TOSAC_DT_I8 || c->out->dtype != TOSAC_DT_I32 ||
+        c->in->rank != 4 || c->w->rank != 4 || c->out->rank != 4 || !c->w->data ||
+        !const_scalar(ab, o->inputs[3], TOSAC_DT_I8) || !const_scalar(ab, o->inputs[4], TOSAC_DT_I8))
+        return 0;
+    c->izp = *(const int8_t *)rt_accel_tensor(ab, o->inputs[3])->data;
+    c->wzp = *(const int8_t *)rt_accel_tensor(ab, o->inputs[4])->data;
+    return 1;
+}
+
+int q8_n_tasks(const rt_accel_block *ab, int64_t rows)
+{
+    int nt = ab->sh->n_threads > 1 ? 4 * ab->sh->n_threads : 1;
+    return rows < nt ? (int)rows : nt;
+}
+
+int q8_install(rt_accel_block *ab, int op, const q8_tail *t, interp_op_fn fn, void *data,
+               void **dst)
+{
+    const tosa_operator *o = &ab->b->ops[op];
+    int ops[3] = {op, t->ops[0], t->ops[1]};
+    return rt_accel_install(ab, ops, 1 + t->n_ops, o->inputs, 1, o->outputs[0], t->final, fn,
+                            data, dst);
+}
+
+tosac_code q8_run(interp_ctx *c, const rt_accel_shared *sh, int n_tasks, tosac_rt_task task,
+                  void *ctx, int *bad)
+{
+    memset(bad, 0, sizeof(int) * (size_t)sh->n_threads);
+    rt_accel_parallel(sh, n_tasks, task, ctx);
+    for (int t = 0; t < sh->n_threads; t++)
+        if (bad[t])
+            return interp_error(c, "RESCALE after it: REQUIRE failed: a value outside the range "
+                                "its shift allows");
+    return TOSAC_OK;
 }
