@@ -22,7 +22,8 @@ typedef struct ukr_conv16 {
     int64_t M;                  /* DEPTHWISE: channel multiplier (OC = IC * M); 0: CONV2D */
     int64_t sy, sx, dy, dx, pt, pl;
     int64_t Kp;                 /* CONV2D: KH*KW*IC rounded up to UKR_CONV16_KALIGN */
-    const int16_t *w;           /* CONV2D [OC][Kp] (zero tail); DEPTHWISE [KH*KW][IC*M] */
+    const int16_t *w;           /* CONV2D [ceil(OC/16)][Kp/2][16][2] (zeros past OC and K);
+                                 * DEPTHWISE [KH*KW][IC*M] */
     const int64_t *bias;        /* n_bias values (1 or OC) */
     int64_t n_bias;
     int64_t chunk;              /* CONV2D: products summed in int32 before int64 */

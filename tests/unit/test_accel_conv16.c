@@ -13,6 +13,8 @@ typedef struct conv_case {
     int wzp;
     bool per_channel, clamp, out8;
     int shift_lo;               /* RESCALE shifts in shift_lo .. shift_lo + 3 */
+    int izp;                    /* input zero point (non-zero: the reference's ERROR_IF) */
+    bool acc_out;               /* the int48 result is also a block output: no fusion */
 } conv_case;
 
 static int64_t out_dim(int64_t in, int p0, int p1, int64_t k, int d, int s)
@@ -44,7 +46,7 @@ static int run_case(const conv_case *k)
     at_random(&bt, TOSAC_DT_I48, 1, bshape, -(1 << 20), 1 << 20);
     int x = at_tensor(&t, TOSAC_DT_I16, 4, ishape, NULL);
     int cin[5] = {x, at_tensor(&t, TOSAC_DT_I8, 4, wshape, wt.data),
-                  at_tensor(&t, TOSAC_DT_I48, 1, bshape, bt.data), at_scalar(&t, TOSAC_DT_I16, 0),
+                  at_tensor(&t, TOSAC_DT_I48, 1, bshape, bt.data), at_scalar(&t, TOSAC_DT_I16, k->izp),
                   at_scalar(&t, TOSAC_DT_I8, k->wzp)};
     int acc = at_tensor(&t, TOSAC_DT_I48, 4, oshape, NULL);
     tosa_attr a;
@@ -89,12 +91,16 @@ static int run_case(const conv_case *k)
         c.n_min_val = c.n_max_val = k->out8 ? 1 : 2;
         at_op(&t, TOSA_OP_CLAMP, &c, &q, 1, y);
     }
-    at_io(&t, &x, 1, &y, 1);
+    int outs[2] = {y, acc};
+    at_io(&t, &x, 1, outs, k->acc_out ? 2 : 1);
     tosac_tensor in;
     at_random(&in, TOSAC_DT_I16, 4, ishape, INT16_MIN, INT16_MAX);
     ((int16_t *)in.data)[0] = INT16_MIN;
-    /* conv, RESCALE (, CLAMP): one group, the others nops */
-    int ok = at_check(&t, &in, 1, k->clamp ? 3 : 2, k->clamp ? 2 : 1);
+    /* conv, RESCALE (, CLAMP): one group, the others nops; declined (input zp) or not fused
+     * (acc_out): the convolution on the reference, the RESCALE and CLAMP alone (ewise) */
+    int installed = k->izp || k->acc_out ? (k->clamp ? 2 : 1) : (k->clamp ? 3 : 2);
+    int nops = k->izp || k->acc_out ? 0 : k->clamp ? 2 : 1;
+    int ok = at_check(&t, &in, 1, installed, nops);
     tosac_tensor_free(&in);
     tosac_tensor_free(&wt);
     tosac_tensor_free(&bt);
@@ -110,12 +116,12 @@ static void test_conv2d(void **state)
     tu_seed(11);
     const conv_case cases[] = {
         /* dw N  IH IW IC OC KH KW sy sx dy dx pt pb pl pr wzp pc clamp out8 shift */
-        {false, 1, 7, 9, 3, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, true, true, false, 20},
-        {false, 2, 8, 7, 5, 7, 3, 2, 2, 1, 1, 2, 1, 0, 0, 1, -128, false, false, false, 22},
-        {false, 1, 5, 5, 600, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 127, true, true, true, 24},
-        {false, 1, 9, 11, 4, 6, 3, 3, 2, 2, 2, 1, 2, 2, 2, 2, 3, true, false, true, 18},
-        {false, 1, 6, 13, 2, 9, 5, 1, 1, 3, 1, 1, 2, 2, 0, 0, -1, false, true, false, 21},
-        {false, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 5, false, false, false, 16},
+        {false, 1, 7, 9, 3, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, true, true, false, 20, 0, false},
+        {false, 2, 8, 7, 5, 7, 3, 2, 2, 1, 1, 2, 1, 0, 0, 1, -128, false, false, false, 22, 0, false},
+        {false, 1, 5, 5, 600, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 127, true, true, true, 24, 0, false},
+        {false, 1, 9, 11, 4, 6, 3, 3, 2, 2, 2, 1, 2, 2, 2, 2, 3, true, false, true, 18, 0, false},
+        {false, 1, 6, 13, 2, 9, 5, 1, 1, 3, 1, 1, 2, 2, 0, 0, -1, false, true, false, 21, 0, false},
+        {false, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 5, false, false, false, 16, 0, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         assert_true(run_case(&cases[i]));
@@ -126,10 +132,10 @@ static void test_depthwise(void **state)
     (void)state;
     tu_seed(12);
     const conv_case cases[] = {
-        {true, 1, 9, 7, 5, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, true, true, false, 18},
-        {true, 2, 8, 9, 3, 2, 3, 3, 2, 2, 1, 1, 1, 0, 1, 1, -128, true, false, false, 18},
-        {true, 1, 11, 10, 17, 1, 5, 3, 1, 2, 2, 1, 4, 4, 1, 0, 127, false, true, true, 20},
-        {true, 1, 4, 4, 33, 3, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 9, true, true, false, 17},
+        {true, 1, 9, 7, 5, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, true, true, false, 18, 0, false},
+        {true, 2, 8, 9, 3, 2, 3, 3, 2, 2, 1, 1, 1, 0, 1, 1, -128, true, false, false, 18, 0, false},
+        {true, 1, 11, 10, 17, 1, 5, 3, 1, 2, 2, 1, 4, 4, 1, 0, 127, false, true, true, 20, 0, false},
+        {true, 1, 4, 4, 33, 3, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 9, true, true, false, 17, 0, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         assert_true(run_case(&cases[i]));
@@ -141,9 +147,26 @@ static void test_require_failure(void **state)
 {
     (void)state;
     tu_seed(13);
-    conv_case c = {false, 1, 5, 5, 8, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, true, true, false, 2};
+    conv_case c = {false, 1, 5, 5, 8, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, true, true, false, 2, 0, false};
     assert_false(run_case(&c));
-    conv_case d = {true, 1, 5, 5, 8, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, true, false, false, 2};
+    conv_case d = {true, 1, 5, 5, 8, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, true, false, false, 2, 0, false};
+    assert_false(run_case(&d));
+}
+
+/* Left to the reference: an input zero point (ERROR_IF for int16: the reference reports),
+ * and a convolution whose int48 result is read outside the group (runs alone, unfused). */
+static void test_declines(void **state)
+{
+    (void)state;
+    tu_seed(14);
+    conv_case c = {false, 1, 5, 5, 8, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, true, true, false, 20, 0, false};
+    c.izp = 5;
+    assert_false(run_case(&c));
+    c.izp = 0;
+    c.acc_out = true;
+    assert_true(run_case(&c));
+    conv_case d = {true, 1, 5, 5, 8, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, true, false, false, 20, 0, false};
+    d.izp = -3;
     assert_false(run_case(&d));
 }
 
@@ -154,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_conv2d),
         cmocka_unit_test(test_depthwise),
         cmocka_unit_test(test_require_failure),
+        cmocka_unit_test(test_declines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -157,26 +157,31 @@ static int conv16_try(rt_accel_block *ab, int op, tosac_error *err)
         if (p.lo > p.hi) /* the CLAMP maps every value to its bound: keep it simple */
             return 0;
     }
-    /* pack w - weight_zp as int16 (CONV2D rows padded to Kp with zeros) and bound the exact
-     * int32 sums */
+    /* pack w - weight_zp as int16 (CONV2D: 16 output channels side by side, zero padded) and
+     * bound the exact int32 sums */
     int64_t K = p.KH * p.KW * p.IC, nw = tosac_tensor_numel(w);
     p.Kp = dw ? K : (K + UKR_CONV16_KALIGN - 1) / UKR_CONV16_KALIGN * UKR_CONV16_KALIGN;
-    int64_t rows = dw ? 1 : p.OC, row = dw ? nw : K, prow = dw ? nw : p.Kp;
-    int16_t *pw = rt_accel_alloc(ab, sizeof(int16_t) * (size_t)(rows * prow));
+    int64_t ocb = (p.OC + 15) / 16, n_packed = dw ? nw : ocb * 16 * p.Kp;
+    int16_t *pw = rt_accel_alloc(ab, sizeof(int16_t) * (size_t)n_packed);
     conv16_data *d = rt_accel_alloc(ab, sizeof *d);
     if (!pw || !d)
         return 0;
     const int8_t *src = w->data;
     int64_t wmax = 1;
-    for (int64_t r = 0; r < rows; r++) { /* CONV2D [OC,KH,KW,IC], DEPTHWISE [KH,KW,C,M]: already
-                                            the kernels' orders */
-        for (int64_t i = 0; i < row; i++) {
-            int16_t v = (int16_t)(src[r * row + i] - wz);
-            pw[r * prow + i] = v;
-            wmax = (v < 0 ? -v : v) > wmax ? (v < 0 ? -v : v) : wmax;
-        }
-        for (int64_t i = row; i < prow; i++)
-            pw[r * prow + i] = 0;
+    for (int64_t i = 0; i < nw; i++) {
+        int64_t v = src[i] - wz;
+        wmax = (v < 0 ? -v : v) > wmax ? (v < 0 ? -v : v) : wmax;
+    }
+    if (dw) { /* [KH,KW,C,M]: already the kernel's order */
+        for (int64_t i = 0; i < nw; i++)
+            pw[i] = (int16_t)(src[i] - wz);
+    } else { /* [OC,KH,KW,IC] -> [OC/16][Kp/2][16][2]: k pairs side by side per channel */
+        for (int64_t i = 0; i < n_packed; i++)
+            pw[i] = 0;
+        for (int64_t oc = 0; oc < p.OC; oc++)
+            for (int64_t k = 0; k < K; k++)
+                pw[oc / 16 * p.Kp * 16 + k / 2 * 32 + oc % 16 * 2 + k % 2] =
+                    (int16_t)(src[oc * K + k] - wz);
     }
     int64_t lim = (((int64_t)1 << 31) - 1) / (32768 * wmax);
     if (dw) {
