@@ -2,8 +2,8 @@
 // Times onnxruntime-node (ORT_DIR/node_modules/onnxruntime-node) on one model: one session
 // (all graph optimizations, sequential, THREADS intra-op threads, 1 inter-op), WARMUP
 // untimed runs, then RUNS timed runs of session.run on the same input. Prints
-// `median_ms: X`, `min_ms: X` and `peak_rss_kib: N` (the whole node process, as
-// `tosac bench` prints its own), one a line. The .npy reader takes float32 little-endian
+// `median_ms: X`, `min_ms: X`, `cpu_ms: X` (the process's user + system CPU time per timed
+// run) and `peak_rss_kib: N` (the whole node process), as `tosac bench` prints its own. The .npy reader takes float32 little-endian
 // C-order arrays (the zoo's inputs).
 'use strict';
 const fs = require('fs');
@@ -57,15 +57,18 @@ async function main() {
     for (let i = 0; i < warmup; i++)
         await session.run(feeds);
     const ms = [];
+    const cpu0 = process.cpuUsage();
     for (let i = 0; i < runs; i++) {
         const t0 = process.hrtime.bigint();
         await session.run(feeds);
         ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
+    const cpu = process.cpuUsage(cpu0);
     ms.sort((a, b) => a - b);
     const h = ms.length >> 1;
     const median = ms.length % 2 ? ms[h] : (ms[h - 1] + ms[h]) / 2;
     process.stdout.write(`median_ms: ${median.toFixed(4)}\nmin_ms: ${ms[0].toFixed(4)}\n`);
+    process.stdout.write(`cpu_ms: ${((cpu.user + cpu.system) / 1000 / runs).toFixed(4)}\n`);
     process.stdout.write(`peak_rss_kib: ${process.resourceUsage().maxRSS}\n`);
 }
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench/vs_onnxruntime.sh [--runs N] [--threads N] [SHARED_DIR]
 # tosac and onnxruntime-node (1.30.0) on the same models and input, in one run, printed as a
-# markdown table: each side's median of N runs (after 3 warm-up runs), their ratio
-# (tosac / onnxruntime: below 1 is tosac faster) and each process's peak RSS.
+# markdown table: each side's median wall time of N runs (after 3 warm-up runs), their ratio
+# (tosac / onnxruntime: below 1 is tosac faster), each process's CPU time per run (all its
+# threads; on a shared machine the steadier figure) and ratio, and each process's peak RSS.
 #
 # Rows: the resnet18 and mobilenet_v2 QDQ int8 models (tosac: the program compiled under
 # TOSA-1.0+INT; onnxruntime: the QDQ model), mobilenet_v2 and ppocr quantized a16w8 (tosac:
@@ -50,27 +51,28 @@ echo "tosac $("$tosac" --version | cut -d' ' -f2), onnxruntime-node" \
     "$(sed -n 's/.*"version": "\(.*\)".*/\1/p' "$ort/node_modules/onnxruntime-node/package.json" | head -1)," \
     "$runs runs, $threads thread(s), $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| model | tosac ms | onnxruntime ms | ratio | tosac kernels | tosac peak RSS MiB | onnxruntime peak RSS MiB |"
-echo "|---|---|---|---|---|---|---|"
+echo "| model | tosac ms | onnxruntime ms | ratio | tosac CPU ms | onnxruntime CPU ms | CPU ratio | tosac kernels | tosac peak RSS MiB | onnxruntime peak RSS MiB |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 # row LABEL TOSAC_FILE ORT_MODEL INPUT [tosac bench options]
 row() {
     label=$1 file=$2 onnx=$3 input=$4
     shift 4
     if ! "$tosac" bench "$file" --input "$input" --runs "$runs" --warmup 3 \
         --threads "$threads" "$@" >"$t/tb" 2>"$t/err"; then
-        echo "| $label | tosac: $(head -c 120 "$t/err") | | | | | |"
+        echo "| $label | tosac: $(head -c 120 "$t/err") | | | | | | | | |"
         return
     fi
     if ! node "$src/bench/ort_bench.js" "$ort" "$onnx" "$input" "$runs" 3 "$threads" \
         >"$t/ob" 2>"$t/err"; then
-        echo "| $label | $(fig median_ms "$t/tb") | onnxruntime: $(head -c 120 "$t/err") | | | | |"
+        echo "| $label | $(fig median_ms "$t/tb") | onnxruntime: $(head -c 120 "$t/err") | | | | | | | |"
         return
     fi
     awk -v l="$label" -v a="$(fig median_ms "$t/tb")" -v b="$(fig median_ms "$t/ob")" \
+        -v ca="$(fig cpu_ms "$t/tb")" -v cb="$(fig cpu_ms "$t/ob")" \
         -v k="$(fig kernels "$t/tb")" -v ra="$(fig peak_rss_kib "$t/tb")" \
         -v rb="$(fig peak_rss_kib "$t/ob")" \
-        'BEGIN { printf "| %s | %.2f | %.2f | %.2fx | %s | %.0f | %.0f |\n", l, a, b, a / b, k,
-                 ra / 1024, rb / 1024 }'
+        'BEGIN { printf "| %s | %.2f | %.2f | %.2fx | %.2f | %.2f | %.2fx | %s | %.0f | %.0f |\n",
+                 l, a, b, a / b, ca, cb, ca / cb, k, ra / 1024, rb / 1024 }'
 }
 M=$shared/models
 compile() { # OUT MODEL SPEC [options]

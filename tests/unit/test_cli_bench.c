@@ -27,6 +27,7 @@ static void test_tosa_random_inputs(void **state)
     assert_int_equal(figure(out, "threads"), 1);
     assert_non_null(strstr(out, "median_ms: "));
     assert_non_null(strstr(out, "min_ms: "));
+    assert_non_null(strstr(out, "cpu_ms: "));
     assert_true(figure(out, "peak_rss_kib") > 0);
     assert_string_equal(errs, "");
     free(out);

@@ -27,7 +27,8 @@ static const char usage[] =
     "                   [--input-shape NAME=D0,D1,...]\n"
     "Times repeated runs after one preparation; inputs not given are random values of the\n"
     "declared type and shape. Prints: runs, warmup, threads, kernels, median_ms, min_ms,\n"
-    "mean_ms, max_ms, peak_rss_kib (one `name: value unit` a line).\n"
+    "mean_ms, max_ms, cpu_ms (the process's CPU time per timed run, every thread's),\n"
+    "peak_rss_kib (one `name: value unit` a line).\n"
     "Programs only: --threads N runs the accelerated kernels on N threads (default 1);\n"
     "--reference runs every delegate operator on the reference interpreter. kernels: the\n"
     "kernel variant in use (TOSAC_KERNEL_ISA=portable|avx2|avx512vnni forces one), or\n"
@@ -191,12 +192,14 @@ static tosac_code bind_inputs(const bench_args *a, const bench_slot *slots, int 
     return TOSAC_OK;
 }
 
-static double now_ms(void)
+static double clock_ms(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
+
+static double now_ms(void) { return clock_ms(CLOCK_MONOTONIC); }
 
 static int cmp_double(const void *x, const void *y)
 {
@@ -250,13 +253,14 @@ static tosac_code time_runs(const bench_args *a, bench_target *t, tosac_error *e
     tosac_code rc = TOSAC_OK;
     for (long i = 0; i < a->warmup && !rc; i++)
         rc = t->run(t, err);
-    double sum = 0;
+    double sum = 0, cpu0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
     for (long i = 0; i < a->runs && !rc; i++) {
         double t0 = now_ms();
         rc = t->run(t, err);
         ms[i] = now_ms() - t0;
         sum += ms[i];
     }
+    double cpu = (clock_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu0) / (double)a->runs;
     if (!rc) {
         qsort(ms, (size_t)a->runs, sizeof *ms, cmp_double);
         double median = a->runs % 2 ? ms[a->runs / 2]
@@ -268,6 +272,7 @@ static tosac_code time_runs(const bench_args *a, bench_target *t, tosac_error *e
                                                           : kern_isa_name(kern_isa_active()));
         printf("median_ms: %.4f\nmin_ms: %.4f\nmean_ms: %.4f\nmax_ms: %.4f\n", median, ms[0],
                sum / (double)a->runs, ms[a->runs - 1]);
+        printf("cpu_ms: %.4f\n", cpu);
         printf("peak_rss_kib: %ld\n", ru.ru_maxrss);
     }
     free(ms);
