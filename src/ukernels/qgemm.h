@@ -27,7 +27,7 @@
  * Variants (src/kernels/isa.h KERN_ISA_LIST) and their packed-B layouts (all written by the
  * plain-C packers of qgemm_pack.c, compiled on every target; the packed size is the max over
  * variants, qgemm_packed_size, so a program measured on one machine runs on another):
- *   portable   (qgemm.c):            KN16: for each column n < Np (N rounded up to 16), its K
+ *   portable   (qgemm.c):            KN16: for each column n < Np (N rounded up to 64), its K
  *                                    values contiguous, K rounded up to Kp = 16k, zero-filled:
  *                                    w[n * Kp + k]. (Also the Helium layout: one VMLADAVA per
  *                                    16 k.)
