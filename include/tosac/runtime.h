@@ -65,6 +65,11 @@ typedef struct tosac_rt_options {
     int reference;
     const tosac_rt_parallel *parallel;                  /* NULL: one thread */
 } tosac_rt_options;
+/* The arena for options o: tosac_rt_arena_size plus a slice of the accelerated kernels'
+ * scratch for each thread of o->parallel beyond the first (none with o->reference). With a
+ * smaller arena (but at least tosac_rt_arena_size), init_ex runs the kernels on one thread. */
+tosac_code tosac_rt_arena_size_ex(const void *program, size_t len, const tosac_rt_options *o,
+                                  size_t *bytes, tosac_error *err);
 tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,
                             const tosac_rt_options *o, tosac_rt **out, tosac_error *err);
 /* Every operator (the resolver of tosac_rt_init). */

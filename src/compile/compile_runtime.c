@@ -260,6 +260,7 @@ tosac_code tosac_program_build(tosac_program *p, void **out, size_t *out_len, to
     memset(&rr, 0, sizeof rr);
     rr.state_bytes = sz.state_bytes + STATE_SLACK;
     rr.dynamic_bytes = (sz.dynamic_bytes + 15) / 16 * 16;
+    rr.thread_scratch = sz.thread_scratch;
     if (!rc)
         rc = plan_and_write(p, &extra, &rr, &pl, out, out_len, err);
     tosac_program_plan_free(&pl);

@@ -23,7 +23,7 @@ static const rt_runtime_rec *runtime_rec(const rt_program *p)
 #define RT_MAX_REGION ((uint64_t)TOSAC_LIMIT_RUNTIME_REGION)
 
 tosac_code rt_load(const void *program, size_t len, rt_program *p, size_t *state_bytes,
-                   size_t *dynamic_bytes, tosac_error *err)
+                   size_t *dynamic_bytes, size_t *thread_scratch, tosac_error *err)
 {
     if (!program)
         return tosac_fail(err, TOSAC_ERR_INPUT, "no program");
@@ -48,19 +48,51 @@ tosac_code rt_load(const void *program, size_t len, rt_program *p, size_t *state
         return tosac_fail(err, TOSAC_ERR_INPUT, "runtime sizes: %llu state and %llu dynamic "
                           "bytes are beyond the runtime's limit",
                           (unsigned long long)r->state_bytes, (unsigned long long)r->dynamic_bytes);
+    if (r->thread_scratch % 16 || r->thread_scratch > RT_MAX_REGION)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "runtime sizes: a kernel scratch of %llu bytes "
+                          "per thread is not 16-aligned or beyond the runtime's limit",
+                          (unsigned long long)r->thread_scratch);
     *state_bytes = (size_t)r->state_bytes;
     *dynamic_bytes = (size_t)r->dynamic_bytes;
+    *thread_scratch = (size_t)r->thread_scratch;
     return TOSAC_OK;
+}
+
+/* The threads the accelerated kernels of a runtime with options o run on. */
+static int accel_threads(const tosac_rt_options *o)
+{
+    return o && !o->reference && o->parallel && o->parallel->run && o->parallel->n_threads > 1
+               ? o->parallel->n_threads
+               : 1;
+}
+
+/* The state with a scratch slice for each of n threads (rt_accel_finish lays them out). */
+static tosac_code threads_state(size_t st, size_t slice, int n, size_t *out, tosac_error *err)
+{
+    size_t more = (size_t)n - 1;
+    if (more && slice > (RT_MAX_REGION - st) / more)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "runtime sizes: %d threads' kernel scratch "
+                          "(%zu bytes each) is beyond the runtime's limit", n, slice);
+    *out = st + more * slice;
+    return TOSAC_OK;
+}
+
+tosac_code tosac_rt_arena_size_ex(const void *program, size_t len, const tosac_rt_options *o,
+                                  size_t *bytes, tosac_error *err)
+{
+    rt_program p;
+    size_t st = 0, dyn = 0, slice = 0;
+    tosac_code rc = rt_load(program, len, &p, &st, &dyn, &slice, err);
+    if (!rc)
+        rc = threads_state(st, slice, accel_threads(o), &st, err);
+    if (!rc)
+        *bytes = align16(st) + align16((size_t)p.plan->arena_bytes) + align16(dyn);
+    return rc;
 }
 
 tosac_code tosac_rt_arena_size(const void *program, size_t len, size_t *bytes, tosac_error *err)
 {
-    rt_program p;
-    size_t st = 0, dyn = 0;
-    tosac_code rc = rt_load(program, len, &p, &st, &dyn, err);
-    if (!rc)
-        *bytes = align16(st) + align16((size_t)p.plan->arena_bytes) + align16(dyn);
-    return rc;
+    return tosac_rt_arena_size_ex(program, len, NULL, bytes, err);
 }
 
 /* The signature's values: views of graph 0's planned buffers. */
@@ -114,9 +146,8 @@ tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_
     memset(planned, 0, rt->planned_bytes); /* deterministic contents from the start */
     tosac_arena_init(&rt->dyn, dyn, dyn_bytes);
     rt->reference = o->reference != 0;
-    rt->accel.par = o->parallel && o->parallel->run && o->parallel->n_threads > 1 ? o->parallel
-                                                                                  : NULL;
-    rt->accel.n_threads = rt->accel.par ? o->parallel->n_threads : 1;
+    rt->accel.n_threads = accel_threads(o);
+    rt->accel.par = rt->accel.n_threads > 1 ? o->parallel : NULL;
     tosac_code rc = rt_build_graphs(rt, o, err);
     if (!rc)
         rc = rt_prepare_delegates(rt, err);
@@ -132,21 +163,26 @@ tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t
                             const tosac_rt_options *o, tosac_rt **out, tosac_error *err)
 {
     rt_program p;
-    size_t st = 0, dyn = 0;
+    size_t st = 0, dyn = 0, slice = 0, st_n = 0;
     if (out)
         *out = NULL;
     if (!out || !o || !o->resolve)
         return tosac_fail(err, TOSAC_ERR_INPUT, "tosac_rt_init: no output pointer or no "
                           "operator resolver");
-    tosac_code rc = rt_load(program, len, &p, &st, &dyn, err);
+    tosac_code rc = rt_load(program, len, &p, &st, &dyn, &slice, err);
+    if (!rc)
+        rc = threads_state(st, slice, accel_threads(o), &st_n, err);
     if (rc)
         return rc;
-    size_t need = align16(st) + align16((size_t)p.plan->arena_bytes) + align16(dyn);
+    size_t rest = align16((size_t)p.plan->arena_bytes) + align16(dyn);
     if (!arena || (uintptr_t)arena % 16)
         return tosac_fail(err, TOSAC_ERR_INPUT, "the arena is not 16-aligned memory");
-    if (arena_bytes < need)
+    if (arena_bytes < align16(st) + rest)
         return tosac_fail(err, TOSAC_ERR_INPUT, "the arena has %zu bytes, the program needs %zu",
-                          arena_bytes, need);
+                          arena_bytes, align16(st) + rest);
+    /* room for every thread's scratch (tosac_rt_arena_size_ex), else one thread */
+    if (arena_bytes >= align16(st_n) + rest)
+        st = st_n;
     unsigned char *a = arena;
     return rt_setup(&p, a, st, a + align16(st), a + align16(st) + align16((size_t)p.plan->arena_bytes),
                  dyn, o, out, err);

@@ -49,18 +49,22 @@ typedef struct rt_delegate {
 
 /* The runtime's sizes record: an optional section (kind RT_SEC_RUNTIME, flag
  * RT_SECF_OPTIONAL) the compiler writes after measuring (rt_measure): the bytes of the state
- * and of the dynamic region, which with the plan's arena_bytes make the arena. */
+ * and of the dynamic region, which with the plan's arena_bytes make the arena. The state holds
+ * one slice of the accelerated kernels' scratch; each further thread needs thread_scratch
+ * more (tosac_rt_arena_size_ex). */
 #define RT_SEC_RUNTIME 8u
 typedef struct rt_runtime_rec {
     uint64_t state_bytes;
     uint64_t dynamic_bytes;
-    uint64_t reserved[2];       /* 0 */
+    uint64_t thread_scratch;    /* per thread, 16-aligned; 0: none (or an older compiler) */
+    uint64_t reserved;          /* 0 */
 } rt_runtime_rec;
 
 /* Compile-time measurement (rt_measure): what the plan and the arena must hold. */
 typedef struct rt_sizes {
     size_t state_bytes;         /* tosac_rt and every prepared state */
     size_t dynamic_bytes;       /* values without a planned buffer, during one invoke */
+    size_t thread_scratch;      /* the accelerated kernels' scratch slice (rt_accel_shared) */
     uint64_t *scratch;          /* caller's array: per graph, per node, graph-major */
     size_t n_scratch;           /* its length (the sum of the graphs' node counts) */
 } rt_sizes;
@@ -87,9 +91,10 @@ struct tosac_rt {
     long body_runs;             /* measuring: bodies run so far */
 };
 
-/* Loads the program view, checks the runtime's own sizes record. */
+/* Loads the program view, checks the runtime's own sizes record (state_bytes: with one
+ * scratch slice; thread_scratch: each further thread's slice; both outputs optional). */
 tosac_code rt_load(const void *program, size_t len, rt_program *p, size_t *state_bytes,
-                   size_t *dynamic_bytes, tosac_error *err);
+                   size_t *dynamic_bytes, size_t *thread_scratch, tosac_error *err);
 
 static inline size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 

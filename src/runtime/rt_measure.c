@@ -9,7 +9,7 @@ tosac_code rt_measure(const void *program, size_t len, void *arena, size_t arena
                       size_t state_cap, rt_sizes *sizes, tosac_error *err)
 {
     rt_program p;
-    tosac_code rc = rt_load(program, len, &p, NULL, NULL, err);
+    tosac_code rc = rt_load(program, len, &p, NULL, NULL, NULL, err);
     if (rc)
         return rc;
     size_t planned = align16((size_t)p.plan->arena_bytes);
@@ -24,6 +24,7 @@ tosac_code rt_measure(const void *program, size_t len, void *arena, size_t arena
     if (rc)
         return rc;
     sizes->state_bytes = rt->state.used;
+    sizes->thread_scratch = rt->accel.scratch_stride;
     size_t total = 0;
     rt->node_base = tosac_arena_alloc(&rt->state, sizeof(size_t) * (size_t)(rt->n_graphs + 1), 16);
     for (int g = 0; rt->node_base && g < rt->n_graphs; g++) {

@@ -27,6 +27,7 @@ static void test_tosa_random_inputs(void **state)
     assert_int_equal(figure(out, "threads"), 1);
     assert_non_null(strstr(out, "median_ms: "));
     assert_non_null(strstr(out, "min_ms: "));
+    assert_non_null(strstr(out, "cpu_ms: "));
     assert_true(figure(out, "peak_rss_kib") > 0);
     assert_string_equal(errs, "");
     free(out);
@@ -44,30 +45,27 @@ static void test_onnx_with_input_file(void **state)
     free(out);
 }
 
-static void expect_exit2(const char *needle, const char *const *args)
-{
-    char *errs = NULL;
-    assert_int_equal(tu_cli_argv(NULL, &errs, args), 2);
-    if (!strstr(errs, needle))
-        fail_msg("stderr '%s' lacks '%s'", errs, needle);
-    assert_int_equal(tu_count_lines(errs), 1);
-    free(errs);
-}
-
 static void test_errors(void **state)
 {
     (void)state;
     char conv[1024], ppocr[1024];
     snprintf(conv, sizeof conv, "%s", tu_shared(CONV_DIR "/test.tosa"));
     snprintf(ppocr, sizeof ppocr, "%s", tu_shared("models/ppocr_mobile_v2_cls/model.onnx"));
-    expect_exit2("--runs takes a whole number", (const char *[]){"bench", conv, "--runs", "0", NULL});
-    expect_exit2("--threads 4", (const char *[]){"bench", conv, "--threads", "4", NULL});
-    expect_exit2("needs a value", (const char *[]){"bench", conv, "--runs", NULL});
-    expect_exit2("unknown option '--fast'", (const char *[]){"bench", conv, "--fast", NULL});
-    expect_exit2("no input named 'nope'", (const char *[]){"bench", conv, "--input", "nope=/x.npy", NULL});
+    tu_cli_expect_exit2("--runs takes a whole number", (const char *[]){"bench", conv, "--runs", "0", NULL});
+    tu_cli_expect_exit2("--threads applies to programs, not to TOSA graphs",
+                        (const char *[]){"bench", conv, "--threads", "4", NULL});
+    tu_cli_expect_exit2("--reference applies to programs, not to ONNX models",
+                        (const char *[]){"bench", ppocr, "--reference", NULL});
+    tu_cli_expect_exit2("--threads takes a whole number from 1 to 256, not '0'",
+                        (const char *[]){"bench", conv, "--threads", "0", NULL});
+    tu_cli_expect_exit2("--threads takes a whole number from 1 to 256, not '2x'",
+                        (const char *[]){"bench", conv, "--threads", "2x", NULL});
+    tu_cli_expect_exit2("needs a value", (const char *[]){"bench", conv, "--runs", NULL});
+    tu_cli_expect_exit2("unknown option '--fast'", (const char *[]){"bench", conv, "--fast", NULL});
+    tu_cli_expect_exit2("no input named 'nope'", (const char *[]){"bench", conv, "--input", "nope=/x.npy", NULL});
     /* ppocr's input has dynamic dims: the message says how to give them */
-    expect_exit2("--input-shape x=", (const char *[]){"bench", ppocr, NULL});
-    expect_exit2("cannot open", (const char *[]){"bench", "/nonexistent.tosa", NULL});
+    tu_cli_expect_exit2("--input-shape x=", (const char *[]){"bench", ppocr, NULL});
+    tu_cli_expect_exit2("cannot open", (const char *[]){"bench", "/nonexistent.tosa", NULL});
 }
 
 int main(void)

@@ -120,6 +120,16 @@ int tu_cli_argv(char **out, char **errout, const char *const *args)
     return WEXITSTATUS(st);
 }
 
+void tu_cli_expect_exit2(const char *needle, const char *const *args)
+{
+    char *errs = NULL;
+    assert_int_equal(tu_cli_argv(NULL, &errs, args), 2);
+    if (!strstr(errs, needle))
+        fail_msg("stderr '%s' lacks '%s'", errs, needle);
+    assert_int_equal(tu_count_lines(errs), 1);
+    free(errs);
+}
+
 int tu_cli(char **out, char **errout, ...)
 {
     const char *args[64];

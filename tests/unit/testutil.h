@@ -27,6 +27,8 @@ const char *tu_join(const char *dir, const char *rel);
  * into malloc'd strings (may pass NULL to discard). Returns the exit status. */
 int tu_cli(char **out, char **errout, ...);
 int tu_cli_argv(char **out, char **errout, const char *const *args);
+/* Asserts the CLI exits 2 with one line on stderr containing needle. */
+void tu_cli_expect_exit2(const char *needle, const char *const *args);
 
 /* A seeded pseudo-random generator (xorshift64*) for fuzz loops: the same seed gives the
  * same sequence on every machine, so a failure replays. tu_below(0) is 0. */

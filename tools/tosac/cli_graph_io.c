@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli_graph_io.h"
+#include "cli_runtime.h"
 #include "tosac/npy.h"
 #include "util/fileio.h"
 
@@ -20,6 +21,8 @@ tosac_code cli_parse_run_args(int argc, char **argv, const char *what, cli_run_a
 {
     memset(a, 0, sizeof *a);
     a->outdir = ".";
+    a->threads = 1;
+    bool prog = strcmp(what, "programs") == 0;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         bool in = strcmp(s, "--input") == 0 || strcmp(s, "-i") == 0;
@@ -32,6 +35,17 @@ tosac_code cli_parse_run_args(int argc, char **argv, const char *what, cli_run_a
             cli_parse_input(argv[++i], &a->inputs[a->n_inputs++]);
         } else if (out) {
             a->outdir = argv[++i];
+        } else if (prog && strcmp(s, "--threads") == 0) {
+            if (i + 1 >= argc)
+                return tosac_fail(err, TOSAC_ERR_INPUT, "%s needs a value", s);
+            tosac_code rc = cli_rt_parse_threads(argv[++i], &a->threads, err);
+            if (rc)
+                return rc;
+        } else if (prog && strcmp(s, "--reference") == 0) {
+            a->reference = 1;
+        } else if (strcmp(s, "--threads") == 0 || strcmp(s, "--reference") == 0) {
+            return tosac_fail(err, TOSAC_ERR_INPUT, "%s applies to programs, not to running %s",
+                              s, what);
         } else if (s[0] == '-') {
             return tosac_fail(err, TOSAC_ERR_INPUT, "unknown option '%s' for running %s", s, what);
         } else if (!a->file) {

@@ -14,11 +14,14 @@ typedef struct cli_run_args {
     const char *outdir;
     cli_input inputs[CLI_MAX_INPUTS];
     int n_inputs;
+    int threads;        /* --threads N (programs only; 1 by default) */
+    int reference;      /* --reference (programs only) */
 } cli_run_args;
 
 /* "[NAME=]FILE.npy" (v is split in place at the '='). */
 void cli_parse_input(char *v, cli_input *out);
-/* argv[0] is the subcommand; what names the file kind in messages. */
+/* argv[0] is the subcommand; what names the file kind in messages ("programs" also take
+ * --threads N and --reference). */
 tosac_code cli_parse_run_args(int argc, char **argv, const char *what, cli_run_args *a,
                               tosac_error *err);
 /* Named inputs by name, the rest positionally; vals has g->n_inputs zeroed entries. */

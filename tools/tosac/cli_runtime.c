@@ -5,15 +5,35 @@
 #include "cli_graph_io.h"
 #include "cli_runtime.h"
 #include "util/fileio.h"
+#include "util/threadpool.h"
 
-tosac_code cli_rt_open(const char *path, cli_rt *r, tosac_error *err)
+tosac_code cli_rt_parse_threads(const char *v, int *threads, tosac_error *err)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || n < 1 || n > TOSAC_THREADPOOL_MAX)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "--threads takes a whole number from 1 to %d, "
+                          "not '%s'", TOSAC_THREADPOOL_MAX, v);
+    *threads = (int)n;
+    return TOSAC_OK;
+}
+
+tosac_code cli_rt_open(const char *path, const cli_rt_opts *o, cli_rt *r, tosac_error *err)
 {
     memset(r, 0, sizeof *r);
-    tosac_code rc = tosac_read_file(path, &r->program, &r->len, err);
+    tosac_rt_options opt = {tosac_rt_ops_all, o && o->reference, NULL};
+    tosac_code rc = TOSAC_OK;
+    if (o && o->threads > 1 && !o->reference) {
+        rc = tosac_threadpool_create(o->threads, &r->pool, err);
+        if (!rc)
+            opt.parallel = tosac_threadpool_parallel(r->pool);
+    }
+    if (!rc)
+        rc = tosac_read_file(path, &r->program, &r->len, err);
     char pb[TOSAC_MSG_PATH];
     tosac_error e;
     tosac_error_clear(&e);
-    if (!rc && tosac_rt_arena_size(r->program, r->len, &r->arena_bytes, &e))
+    if (!rc && tosac_rt_arena_size_ex(r->program, r->len, &opt, &r->arena_bytes, &e))
         rc = tosac_fail(err, e.code, "%s: %s", tosac_msg_path(path, pb), e.msg);
     if (!rc) {
         /* 16-aligned, as the runtime asks (aligned_alloc wants a multiple of the alignment) */
@@ -22,7 +42,7 @@ tosac_code cli_rt_open(const char *path, cli_rt *r, tosac_error *err)
             rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory for an arena of %zu bytes",
                             r->arena_bytes);
     }
-    if (!rc && tosac_rt_init(r->program, r->len, r->arena, r->arena_bytes, &r->rt, &e))
+    if (!rc && tosac_rt_init_ex(r->program, r->len, r->arena, r->arena_bytes, &opt, &r->rt, &e))
         rc = tosac_fail(err, e.code, "%s: %s", tosac_msg_path(path, pb), e.msg);
     if (rc)
         cli_rt_close(r);
@@ -33,6 +53,7 @@ void cli_rt_close(cli_rt *r)
 {
     free(r->arena);
     free(r->program);
+    tosac_threadpool_free(r->pool);
     memset(r, 0, sizeof *r);
 }
 

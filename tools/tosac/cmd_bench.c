@@ -1,5 +1,5 @@
 /* tosac bench (PROGRAM | MODEL.onnx | GRAPH.tosa) [--input [NAME=]FILE.npy ...] [--runs N]
- *             [--warmup N] [--threads N] [--input-shape NAME=D0,D1,...]
+ *             [--warmup N] [--threads N] [--reference] [--input-shape NAME=D0,D1,...]
  * Runs the file on its inputs (random inputs of the declared type for any not given) and prints
  * one figure a line, `name: value unit`. Preparation (planning, allocation) happens once, before
  * the timed runs, as a deployed runtime would do it. */
@@ -14,6 +14,7 @@
 #include "cli_runtime.h"
 #include "cpu/cpu_exec.h"
 #include "interp/interp_state.h"
+#include "kernels/isa.h"
 #include "tosac/npy.h"
 #include "tosac/onnx.h"
 
@@ -22,10 +23,16 @@
 
 static const char usage[] =
     "usage: tosac bench (PROGRAM | MODEL.onnx | GRAPH.tosa) [--input [NAME=]FILE.npy ...]\n"
-    "                   [--runs N] [--warmup N] [--threads N] [--input-shape NAME=D0,D1,...]\n"
+    "                   [--runs N] [--warmup N] [--threads N] [--reference]\n"
+    "                   [--input-shape NAME=D0,D1,...]\n"
     "Times repeated runs after one preparation; inputs not given are random values of the\n"
-    "declared type and shape. Prints: runs, warmup, threads, median_ms, min_ms, mean_ms,\n"
-    "max_ms, peak_rss_kib (one `name: value unit` a line).\n";
+    "declared type and shape. Prints: runs, warmup, threads, kernels, median_ms, min_ms,\n"
+    "mean_ms, max_ms, cpu_ms (the process's CPU time per timed run, every thread's),\n"
+    "peak_rss_kib (one `name: value unit` a line).\n"
+    "Programs only: --threads N runs the accelerated kernels on N threads (default 1);\n"
+    "--reference runs every delegate operator on the reference interpreter. kernels: the\n"
+    "kernel variant in use (TOSAC_KERNEL_ISA=portable|avx2|avx512vnni forces one), or\n"
+    "reference.\n";
 
 typedef struct bench_args {
     const char *file;
@@ -33,7 +40,8 @@ typedef struct bench_args {
     int n_inputs;
     const char *shapes[BENCH_MAX_SHAPES];
     int n_shapes;
-    long runs, warmup, threads;
+    long runs, warmup;
+    int threads, reference;
 } bench_args;
 
 static tosac_code parse_count(const char *opt, const char *v, long lo, long hi, long *out,
@@ -76,11 +84,9 @@ static tosac_code parse_args(int argc, char **argv, bench_args *a, tosac_error *
         } else if (!strcmp(s, "--warmup")) {
             rc = parse_count(s, argv[++i], 0, 1000000, &a->warmup, err);
         } else if (!strcmp(s, "--threads")) {
-            rc = parse_count(s, argv[++i], 1, 1024, &a->threads, err);
-            if (!rc && a->threads != 1)
-                rc = tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
-                                "--threads %ld: only single-threaded execution exists so far",
-                                a->threads);
+            rc = cli_rt_parse_threads(argv[++i], &a->threads, err);
+        } else if (!strcmp(s, "--reference")) {
+            a->reference = 1;
         } else if (s[0] == '-') {
             return tosac_fail(err, TOSAC_ERR_INPUT, "unknown option '%s' for bench", s);
         } else if (!a->file) {
@@ -192,12 +198,14 @@ static tosac_code bind_inputs(const bench_args *a, const bench_slot *slots, int 
     return TOSAC_OK;
 }
 
-static double now_ms(void)
+static double clock_ms(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
+
+static double now_ms(void) { return clock_ms(CLOCK_MONOTONIC); }
 
 static int cmp_double(const void *x, const void *y)
 {
@@ -251,22 +259,26 @@ static tosac_code time_runs(const bench_args *a, bench_target *t, tosac_error *e
     tosac_code rc = TOSAC_OK;
     for (long i = 0; i < a->warmup && !rc; i++)
         rc = t->run(t, err);
-    double sum = 0;
+    double sum = 0, cpu0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
     for (long i = 0; i < a->runs && !rc; i++) {
         double t0 = now_ms();
         rc = t->run(t, err);
         ms[i] = now_ms() - t0;
         sum += ms[i];
     }
+    double cpu = (clock_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu0) / (double)a->runs;
     if (!rc) {
         qsort(ms, (size_t)a->runs, sizeof *ms, cmp_double);
         double median = a->runs % 2 ? ms[a->runs / 2]
                                     : (ms[a->runs / 2 - 1] + ms[a->runs / 2]) / 2;
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
-        printf("runs: %ld\nwarmup: %ld\nthreads: %ld\n", a->runs, a->warmup, a->threads);
+        printf("runs: %ld\nwarmup: %ld\nthreads: %d\n", a->runs, a->warmup, a->threads);
+        printf("kernels: %s\n", t->interp || a->reference ? "reference"
+                                                          : kern_isa_name(kern_isa_active()));
         printf("median_ms: %.4f\nmin_ms: %.4f\nmean_ms: %.4f\nmax_ms: %.4f\n", median, ms[0],
                sum / (double)a->runs, ms[a->runs - 1]);
+        printf("cpu_ms: %.4f\n", cpu);
         printf("peak_rss_kib: %ld\n", ru.ru_maxrss);
     }
     free(ms);
@@ -312,6 +324,11 @@ int cmd_bench(int argc, char **argv)
     tosac_code rc = parse_args(argc, argv, &a, &err);
     if (!rc)
         rc = cli_detect_file(a.file, &kind, &err);
+    if (!rc && kind != CLI_FILE_PROGRAM && (a.threads > 1 || a.reference))
+        rc = tosac_fail(&err, TOSAC_ERR_INPUT, "%s applies to programs, not to %s",
+                        a.reference ? "--reference" : "--threads",
+                        kind == CLI_FILE_TOSA ? "TOSA graphs (the reference interpreter)"
+                                              : "ONNX models");
     if (rc)
         return cli_report(&err);
 
@@ -349,7 +366,7 @@ int cmd_bench(int argc, char **argv)
             t.run = run_cpu;
         }
     } else {
-        rc = cli_rt_open(a.file, &t.program, &err);
+        rc = cli_rt_open(a.file, &(cli_rt_opts){a.threads, a.reference}, &t.program, &err);
         if (!rc) {
             n = tosac_rt_n_inputs(t.program.rt);
             slots = calloc((size_t)n + 1, sizeof *slots);

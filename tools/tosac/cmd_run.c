@@ -54,10 +54,14 @@ int cmd_run(int argc, char **argv)
 {
     return dispatch(argc, argv, run_tosa, run_onnx, run_program,
                     "usage: tosac run (PROGRAM | MODEL.onnx | GRAPH.tosa) --input [NAME=]FILE.npy ...\n"
-                    "                 [--output-dir DIR]\n"
+                    "                 [--output-dir DIR] [--threads N] [--reference]\n"
                     "Runs the file on the host and writes every output as DIR/<name>.npy\n"
                     "(characters outside [A-Za-z0-9_.-] in a name become '_'; DIR defaults to '.').\n"
-                    "Inputs bind by name, or in graph order when NAME= is omitted.\n");
+                    "Inputs bind by name, or in graph order when NAME= is omitted.\n"
+                    "Programs only:\n"
+                    "  --threads N             the accelerated kernels on N threads (default 1)\n"
+                    "  --reference             every delegate operator on the reference\n"
+                    "                          interpreter (no accelerated kernels; same bits)\n");
 }
 
 int cmd_inspect(int argc, char **argv)

@@ -19,7 +19,7 @@ int run_program(int argc, char **argv)
     int n_in = 0, n_out = 0;
     tosac_code rc = cli_parse_run_args(argc, argv, "programs", &a, &err);
     if (!rc)
-        rc = cli_rt_open(a.file, &r, &err);
+        rc = cli_rt_open(a.file, &(cli_rt_opts){a.threads, a.reference}, &r, &err);
     if (!rc) {
         n_in = cli_rt_names(r.rt, 0, in_names);
         n_out = cli_rt_names(r.rt, 1, out_names);

@@ -21,6 +21,8 @@
  * - Kernel scratch (im2col tiles, row buffers) is requested by size with
  *   rt_accel_request_scratch; one buffer, the largest request, is shared by all accelerated
  *   operators (they run one at a time), one slice per thread: rt_accel_scratch(sh, thread).
+ *   The request, too, must be the largest over the variants: the compiler records the slice
+ *   in the program (RUNTIME thread_scratch) for tosac_rt_arena_size_ex's further threads.
  * - A group's result: see rt_accel_install (written in place when safe, else staged in the
  *   first operator's output and moved by the last operator). */
 #ifndef TOSAC_RT_ACCEL_H
