@@ -1,0 +1,103 @@
+/* qgemm, Arm Helium (MVE) twin for the Cortex-M55 (KN16 layout, as portable; see qgemm.h).
+ * Each column's K weights are contiguous and zero-padded to 16k, so one VMLADAVA.S8 sums 16
+ * products of a row of A and a column into a 32-bit scalar, wrapping mod 2^32 as the
+ * reference's i32 accumulator does; A's last partial vector is a predicated load (the lanes
+ * past K are not read and read as 0). Four columns per pass over a row.
+ *
+ * The epilogue handles 4 columns per vector, exactly as qgemm_epilogue1: the 64-bit product
+ * v * mult is kept as (hi, lo) 32-bit halves (VMULH, VMUL), the rounding terms are added with
+ * a carry, and the floor shift by s (2..62) is (hi << (32 - s)) | (lo >> s) with MVE's
+ * per-lane shifts (a negative amount shifts right: arithmetic for hi, logical for lo, and
+ * 0 for 32 or more); the result fits 32 bits because |v * mult| < 2^(s + 30) once the
+ * REQUIRE on v holds (s <= 31), and < 2^62 always. */
+#include "ukernels/qgemm.h"
+
+#if KERN_HAVE_HELIUM
+#include <arm_mve.h>
+
+/* (hi, lo) += (ahi, alo) as 64-bit lanes. */
+static inline void add64(int32x4_t *hi, uint32x4_t *lo, int32x4_t ahi, uint32x4_t alo)
+{
+    uint32x4_t l = vaddq_u32(*lo, alo);
+    mve_pred16_t carry = vcmphiq_u32(alo, l); /* l < alo: the low half wrapped */
+    int32x4_t h = vaddq_s32(*hi, ahi);
+    *hi = vaddq_m_n_s32(h, h, 1, carry);
+    *lo = l;
+}
+
+/* Columns [n, n + cnt) (cnt 1..4) of one row from their raw sums; returns the lanes whose
+ * value fails the REQUIRE (nonzero: QGEMM_ERR_RANGE). */
+static inline mve_pred16_t epi4(const qgemm_packed *p, int n, int cnt, int32x4_t acc, void *crow)
+{
+    mve_pred16_t keep = vctp32q((uint32_t)cnt);
+    int32x4_t v = vaddq_s32(acc, vld1q_s32(p->bias + n));
+    if (p->out == QGEMM_OUT_I32) {
+        vstrwq_p_s32((int32_t *)crow + n, v, keep);
+        return 0;
+    }
+    mve_pred16_t bad = (vcmpltq_s32(v, vld1q_s32(p->vmin + n)) |
+                        vcmpgtq_s32(v, vld1q_s32(p->vmax + n))) & keep;
+    int32x4_t m = vld1q_s32(p->mult + n), s = vld1q_s32(p->shift + n);
+    int32x4_t hi = vmulhq_s32(v, m);
+    uint32x4_t lo = vreinterpretq_u32_s32(vmulq_s32(v, m));
+    /* + 2^(s-1): (0, 2^(s-1)) for s <= 32, (2^(s-33), 0) above */
+    int32x4_t one = vdupq_n_s32(1), sm1 = vsubq_n_s32(s, 1);
+    uint32x4_t rlo = vreinterpretq_u32_s32(vshlq_s32(one, sm1));        /* 0 when s - 1 >= 32 */
+    int32x4_t rhi = vshlq_s32(one, vsubq_n_s32(s, 33));                 /* 0 when s - 33 < 0 */
+    add64(&hi, &lo, rhi, rlo);
+    /* DOUBLE_ROUND: + 2^30 (v >= 0) or - 2^30 (v < 0), sign-extended to 64 bits */
+    int32x4_t d = vld1q_s32(p->rdbl + n);
+    d = vpselq_s32(vnegq_s32(d), d, vcmpltq_n_s32(v, 0));
+    add64(&hi, &lo, vshrq_n_s32(d, 31), vreinterpretq_u32_s32(d));
+    int32x4_t r = vorrq_s32(vshlq_s32(hi, vsubq_s32(vdupq_n_s32(32), s)),
+                            vreinterpretq_s32_u32(vshlq_u32(lo, vnegq_s32(s))));
+    r = vaddq_n_s32(r, p->out_zp);
+    r = vmaxq_s32(r, vdupq_n_s32(p->lo));
+    r = vminq_s32(r, vdupq_n_s32(p->hi));
+    vstrbq_p_s32((int8_t *)crow + n, r, keep);
+    return bad;
+}
+
+int qgemm_run_helium(const qgemm_packed *p, const int8_t *A, size_t lda, int M, int n0, int n1,
+                     void *C, size_t ldc)
+{
+    size_t esz = p->out == QGEMM_OUT_I32 ? 4 : 1, kp = (size_t)p->Kp;
+    int K = p->K, kfull = K & ~15, ktail = K - kfull;
+    mve_pred16_t tail = vctp8q((uint32_t)ktail);
+    mve_pred16_t bad = 0;
+    for (int m = 0; m < M; m++) {
+        const int8_t *a = A + (size_t)m * lda;
+        unsigned char *c = (unsigned char *)C + (size_t)m * ldc * esz;
+        for (int n = n0; n < n1; n += 4) {
+            /* Columns past n1 (up to Np) are zero weights: summed, never stored. */
+            const int8_t *w0 = p->w + (size_t)n * kp, *w1 = w0 + kp, *w2 = w1 + kp,
+                         *w3 = w2 + kp;
+            int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+            int k = 0;
+            for (; k < kfull; k += 16) {
+                int8x16_t x = vld1q_s8(a + k);
+                s0 = vmladavaq_s8(s0, x, vld1q_s8(w0 + k));
+                s1 = vmladavaq_s8(s1, x, vld1q_s8(w1 + k));
+                s2 = vmladavaq_s8(s2, x, vld1q_s8(w2 + k));
+                s3 = vmladavaq_s8(s3, x, vld1q_s8(w3 + k));
+            }
+            if (ktail) { /* predicated: A's bytes past K are not read */
+                int8x16_t x = vldrbq_z_s8(a + k, tail);
+                s0 = vmladavaq_s8(s0, x, vld1q_s8(w0 + k));
+                s1 = vmladavaq_s8(s1, x, vld1q_s8(w1 + k));
+                s2 = vmladavaq_s8(s2, x, vld1q_s8(w2 + k));
+                s3 = vmladavaq_s8(s3, x, vld1q_s8(w3 + k));
+            }
+            int32x4_t acc = vdupq_n_s32(s0);
+            acc = vsetq_lane_s32(s1, acc, 1);
+            acc = vsetq_lane_s32(s2, acc, 2);
+            acc = vsetq_lane_s32(s3, acc, 3);
+            bad |= epi4(p, n, n1 - n < 4 ? n1 - n : 4, acc, c);
+        }
+        if (bad)
+            return QGEMM_ERR_RANGE;
+    }
+    return QGEMM_OK;
+}
+
+#endif
