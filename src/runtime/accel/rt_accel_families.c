@@ -2,6 +2,9 @@
  * rt_accel.h). A family is one file rt_accel_<family>.c exporting one rt_accel_family. */
 #include "runtime/accel/rt_accel.h"
 
+extern const rt_accel_family rt_accel_family_conv;
+
 const rt_accel_family *const rt_accel_families[] = {
+    &rt_accel_family_conv,
     NULL,
 };
