@@ -3,8 +3,10 @@
 #include "runtime/accel/rt_accel.h"
 
 extern const rt_accel_family rt_accel_family_conv;
+extern const rt_accel_family rt_accel_dwconv;
 
 const rt_accel_family *const rt_accel_families[] = {
     &rt_accel_family_conv,
+    &rt_accel_dwconv,
     NULL,
 };

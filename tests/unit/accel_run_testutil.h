@@ -1,0 +1,137 @@
+/* Small TOSA graphs run twice, on the reference interpreter and with the accelerated
+ * operators of src/runtime/accel/ installed (one kernel variant forced), for the accel twin
+ * tests: the two results must be byte-identical and the family must really have installed
+ * itself. Header-only (static functions) so a test needs no CMake change. */
+#ifndef TOSAC_TESTS_ACCEL_RUN_TESTUTIL_H
+#define TOSAC_TESTS_ACCEL_RUN_TESTUTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp/interp_registry.h"
+#include "interp/interp_state.h"
+#include "kernels/isa.h"
+#include "runtime/accel/rt_accel.h"
+#include "tosac/tosa.h"
+#include "util/arena.h"
+
+static uint64_t g_at_seed = 0x2545f4914f6cdd1du;
+
+/* Deterministic (xorshift64) integer in [lo, hi]. */
+static inline int64_t at_rand(int64_t lo, int64_t hi)
+{
+    g_at_seed ^= g_at_seed << 13;
+    g_at_seed ^= g_at_seed >> 7;
+    g_at_seed ^= g_at_seed << 17;
+    return lo + (int64_t)(g_at_seed % (uint64_t)(hi - lo + 1));
+}
+
+/* A graph with one block "main". */
+static inline tosa_block *at_graph(tosa_graph **g)
+{
+    *g = tosa_graph_new(1, 0);
+    tosa_region *r = tosa_graph_add_region(*g, "main");
+    return tosa_region_add_block(r, "main");
+}
+
+static inline int at_tensor(tosa_block *b, tosac_dtype dt, int rank, const int64_t *shape)
+{
+    char name[32];
+    snprintf(name, sizeof name, "t%d", b->n_tensors);
+    return tosa_block_add_tensor(b, name, dt, rank, shape, NULL, 0, NULL);
+}
+
+/* A constant tensor and the CONST operator producing it, as the lowering emits them. */
+static inline int at_const(tosa_block *b, tosac_dtype dt, int rank, const int64_t *shape,
+                           const void *data, size_t bytes)
+{
+    char name[32];
+    snprintf(name, sizeof name, "c%d", b->n_tensors);
+    int t = tosa_block_add_tensor(b, name, dt, rank, shape, data, bytes, NULL);
+    tosa_block_add_op(b, TOSA_OP_CONST, NULL, NULL, 0, &t, 1, NULL);
+    return t;
+}
+
+static inline int at_const_i8(tosa_block *b, int8_t v)
+{
+    int64_t one = 1;
+    return at_const(b, TOSAC_DT_I8, 1, &one, &v, 1);
+}
+
+static inline int at_const_i32(tosa_block *b, int32_t v)
+{
+    int64_t one = 1;
+    return at_const(b, TOSAC_DT_I32, 1, &one, &v, 4);
+}
+
+/* A serial stand-in for a thread pool: task i runs as thread i % n_threads, so per-thread
+ * scratch slices and result slots are exercised without threads. */
+static inline void at_serial_pool(void *pool, int n_tasks, tosac_rt_task task, void *ctx)
+{
+    const tosac_rt_parallel *p = pool;
+    for (int i = n_tasks - 1; i >= 0; i--) /* reverse order: tasks must be independent */
+        task(ctx, i, i % p->n_threads);
+}
+
+typedef struct at_result {
+    tosac_code rc;      /* of interp_execute */
+    void *out;          /* output 0's bytes (malloc'd), NULL on error */
+    size_t bytes;
+    int installed;      /* operators of the main block whose function was replaced */
+} at_result;
+
+/* Runs g on input (bound to the main block's one input). accel: install the accelerated
+ * operators with the currently forced variant; n_threads > 1 uses at_serial_pool. */
+static inline at_result at_run(const tosa_graph *g, const tosac_tensor *input, int accel,
+                               int n_threads)
+{
+    at_result r = {TOSAC_ERR_INTERNAL, NULL, 0, 0};
+    interp_state *st = NULL;
+    tosac_error err = {0};
+    if (interp_prepare(g, &st, &err) != TOSAC_OK)
+        return r;
+    size_t arena_bytes = (size_t)64 << 20;
+    void *mem = malloc(arena_bytes);
+    tosac_arena arena;
+    tosac_arena_init(&arena, mem, arena_bytes);
+    tosac_rt_parallel par = {n_threads, at_serial_pool, &par};
+    rt_accel_shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.n_threads = n_threads > 1 ? n_threads : 1;
+    sh.par = n_threads > 1 ? &par : NULL;
+    if (accel && (rt_accel_prepare(st, &arena, &sh, false, &err) != TOSAC_OK ||
+                  rt_accel_finish(&sh, &arena, &err) != TOSAC_OK)) {
+        interp_state_free(st);
+        free(mem);
+        return r;
+    }
+    const tosa_block *b = st->main->block;
+    for (int i = 0; i < b->n_ops; i++)
+        if (st->main->fns[i] != interp_find_op(b->ops[i].op))
+            r.installed++;
+    r.rc = interp_execute(st, input, 1, &err);
+    if (r.rc == TOSAC_OK) {
+        const tosac_tensor *o = interp_main_output(st, 0);
+        r.bytes = o->nbytes;
+        r.out = malloc(o->nbytes ? o->nbytes : 1);
+        memcpy(r.out, o->data, o->nbytes);
+    }
+    interp_state_free(st);
+    free(mem);
+    return r;
+}
+
+/* Random int8 values in [lo, hi], with the extremes forced at a few places. */
+static inline void at_fill_i8(int8_t *v, size_t n, int lo, int hi)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = (int8_t)at_rand(lo, hi);
+    if (n > 2) {
+        v[0] = (int8_t)lo;
+        v[n - 1] = (int8_t)hi;
+    }
+}
+
+#endif
