@@ -3,10 +3,16 @@
 #include "runtime/accel/rt_accel.h"
 
 extern const rt_accel_family rt_accel_family_conv;
+extern const rt_accel_family rt_accel_conv16;
 extern const rt_accel_family rt_accel_dwconv;
+extern const rt_accel_family rt_accel_ewise;
+extern const rt_accel_family rt_accel_table;
 
 const rt_accel_family *const rt_accel_families[] = {
     &rt_accel_family_conv,
+    &rt_accel_conv16,
     &rt_accel_dwconv,
+    &rt_accel_ewise,
+    &rt_accel_table,
     NULL,
 };

@@ -1,0 +1,217 @@
+/* Accelerated a16w8 convolutions (kernels: src/ukernels/conv16*.c): CONV2D and
+ * DEPTHWISE_CONV2D int16 x int8 -> int48, fused with the RESCALE i48 -> i16/i8 reading the
+ * result and a CLAMP after it when there is one. Weights are packed here as int16
+ * (w - weight_zp); every static check of the reference operators is made here or the group
+ * is left to the reference; an int32 REQUIRE failing in the RESCALE at invoke hands the
+ * group back to the reference, which reports it. */
+#include <string.h>
+
+#include "runtime/accel/rt_accel_group.h"
+#include "ukernels/conv16.h"
+
+typedef struct conv16_data {
+    rt_accel_group g;
+    ukr_conv16 p;
+    ukr_conv16_fn fn;
+    rt_accel_shared *sh;
+} conv16_data;
+
+static tosac_code run_conv16(interp_ctx *c)
+{
+    conv16_data *d = c->op_data;
+    if (!d->fn(&d->p, c->in[0]->data, d->g.dst, rt_accel_scratch(d->sh, 0)))
+        return rt_accel_group_reference(c, &d->g);
+    return TOSAC_OK;
+}
+
+static tosac_tensor *operand(const rt_accel_block *ab, int op, int k)
+{
+    const tosa_operator *o = &ab->b->ops[op];
+    int t = k < o->n_inputs ? o->inputs[k] : o->outputs[k - o->n_inputs];
+    return rt_accel_tensor(ab, t);
+}
+
+/* The reference's output-size equation (idiv_check exact, non-negative). */
+static bool out_dim_ok(int64_t in, int64_t pad0, int64_t pad1, int64_t k, int64_t dil,
+                       int64_t stride, int64_t out)
+{
+    if (k < 1 || dil < 1 || stride < 1 || pad0 < 0 || pad1 < 0 || k > 1 << 16 || dil > 1 << 16)
+        return false;
+    int64_t num = in - 1 + pad0 + pad1 - (k - 1) * dil;
+    return num >= 0 && num % stride == 0 && out == num / stride + 1;
+}
+
+/* The RESCALE reading the convolution (scale16, i48 -> i8/i16, constant parameters), as
+ * the ewise family checks it. */
+static bool rescale16_params(rt_accel_block *ab, int op, ukr_rescale *p)
+{
+    const tosa_operator *o = &ab->b->ops[op];
+    if (o->op != TOSA_OP_RESCALE || o->n_inputs != 5 || o->n_outputs != 1)
+        return false;
+    for (int k = 1; k < 5; k++)
+        if (!rt_accel_is_const(ab, o->inputs[k]))
+            return false;
+    const tosa_attr *a = &o->attr;
+    const tosac_tensor *in = operand(ab, op, 0), *mul = operand(ab, op, 1),
+                       *sh = operand(ab, op, 2), *izp = operand(ab, op, 3),
+                       *ozp = operand(ab, op, 4), *out = operand(ab, op, 5);
+    int ob = out->dtype == TOSAC_DT_I8 ? 8 : out->dtype == TOSAC_DT_I16 ? 16 : 0;
+    uint32_t rm = a->rounding_mode;
+    if (in->dtype != TOSAC_DT_I48 || !ob || a->scale32 || a->input_unsigned ||
+        a->output_unsigned || !tosac_shape_equal(in->rank, in->shape, out->rank, out->shape) ||
+        izp->dtype != in->dtype || ozp->dtype != out->dtype || tosac_tensor_numel(izp) != 1 ||
+        tosac_tensor_numel(ozp) != 1 || mul->dtype != TOSAC_DT_I16 || sh->dtype != TOSAC_DT_I8 ||
+        (rm != TOSA_ROUND_SINGLE && rm != TOSA_ROUND_INEXACT) || in->rank < 1 ||
+        (-1 >> 1) != -1)
+        return false;
+    int64_t nc = a->per_channel ? in->shape[in->rank - 1] : 1;
+    if (mul->rank != 1 || mul->shape[0] != nc || sh->rank != 1 || sh->shape[0] != nc ||
+        ((const int64_t *)izp->data)[0] != 0)
+        return false;
+    int64_t out_zp = ob == 8 ? ((const int8_t *)ozp->data)[0] : ((const int16_t *)ozp->data)[0];
+    if (ob != 8 && out_zp != 0)
+        return false;
+    ukr_rescale_ch *ch = rt_accel_alloc(ab, sizeof *ch * (size_t)nc);
+    if (!ch)
+        return false;
+    for (int64_t k = 0; k < nc; k++) {
+        int64_t m = ((const int16_t *)mul->data)[k], s = ((const int8_t *)sh->data)[k];
+        if (m < 0 || s < 2 || s > 62)
+            return false;
+        ukr_rescale_ch_init(&ch[k], (int32_t)m, (int)s, false);
+    }
+    memset(p, 0, sizeof *p);
+    p->in_bits = 48;
+    p->out_bits = ob;
+    p->out_zp = out_zp;
+    p->lo = -((int64_t)1 << (ob - 1));
+    p->hi = ((int64_t)1 << (ob - 1)) - 1;
+    p->n_ch = (int)nc;
+    p->ch = ch;
+    p->scale16 = true;
+    return true;
+}
+
+/* The CLAMP reading t (its one reader) of the RESCALE's type, or -1; *lo / *hi its bounds. */
+static int clamp_after(rt_accel_block *ab, int rescale, int t, int64_t *lo, int64_t *hi)
+{
+    int op = rt_accel_sole_reader(ab, t);
+    if (op < 0 || op != rt_accel_next_op(ab, rescale) || ab->claimed[op])
+        return -1;
+    const tosa_operator *o = &ab->b->ops[op];
+    if (o->op != TOSA_OP_CLAMP || o->n_inputs != 1 || o->n_outputs != 1)
+        return -1;
+    const tosac_tensor *in = operand(ab, op, 0), *out = operand(ab, op, 1);
+    int nb = in->dtype == TOSAC_DT_I8 ? 1 : in->dtype == TOSAC_DT_I16 ? 2 : 0;
+    if (!nb || out->dtype != in->dtype ||
+        !tosac_shape_equal(in->rank, in->shape, out->rank, out->shape) ||
+        o->attr.n_min_val < nb || o->attr.n_max_val < nb)
+        return -1;
+    *lo = nb == 1 ? (int8_t)o->attr.min_val[0]
+                  : (int16_t)(uint16_t)(o->attr.min_val[0] | o->attr.min_val[1] << 8);
+    *hi = nb == 1 ? (int8_t)o->attr.max_val[0]
+                  : (int16_t)(uint16_t)(o->attr.max_val[0] | o->attr.max_val[1] << 8);
+    return *hi >= *lo ? op : -1;
+}
+
+static int conv16_try(rt_accel_block *ab, int op, tosac_error *err)
+{
+    (void)err;
+    const tosa_operator *o = &ab->b->ops[op];
+    bool dw = o->op == TOSA_OP_DEPTHWISE_CONV2D;
+    if ((o->op != TOSA_OP_CONV2D && !dw) || o->n_inputs != 5 || o->n_outputs != 1)
+        return 0;
+    const tosa_attr *a = &o->attr;
+    const tosac_tensor *in = operand(ab, op, 0), *w = operand(ab, op, 1),
+                       *bias = operand(ab, op, 2), *izp = operand(ab, op, 3),
+                       *wzp = operand(ab, op, 4), *out = operand(ab, op, 5);
+    if (in->dtype != TOSAC_DT_I16 || w->dtype != TOSAC_DT_I8 || out->dtype != TOSAC_DT_I48 ||
+        bias->dtype != TOSAC_DT_I48 || a->acc_type != TOSAC_DT_I48 || in->rank != 4 ||
+        w->rank != 4 || out->rank != 4 || bias->rank != 1 || a->n_stride < 2 || a->n_pad < 4 ||
+        a->n_dilation < 2 || izp->dtype != TOSAC_DT_I16 || wzp->dtype != TOSAC_DT_I8 ||
+        tosac_tensor_numel(izp) != 1 || tosac_tensor_numel(wzp) != 1)
+        return 0;
+    for (int k = 1; k < 5; k++)
+        if (!rt_accel_is_const(ab, o->inputs[k]))
+            return 0;
+    if (((const int16_t *)izp->data)[0] != 0)
+        return 0;
+    int wz = ((const int8_t *)wzp->data)[0];
+    ukr_conv16 p;
+    memset(&p, 0, sizeof p);
+    p.N = in->shape[0];
+    p.IH = in->shape[1];
+    p.IW = in->shape[2];
+    p.IC = in->shape[3];
+    p.KH = dw ? w->shape[0] : w->shape[1];
+    p.KW = dw ? w->shape[1] : w->shape[2];
+    p.M = dw ? w->shape[3] : 0;
+    p.OC = dw ? p.IC * p.M : w->shape[0];
+    p.OH = out->shape[1];
+    p.OW = out->shape[2];
+    p.sy = a->stride[0];
+    p.sx = a->stride[1];
+    p.dy = a->dilation[0];
+    p.dx = a->dilation[1];
+    p.pt = a->pad[0];
+    p.pl = a->pad[2];
+    int64_t w_ic = dw ? w->shape[2] : w->shape[3];
+    int64_t bc = bias->shape[0];
+    if (!out_dim_ok(p.IH, a->pad[0], a->pad[1], p.KH, p.dy, p.sy, p.OH) ||
+        !out_dim_ok(p.IW, a->pad[2], a->pad[3], p.KW, p.dx, p.sx, p.OW) || w_ic != p.IC ||
+        out->shape[0] != p.N || out->shape[3] != p.OC || (bc != p.OC && bc != 1) ||
+        (dw && p.M < 1) || p.OC < 1 || p.IC < 1)
+        return 0;
+    /* the group: the RESCALE reading the result, and a CLAMP after it */
+    int t = o->outputs[0], rs = rt_accel_sole_reader(ab, t);
+    if (rs < 0 || rs != rt_accel_next_op(ab, op) || ab->claimed[rs] ||
+        !rescale16_params(ab, rs, &p.rs))
+        return 0;
+    if (p.rs.n_ch != 1 && p.rs.n_ch != p.OC)
+        return 0;
+    p.lo = p.rs.lo;
+    p.hi = p.rs.hi;
+    int64_t clo, chi;
+    int cl = clamp_after(ab, rs, ab->b->ops[rs].outputs[0], &clo, &chi);
+    if (cl >= 0) {
+        p.lo = clo > p.lo ? clo : p.lo;
+        p.hi = chi < p.hi ? chi : p.hi;
+        if (p.lo > p.hi) /* the CLAMP maps every value to its bound: keep it simple */
+            return 0;
+    }
+    /* pack w - weight_zp as int16 and bound the exact int32 sums */
+    int64_t K = p.KH * p.KW * p.IC, nw = tosac_tensor_numel(w);
+    int16_t *pw = rt_accel_alloc(ab, sizeof(int16_t) * (size_t)nw);
+    conv16_data *d = rt_accel_alloc(ab, sizeof *d);
+    if (!pw || !d)
+        return 0;
+    const int8_t *src = w->data;
+    int64_t wmax = 1;
+    for (int64_t i = 0; i < nw; i++) {
+        pw[i] = (int16_t)(src[i] - wz); /* CONV2D [OC,KH,KW,IC] and DEPTHWISE [KH,KW,C,M]:
+                                           already the kernels' layouts */
+        int64_t v = pw[i] < 0 ? -pw[i] : pw[i];
+        wmax = v > wmax ? v : wmax;
+    }
+    int64_t lim = (((int64_t)1 << 31) - 1) / (32768 * wmax);
+    if (dw) {
+        if (p.KH * p.KW > lim)
+            return 0;
+    } else {
+        p.chunk = lim >= 16 ? lim & ~(int64_t)15 : lim;
+        if (p.chunk > K)
+            p.chunk = K;
+    }
+    p.w = pw;
+    p.bias = bias->data;
+    p.n_bias = bc;
+    d->p = p;
+    d->fn = ukr_conv16_select(kern_isa_active());
+    d->sh = ab->sh;
+    rt_accel_request_scratch(ab, ukr_conv16_scratch(&p));
+    int ops[3] = {op, rs, cl};
+    return rt_accel_group_install(ab, &d->g, ops, cl >= 0 ? 3 : 2, &o->inputs[0], 1, t,
+                                  run_conv16, d);
+}
+
+const rt_accel_family rt_accel_conv16 = {"conv16", conv16_try};
