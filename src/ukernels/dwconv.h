@@ -69,6 +69,10 @@ int dwconv_q8_avx2(const dwconv_q8_params *p, const int8_t *const *taps, int n_p
 int dwconv_q8_avx512vnni(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix,
                          int8_t *out);
 #endif
+#if KERN_HAVE_HELIUM
+int dwconv_q8_helium(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix,
+                     int8_t *out);
+#endif
 /* Channels [c0, C) of n_pix pixels, portable (the vector variants' tail). */
 int dwconv_q8_channels(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix,
                        int8_t *out, int c0);

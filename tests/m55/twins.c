@@ -1,42 +1,32 @@
 /* The M55 twin tests (ctest m55_twins): a bare-metal image that runs every micro-kernel of
  * src/ukernels/ in every kernel variant of KERN_ISA_LIST this build has (on the M55: portable
- * and helium) on random and edge cases, and checks each variant's output bytes and status
- * against a plain reference written here from the TOSA arithmetic (sum of (A - a_zp) * B +
- * bias in wrapping int32, the interpreter's arith_apply_scale_32, + out_zp, clamp), so the
- * Helium twin is tested bit for bit where it runs. Output buffers are filled with a sentinel
- * around and between rows: a store outside [n0, n1) fails too. Prints one line per variant
- * and "twins: N passed, M failed" on QEMU's stderr; exit status 0 when all passed. */
-#include <stdint.h>
+ * and helium) on random and edge cases (twins_<family>.c), and checks each variant's output
+ * bytes and status against a reference, so the Helium twins are tested bit for bit where
+ * they run. Prints one line per family and variant and "twins: N passed, M failed" on QEMU's
+ * stderr; exit status 0 when all passed. */
 #include <string.h>
 
 #include "interp/interp_arith.h"
-#include "kernels/isa.h"
 #include "semihost.h"
 #include "tosac/tosa.h"
-#include "ukernels/qgemm.h"
+#include "twins.h"
 
-#define MAX_M 7
-#define MAX_K 600
-#define MAX_N 136
-#define SENTINEL 0x5a
+static uint32_t g_rng;
 
-static int8_t g_a[MAX_M * (MAX_K + 3)];
-static int8_t g_b[MAX_K * MAX_N];
-static int32_t g_bias[MAX_N], g_mult[MAX_N];
-static int8_t g_shift[MAX_N];
-/* qgemm_packed_size(MAX_K, MAX_N): K to 608, N to 192 (checked before packing) */
-static unsigned char g_mem[608 * 192 + 6 * 4 * 192 + 64] __attribute__((aligned(16)));
-static unsigned char g_got[MAX_M * MAX_N * 4 + 64], g_want[MAX_M * MAX_N * 4 + 64];
+void twins_seed(int case_index) { g_rng = 0x9e3779b9u * (uint32_t)(case_index + 1); }
 
-static uint32_t g_rng = 0x12345678u;
-static uint32_t rnd(void)
+uint32_t twins_rnd(void)
 {
     g_rng ^= g_rng << 13;
     g_rng ^= g_rng >> 17;
     g_rng ^= g_rng << 5;
     return g_rng;
 }
-static int32_t rnd_in(int32_t lo, int32_t hi) { return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1)); }
+
+int32_t twins_rnd_in(int32_t lo, int32_t hi)
+{
+    return lo + (int32_t)(twins_rnd() % (uint32_t)(hi - lo + 1));
+}
 
 /* Appends v in decimal to the string at dst. */
 static void put_num(char *dst, long v)
@@ -50,10 +40,11 @@ static void put_num(char *dst, long v)
     strcat(dst, p);
 }
 
-/* "twins: qgemm VARIANT case N: what" on QEMU's stderr. */
-static void case_failed(kern_isa isa, int idx, const char *what)
+void twins_case_failed(const char *family, kern_isa isa, int idx, const char *what)
 {
-    char line[160] = "twins: qgemm ";
+    char line[160] = "twins: ";
+    strncat(line, family, 20);
+    strcat(line, " ");
     strcat(line, kern_isa_name(isa));
     strcat(line, " case ");
     put_num(line, idx);
@@ -62,160 +53,64 @@ static void case_failed(kern_isa isa, int idx, const char *what)
     sh_stderr(line);
 }
 
-/* One qgemm case: shapes, zero points, the epilogue, the data: amp 0 = any int8, else
- * A and B in [-amp, amp] (small sums, for small shifts); extremes: every value -128 or 127,
- * bias +-2^31, multiplier 2^31 - 1 (wrapping sums, saturation, REQUIRE failures). Otherwise
- * each column's multiplier is chosen from its largest |value| so that results spread over
- * the int8 range (a saturated output would hide an error), and its shift is raised where
- * needed so that apply_scale_32's REQUIRE holds. */
-typedef struct gcase {
-    int M, K, N, n0, n1;
-    int32_t a_zp, out_zp, lo, hi;
-    qgemm_out out;
-    int n_rq, n_bias, double_round, shift_lo, shift_hi, extremes, amp;
-} gcase;
-
-/* The reference of one case into g_want (sentinel outside the stored columns); its status. */
-/* Row m, column n: sum_k (A - a_zp) * B + bias, wrapping as the reference's i32 does. */
-static int32_t raw_sum(const gcase *g, const qgemm_params *q, size_t lda, int m, int n)
+void twins_fit(uint32_t big, int *shift, int32_t *mult)
 {
-    uint32_t acc = q->bias ? (uint32_t)q->bias[q->n_bias == 1 ? 0 : n] : 0u;
-    for (int k = 0; k < g->K; k++)
-        acc += (uint32_t)(((int32_t)g_a[(size_t)m * lda + (size_t)k] - g->a_zp) *
-                          g_b[(size_t)k * (size_t)g->N + (size_t)n]);
-    return (int32_t)acc;
+    int sh = *shift, bits = 0;
+    while (bits < 32 && (big >> bits))
+        bits++;
+    if (sh <= 31 && sh < bits + 1) /* REQUIRE: |v| < 2^(s-1) */
+        sh = bits + 1 > 62 ? 62 : bits + 1;
+    uint64_t want = sh + 7 >= 63 ? UINT64_MAX : ((uint64_t)1 << (sh + 7)) / ((uint64_t)big + 1);
+    *shift = sh;
+    *mult = want > INT32_MAX ? INT32_MAX : want < 1 ? 1 : (int32_t)want;
 }
 
-static int reference(const gcase *g, const qgemm_params *q, size_t lda, size_t ldc)
+int twins_rescale(int32_t v, int32_t mult, int shift, int double_round, int32_t ozp, int32_t lo,
+                  int32_t hi, int8_t *out)
 {
-    size_t esz = g->out == QGEMM_OUT_I32 ? 4 : 1;
-    int rc = QGEMM_OK;
-    memset(g_want, SENTINEL, sizeof g_want);
-    for (int m = 0; m < g->M; m++)
-        for (int n = g->n0; n < g->n1; n++) {
-            uint32_t acc = (uint32_t)raw_sum(g, q, lda, m, n);
-            unsigned char *c = g_want + ((size_t)m * ldc + (size_t)n) * esz;
-            if (g->out == QGEMM_OUT_I32) {
-                memcpy(c, &acc, 4);
-                continue;
-            }
-            int r = q->n_rq == 1 ? 0 : n;
-            int32_t v;
-            if (arith_apply_scale_32((int32_t)acc, q->mult[r], q->shift[r],
-                                     g->double_round ? TOSA_ROUND_DOUBLE : TOSA_ROUND_SINGLE,
-                                     &v) != ARITH_OK) {
-                rc = QGEMM_ERR_RANGE;
-                continue;
-            }
-            int64_t o = (int64_t)v + g->out_zp;
-            o = o < g->lo ? g->lo : o > g->hi ? g->hi : o;
-            *c = (unsigned char)(int8_t)o;
-        }
-    return rc;
+    int32_t r;
+    if (arith_apply_scale_32(v, mult, shift, double_round ? TOSA_ROUND_DOUBLE : TOSA_ROUND_SINGLE,
+                             &r) != ARITH_OK)
+        return 1;
+    int64_t o = (int64_t)r + ozp;
+    *out = (int8_t)(o < lo ? lo : o > hi ? hi : o);
+    return 0;
 }
 
-/* Runs case g in variant isa against the reference; 1 when identical. */
-static int run_case(const gcase *g, kern_isa isa, int idx)
-{
-    size_t lda = (size_t)g->K + (size_t)(idx % 3), ldc = (size_t)g->N + 1;
-    uint32_t seed = 0x9e3779b9u * (uint32_t)(idx + 1);
-    g_rng = seed;
-    int amp = g->amp ? g->amp : 128;
-    for (size_t i = 0; i < (size_t)g->M * lda; i++)
-        g_a[i] = g->extremes ? (rnd() & 1 ? 127 : -128) : (int8_t)rnd_in(-amp, amp - !g->amp);
-    for (size_t i = 0; i < (size_t)g->K * (size_t)g->N; i++)
-        g_b[i] = g->extremes ? (rnd() & 1 ? 127 : -128) : (int8_t)rnd_in(-amp, amp - !g->amp);
-    for (int n = 0; n < g->N; n++) {
-        g_bias[n] = g->extremes ? (rnd() & 1 ? INT32_MAX : INT32_MIN)
-                                : g->amp ? rnd_in(-4 * amp * amp, 4 * amp * amp)
-                                         : (int32_t)rnd() >> 12;
-        g_mult[n] = INT32_MAX;
-        g_shift[n] = (int8_t)rnd_in(g->shift_lo, g->shift_hi);
-    }
-    qgemm_params q = {g->K, g->N, g_b, g->N, 1, g->n_bias ? g_bias : NULL, g->n_bias,
-                      g->a_zp, g->out, g_mult, g_shift, g->n_rq, g->double_round, g->out_zp,
-                      g->lo, g->hi};
-    for (int r = 0; !g->extremes && r < (g->n_rq == 1 ? 1 : g->N); r++) {
-        uint32_t big = 0; /* the largest |value| the parameters r apply to */
-        for (int m = 0; m < g->M; m++)
-            for (int n = g->n_rq == 1 ? 0 : r; n < (g->n_rq == 1 ? g->N : r + 1); n++) {
-                int32_t v = raw_sum(g, &q, lda, m, n);
-                uint32_t a = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
-                big = a > big ? a : big;
-            }
-        int sh = g_shift[r], bits = 0;
-        while (bits < 32 && (big >> bits))
-            bits++;
-        if (sh <= 31 && sh < bits + 1) /* REQUIRE: |v| < 2^(s-1) */
-            sh = bits + 1 > 62 ? 62 : bits + 1;
-        g_shift[r] = (int8_t)sh;
-        uint64_t want = sh + 7 >= 63 ? UINT64_MAX : ((uint64_t)1 << (sh + 7)) / ((uint64_t)big + 1);
-        g_mult[r] = want > INT32_MAX ? INT32_MAX : want < 1 ? 1 : (int32_t)want;
-    }
-    int want_rc = reference(g, &q, lda, ldc);
-    qgemm_packed p;
-    if (qgemm_packed_size(g->K, g->N) > sizeof g_mem || !qgemm_pack(&p, isa, &q, g_mem)) {
-        case_failed(isa, idx, "pack failed");
-        return 0;
-    }
-    memset(g_got, SENTINEL, sizeof g_got);
-    int rc = qgemm_run(&p, g_a, lda, g->M, g->n0, g->n1, g_got, ldc);
-    if (rc != want_rc) {
-        case_failed(isa, idx, "wrong status");
-        return 0;
-    }
-    /* After a REQUIRE failure only the status is defined. */
-    if (rc == QGEMM_OK && memcmp(g_got, g_want, sizeof g_got) != 0) {
-        case_failed(isa, idx, "output bytes differ");
-        return 0;
-    }
-    return 1;
-}
+typedef struct family {
+    const char *name;
+    int (*run)(kern_isa isa, int *n_cases);
+} family;
 
-static const gcase g_cases[] = {
-    /* M, K, N, n0, n1, a_zp, out_zp, lo, hi, out, n_rq, n_bias, dbl, shift lo..hi, extremes,
-     * amp */
-    {1, 1, 1, 0, 1, 0, 0, -128, 127, QGEMM_OUT_I8, 1, 1, 0, 2, 12, 0, 3},
-    {3, 21, 37, 0, 37, 0, -5, -128, 127, QGEMM_OUT_I8, 37, 37, 0, 2, 14, 0, 2},
-    {2, 16, 11, 0, 11, 0, 3, -128, 127, QGEMM_OUT_I8, 1, 11, 1, 2, 9, 0, 1},
-    {3, 16, 4, 0, 4, -128, 127, -128, 127, QGEMM_OUT_I8, 4, 4, 0, 20, 40, 0, 0},
-    {2, 17, 5, 0, 5, 127, -128, -128, 127, QGEMM_OUT_I8, 5, 1, 1, 30, 40, 0, 0},
-    {7, 27, 63, 0, 63, 5, -3, -100, 90, QGEMM_OUT_I8, 63, 63, 1, 32, 45, 0, 0},
-    {4, 33, 64, 0, 64, -7, 11, 0, 127, QGEMM_OUT_I8, 64, 64, 0, 2, 62, 0, 0},
-    {5, 144, 65, 0, 65, 0, 0, -128, 127, QGEMM_OUT_I8, 65, 65, 1, 33, 62, 0, 0},
-    {3, 96, 130, 64, 130, -128, 0, -128, 127, QGEMM_OUT_I8, 130, 130, 0, 36, 50, 0, 0},
-    {2, 577, 9, 0, 7, 3, 2, -128, 127, QGEMM_OUT_I8, 9, 9, 1, 38, 62, 0, 0},
-    {3, 40, 19, 0, 19, 0, 0, -128, 127, QGEMM_OUT_I32, 0, 19, 0, 2, 2, 0, 0},
-    {2, 600, 70, 64, 70, -128, 0, -128, 127, QGEMM_OUT_I32, 0, 1, 0, 2, 2, 1, 0},
-    /* extremes: saturation at both ends, values that fail apply_scale_32's REQUIRE */
-    {3, 64, 12, 0, 12, -128, -128, -128, 127, QGEMM_OUT_I8, 12, 12, 1, 40, 62, 1, 0},
-    {2, 31, 8, 0, 8, 127, 127, -128, 127, QGEMM_OUT_I8, 8, 8, 0, 2, 10, 1, 0},
-    {1, 600, 136, 0, 136, -128, 0, -128, 127, QGEMM_OUT_I8, 1, 0, 1, 62, 62, 1, 0},
-};
+static const family g_families[] = {{"qgemm", twins_qgemm}, {"dwconv", twins_dwconv}};
 
 int main(void)
 {
-    int passed = 0, failed = 0, n = (int)(sizeof g_cases / sizeof g_cases[0]);
+    int passed = 0, failed = 0;
     for (int i = 0; i < KERN_ISA_COUNT; i++) {
         kern_isa isa = (kern_isa)i;
-        char line[96] = "twins: qgemm variant ";
-        strcat(line, kern_isa_name(isa));
         if (!kern_isa_available(isa)) {
+            char line[64] = "twins: variant ";
+            strcat(line, kern_isa_name(isa));
             strcat(line, ": not in this build");
             sh_stderr(line);
             continue;
         }
-        int ok = 0;
-        for (int c = 0; c < n; c++)
-            ok += run_case(&g_cases[c], isa, c);
-        strcat(line, ": ran, ");
-        put_num(line, ok);
-        strcat(line, " of ");
-        put_num(line, n);
-        strcat(line, " cases identical to the reference");
-        sh_stderr(line);
-        passed += ok;
-        failed += n - ok;
+        for (size_t f = 0; f < sizeof g_families / sizeof g_families[0]; f++) {
+            char line[128] = "twins: ";
+            strcat(line, g_families[f].name);
+            strcat(line, " variant ");
+            strcat(line, kern_isa_name(isa));
+            int n = 0, bad = g_families[f].run(isa, &n);
+            strcat(line, ": ran, ");
+            put_num(line, n - bad);
+            strcat(line, " of ");
+            put_num(line, n);
+            strcat(line, " cases identical to the reference");
+            sh_stderr(line);
+            passed += n - bad;
+            failed += bad;
+        }
     }
     char line[64] = "twins: ";
     put_num(line, passed);
