@@ -26,8 +26,13 @@ static inline void add64(int32x4_t *hi, uint32x4_t *lo, int32x4_t ahi, uint32x4_
 }
 
 /* Columns [n, n + cnt) (cnt 1..4) of one row from their raw sums; returns the lanes whose
- * value fails the REQUIRE (nonzero: QGEMM_ERR_RANGE). */
-static inline mve_pred16_t epi4(const qgemm_packed *p, int n, int cnt, int32x4_t acc, void *crow)
+ * value fails the REQUIRE (nonzero: QGEMM_ERR_RANGE). check / dbl: some column of the call
+ * has a shift <= 31 (a REQUIRE to test) / a DOUBLE_ROUND term; without, those steps add
+ * nothing and are skipped. big: every shift of the call is above 32, so the result is the
+ * rounding shift of the product's high half alone (VRSHL): the low half, below 2^32, cannot
+ * move floor((hi * 2^32 + lo + 2^(s-1)) / 2^s) = floor((hi + 2^(s-33)) / 2^(s-32)). */
+static inline mve_pred16_t epi4(const qgemm_packed *p, int n, int cnt, int32x4_t acc, void *crow,
+                                int check, int dbl, int big)
 {
     mve_pred16_t keep = vctp32q((uint32_t)cnt);
     int32x4_t v = vaddq_s32(acc, vld1q_s32(p->bias + n));
@@ -35,10 +40,16 @@ static inline mve_pred16_t epi4(const qgemm_packed *p, int n, int cnt, int32x4_t
         vstrwq_p_s32((int32_t *)crow + n, v, keep);
         return 0;
     }
-    mve_pred16_t bad = (vcmpltq_s32(v, vld1q_s32(p->vmin + n)) |
-                        vcmpgtq_s32(v, vld1q_s32(p->vmax + n))) & keep;
+    mve_pred16_t bad = 0;
+    if (check)
+        bad = (vcmpltq_s32(v, vld1q_s32(p->vmin + n)) | vcmpgtq_s32(v, vld1q_s32(p->vmax + n))) &
+              keep;
     int32x4_t m = vld1q_s32(p->mult + n), s = vld1q_s32(p->shift + n);
-    int32x4_t hi = vmulhq_s32(v, m);
+    int32x4_t hi = vmulhq_s32(v, m), r;
+    if (big && !dbl) {
+        r = vrshlq_s32(hi, vsubq_s32(vdupq_n_s32(32), s));
+        goto out;
+    }
     uint32x4_t lo = vreinterpretq_u32_s32(vmulq_s32(v, m));
     /* + 2^(s-1): (0, 2^(s-1)) for s <= 32, (2^(s-33), 0) above */
     int32x4_t one = vdupq_n_s32(1), sm1 = vsubq_n_s32(s, 1);
@@ -46,11 +57,14 @@ static inline mve_pred16_t epi4(const qgemm_packed *p, int n, int cnt, int32x4_t
     int32x4_t rhi = vshlq_s32(one, vsubq_n_s32(s, 33));                 /* 0 when s - 33 < 0 */
     add64(&hi, &lo, rhi, rlo);
     /* DOUBLE_ROUND: + 2^30 (v >= 0) or - 2^30 (v < 0), sign-extended to 64 bits */
-    int32x4_t d = vld1q_s32(p->rdbl + n);
-    d = vpselq_s32(vnegq_s32(d), d, vcmpltq_n_s32(v, 0));
-    add64(&hi, &lo, vshrq_n_s32(d, 31), vreinterpretq_u32_s32(d));
-    int32x4_t r = vorrq_s32(vshlq_s32(hi, vsubq_s32(vdupq_n_s32(32), s)),
-                            vreinterpretq_s32_u32(vshlq_u32(lo, vnegq_s32(s))));
+    if (dbl) {
+        int32x4_t d = vld1q_s32(p->rdbl + n);
+        d = vpselq_s32(vnegq_s32(d), d, vcmpltq_n_s32(v, 0));
+        add64(&hi, &lo, vshrq_n_s32(d, 31), vreinterpretq_u32_s32(d));
+    }
+    r = vorrq_s32(vshlq_s32(hi, vsubq_s32(vdupq_n_s32(32), s)),
+                  vreinterpretq_s32_u32(vshlq_u32(lo, vnegq_s32(s))));
+out:
     r = vaddq_n_s32(r, p->out_zp);
     r = vmaxq_s32(r, vdupq_n_s32(p->lo));
     r = vminq_s32(r, vdupq_n_s32(p->hi));
@@ -65,6 +79,12 @@ int qgemm_run_helium(const qgemm_packed *p, const int8_t *A, size_t lda, int M, 
     int K = p->K, kfull = K & ~15, ktail = K - kfull;
     mve_pred16_t tail = vctp8q((uint32_t)ktail);
     mve_pred16_t bad = 0;
+    int check = 0, dbl = 0, big = 1; /* over the call's columns (the padding is neutral) */
+    for (int n = n0; n < n1; n++) {
+        check |= p->vmin[n] != INT32_MIN;
+        dbl |= p->rdbl[n] != 0;
+        big &= p->shift[n] > 32;
+    }
     for (int m = 0; m < M; m++) {
         const int8_t *a = A + (size_t)m * lda;
         unsigned char *c = (unsigned char *)C + (size_t)m * ldc * esz;
@@ -92,7 +112,7 @@ int qgemm_run_helium(const qgemm_packed *p, const int8_t *A, size_t lda, int M, 
             acc = vsetq_lane_s32(s1, acc, 1);
             acc = vsetq_lane_s32(s2, acc, 2);
             acc = vsetq_lane_s32(s3, acc, 3);
-            bad |= epi4(p, n, n1 - n < 4 ? n1 - n : 4, acc, c);
+            bad |= epi4(p, n, n1 - n < 4 ? n1 - n : 4, acc, c, check, dbl, big);
         }
         if (bad)
             return QGEMM_ERR_RANGE;
