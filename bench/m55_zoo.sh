@@ -42,6 +42,16 @@ if "$tosac" compile "$d/model.onnx" --spec TOSA-1.0+INT -o "$t/i.prog" --quiet 2
             echo "| $k | | | M55: $(head -c 160 "$t/err") |"
         fi
     done
+    # Code size: the image (runtime + port, without program and arena) and its Helium kernels.
+    elf=${TOSAC_M55_BUILD:-${TOSAC_HOST_BUILD:-$src/build}/m55}/ports/cortex-m55/tosac_m55_image.elf
+    sh "$src/scripts/run-cortex-m55.sh" "$t/i.prog" --input "$d/inputs/00/input.npy" \
+        --output-dir "$t/o" --stats >"$t/n" 2>"$t/err"
+    hel=0
+    for sz in $(arm-none-eabi-nm -S "$elf" 2>/dev/null | awk '$4 ~ /_helium$/ { print $2 }'); do
+        hel=$((hel + 0x$sz))
+    done
+    echo
+    echo "image text+rodata $(sed -n 's/^image_text_bytes //p' "$t/n") bytes, of which the Helium kernels (*_helium functions) $hel bytes"
 else
     echo "| | | | compile: $(head -c 120 "$t/err") |"
 fi
