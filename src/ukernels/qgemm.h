@@ -98,6 +98,9 @@ struct qgemm_packed {
     qgemm_fn run;
 };
 
+/* The variant to pack for: kern_isa_active() when this build has its qgemm kernel, else
+ * portable. */
+kern_isa qgemm_variant(void);
 /* Bytes qgemm_pack needs for K x N, the max over every variant (pure; 0 on overflow). */
 size_t qgemm_packed_size(int K, int N);
 /* Packs q for variant isa into mem (16-aligned, qgemm_packed_size bytes); fills *p (which

@@ -11,11 +11,15 @@
 
 #define MR 4
 
-/* A[k], A[k + 1] (A[k + 1] = 0 when only one exists) as int16, broadcast to 8 pairs. */
-KERN_AVX2_ATTR static inline __m256i bcast_pair(const int8_t *a, int len)
+/* A[k], A[k + 1] (last: A[k + 1] does not exist, reads as 0) as int16, broadcast to 8
+ * pairs. */
+KERN_AVX2_ATTR static inline __m256i bcast_pair(const int8_t *a, int last)
 {
-    int16_t v = 0;
-    memcpy(&v, a, len >= 2 ? 2 : 1);
+    int16_t v;
+    if (last)
+        v = (int16_t)(uint8_t)a[0];
+    else
+        memcpy(&v, a, 2);
     return _mm256_cvtepi8_epi16(_mm_set1_epi16(v));
 }
 
@@ -83,23 +87,31 @@ tile(const qgemm_packed *p, const int8_t *a, size_t lda, int mr, int nv, int n, 
      unsigned char *c, size_t crow_bytes, int *bad)
 {
     __m256i acc[MR][2];
+    _Pragma("GCC unroll 8")
     for (int r = 0; r < mr; r++)
+        _Pragma("GCC unroll 8")
         for (int j = 0; j < nv; j++)
             acc[r][j] = _mm256_setzero_si256();
     size_t pstride = (size_t)p->Kp * 8; /* bytes per panel */
     const int8_t *w = p->w + (size_t)(n / 8) * pstride;
     int K = p->K;
     for (int k = 0; k < K; k += 2, w += 16) {
+        int last = k + 1 == K;
         __m256i b[2];
+        _Pragma("GCC unroll 8")
         for (int j = 0; j < nv; j++)
             b[j] = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(w + j * pstride)));
+        _Pragma("GCC unroll 8")
         for (int r = 0; r < mr; r++) {
-            __m256i x = bcast_pair(a + (size_t)r * lda + k, K - k);
+            __m256i x = bcast_pair(a + (size_t)r * lda + k, last);
+            _Pragma("GCC unroll 8")
             for (int j = 0; j < nv; j++)
                 acc[r][j] = _mm256_add_epi32(acc[r][j], _mm256_madd_epi16(x, b[j]));
         }
     }
+    _Pragma("GCC unroll 8")
     for (int r = 0; r < mr; r++)
+        _Pragma("GCC unroll 8")
         for (int j = 0; j < nv; j++) {
             int left = cnt - 8 * j;
             epi8(p, n + 8 * j, left > 8 ? 8 : left, acc[r][j], c + (size_t)r * crow_bytes, bad);

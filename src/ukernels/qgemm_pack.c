@@ -78,6 +78,12 @@ static qgemm_fn variant_fn(kern_isa isa)
     }
 }
 
+kern_isa qgemm_variant(void)
+{
+    kern_isa a = kern_isa_active();
+    return variant_fn(a) ? a : KERN_ISA_PORTABLE;
+}
+
 static int params_ok(const qgemm_params *q)
 {
     if (q->K < 1 || q->N < 1 || !q->b || q->a_zp < -128 || q->a_zp > 127)

@@ -17,68 +17,7 @@
  *   slices) gives the same bytes.
  * - test_conv_declines: weight_zp != 0 and a non-constant weight leave CONV2D to the
  *   reference (0 installed), same result. */
-#include "testutil.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "interp/interp_registry.h"
-#include "interp/interp_state.h"
-#include "runtime/accel/rt_accel.h"
-#include "tosac/tosa.h"
-
-typedef struct cg {
-    tosa_graph *g;
-    tosa_block *b;
-    int names;
-} cg;
-
-static void cg_new(cg *t)
-{
-    memset(t, 0, sizeof *t);
-    t->g = tosa_graph_new(1, 0);
-    t->b = tosa_region_add_block(tosa_graph_add_region(t->g, "main"), "main");
-    assert_non_null(t->b);
-}
-
-static int cg_tensor(cg *t, tosac_dtype dt, int rank, const int64_t *shape, const void *data)
-{
-    char name[32];
-    snprintf(name, sizeof name, "t%d", t->names++);
-    size_t n = tosac_dtype_size(dt);
-    for (int d = 0; d < rank; d++)
-        n *= (size_t)shape[d];
-    tosac_error err;
-    tosac_error_clear(&err);
-    int i = tosa_block_add_tensor(t->b, name, dt, rank, shape, data, data ? n : 0, &err);
-    assert_true(i >= 0);
-    return i;
-}
-
-/* A rank-1 constant of n values, stored as dt. */
-static int cg_const(cg *t, tosac_dtype dt, int n, const int64_t *v)
-{
-    size_t esz = tosac_dtype_size(dt);
-    unsigned char *buf = calloc((size_t)n, esz);
-    for (int i = 0; i < n; i++)
-        memcpy(buf + (size_t)i * esz, &v[i], esz);
-    int64_t shape[1] = {n};
-    int r = cg_tensor(t, dt, 1, shape, buf);
-    free(buf);
-    return r;
-}
-
-static int cg_scalar(cg *t, tosac_dtype dt, int64_t v) { return cg_const(t, dt, 1, &v); }
-
-static void cg_op(cg *t, tosa_op op, const tosa_attr *a, const int *in, int n_in, int out)
-{
-    tosac_error err;
-    tosac_error_clear(&err);
-    assert_true(tosa_block_add_op(t->b, op, a, in, n_in, &out, 1, &err) >= 0);
-}
-
-static int64_t rnd_in(int64_t lo, int64_t hi) { return lo + (int64_t)tu_below((uint32_t)(hi - lo + 1)); }
+#include "qgemm_testutil.h"
 
 typedef struct conv_case {
     int n, ih, iw, ic, oc, kh, kw, sy, sx, dy, dx, pad[4];
@@ -99,7 +38,7 @@ static void build(cg *t, const conv_case *cc, tosac_tensor *x, tosac_tensor *wx)
     int ow = (cc->iw - 1 + cc->pad[2] + cc->pad[3] - (cc->kw - 1) * cc->dx) / cc->sx + 1;
     int64_t is[4] = {cc->n, cc->ih, cc->iw, cc->ic}, ws[4] = {cc->oc, cc->kh, cc->kw, cc->ic};
     int64_t os[4] = {cc->n, oh, ow, cc->oc};
-    size_t nw = (size_t)cc->oc * cc->kh * cc->kw * cc->ic, nx = (size_t)cc->n * cc->ih * cc->iw * cc->ic;
+    size_t nw = (size_t)cc->oc * cc->kh * cc->kw * cc->ic;
     int8_t *w = malloc(nw);
     for (size_t i = 0; i < nw; i++)
         w[i] = (int8_t)rnd_in(-cc->wmax, cc->wmax < 128 ? cc->wmax : 127);
@@ -122,54 +61,14 @@ static void build(cg *t, const conv_case *cc, tosac_tensor *x, tosac_tensor *wx)
     memcpy(a.pad, cc->pad, sizeof cc->pad);
     a.acc_type = TOSAC_DT_I32;
     cg_op(t, TOSA_OP_CONV2D, &a, ins, 5, conv);
-    int last = conv;
-    if (cc->rescale) {
-        int nc = cc->per_channel ? cc->oc : 1;
-        int64_t *mul = malloc(sizeof(int64_t) * (size_t)nc), *sh = malloc(sizeof(int64_t) * (size_t)nc);
-        for (int i = 0; i < nc; i++) {
-            /* one channel in 8 anywhere in 2..62 / 0..2^31-1 (mostly 0 or saturated) */
-            int wild = tu_below(8) == 0;
-            sh[i] = wild ? rnd_in(cc->shift_lo < 32 ? cc->shift_lo : 32, 62)
-                         : rnd_in(cc->shift_lo, cc->shift_hi);
-            /* otherwise results of about 2^5: multiplier ~ 2^(shift - log2|acc| + 5) */
-            int k = (int)sh[i] - (cc->wmax > 16 ? 21 : 15) + 5;
-            k = k < 1 ? 1 : k > 31 ? 31 : k;
-            mul[i] = wild ? (int64_t)(tu_rand() & 0x7fffffff)
-                          : (int64_t)(tu_below(1u << (k - 1)) | (1u << (k - 1)));
-        }
-        int r_in[5] = {conv, cg_const(t, TOSAC_DT_I32, nc, mul), cg_const(t, TOSAC_DT_I8, nc, sh),
-                       cg_scalar(t, TOSAC_DT_I32, 0), cg_scalar(t, TOSAC_DT_I8, cc->ozp)};
-        last = cg_tensor(t, TOSAC_DT_I8, 4, os, NULL);
-        memset(&a, 0, sizeof a);
-        a.scale32 = true;
-        a.per_channel = cc->per_channel;
-        a.rounding_mode = cc->double_round ? TOSA_ROUND_DOUBLE : TOSA_ROUND_SINGLE;
-        cg_op(t, TOSA_OP_RESCALE, &a, r_in, 5, last);
-        free(mul);
-        free(sh);
-    }
-    if (cc->clamp) {
-        int c_out = cg_tensor(t, TOSAC_DT_I8, 4, os, NULL);
-        memset(&a, 0, sizeof a);
-        a.n_min_val = a.n_max_val = 1;
-        a.min_val[0] = (uint8_t)(int8_t)cc->clamp_lo;
-        a.max_val[0] = (uint8_t)(int8_t)cc->clamp_hi;
-        cg_op(t, TOSA_OP_CLAMP, &a, &last, 1, c_out);
-        last = c_out;
-    }
+    qt_rq rq = {cc->rescale, cc->clamp, cc->clamp_lo, cc->clamp_hi, cc->ozp, cc->shift_lo,
+                cc->shift_hi, cc->double_round, cc->per_channel, cc->wmax > 16 ? 21 : 15};
+    int last = qt_append_requant(t, conv, 4, os, cc->oc, &rq);
     tosac_error err;
     tosac_error_clear(&err);
     int gin[2] = {in, wt};
     assert_int_equal(tosa_block_set_io(t->b, gin, cc->weight_input ? 2 : 1, &last, 1, &err), TOSAC_OK);
-    memset(x, 0, sizeof *x);
-    x->dtype = TOSAC_DT_I8;
-    x->rank = 4;
-    memcpy(x->shape, is, sizeof is);
-    x->nbytes = nx;
-    x->data = malloc(nx);
-    x->owns_data = 1;
-    for (size_t i = 0; i < nx; i++)
-        ((int8_t *)x->data)[i] = (int8_t)rnd_in(-128, 127);
+    qt_random_i8(x, 4, is);
     if (wx) {
         memset(wx, 0, sizeof *wx);
         wx->dtype = TOSAC_DT_I8;
@@ -184,84 +83,12 @@ static void build(cg *t, const conv_case *cc, tosac_tensor *x, tosac_tensor *wx)
     free(bias);
 }
 
-/* The fake pool of test_conv_threads: tasks backwards, thread ids cycling over 3. */
-static void backwards(void *pool, int n, tosac_rt_task task, void *ctx)
-{
-    (void)pool;
-    for (int i = n - 1; i >= 0; i--)
-        task(ctx, i, i % 3);
-}
-
-static int installed(const interp_state *st)
-{
-    const interp_block_state *bs = st->main;
-    int n = 0;
-    for (int i = 0; i < bs->block->n_ops; i++) {
-        tosa_op op = bs->block->ops[i].op;
-        if (op != TOSA_OP_CONST && op != TOSA_OP_CONST_SHAPE && bs->fns[i] != interp_find_op(op))
-            n++;
-    }
-    return n;
-}
-
-/* Runs cc on the reference and on every available variant (threads: on the fake pool);
- * asserts same bytes or same error and want_installed replaced operators. Returns 1 when
- * the reference succeeded. */
 static int check(const conv_case *cc, int want_installed, int threads)
 {
     cg t;
     tosac_tensor in[2];
     build(&t, cc, &in[0], cc->weight_input ? &in[1] : NULL);
-    int n_in = cc->weight_input ? 2 : 1;
-    tosac_error e0, e1;
-    tosac_error_clear(&e0);
-    interp_state *ref = NULL;
-    assert_int_equal(interp_prepare(t.g, &ref, &e0), TOSAC_OK);
-    tosac_code rc0 = interp_execute(ref, in, n_in, &e0);
-    kern_isa before = kern_isa_active();
-    tosac_rt_parallel par = {3, backwards, NULL};
-    for (int isa = 0; isa < KERN_ISA_COUNT; isa++) {
-        if (!kern_isa_available((kern_isa)isa))
-            continue;
-        assert_int_equal(kern_isa_force((kern_isa)isa), 0);
-        interp_state *st = NULL;
-        tosac_error_clear(&e1);
-        assert_int_equal(interp_prepare(t.g, &st, &e1), TOSAC_OK);
-        size_t cap = (size_t)16 << 20;
-        void *mem = malloc(cap);
-        tosac_arena arena;
-        tosac_arena_init(&arena, mem, cap);
-        rt_accel_shared sh;
-        memset(&sh, 0, sizeof sh);
-        sh.n_threads = threads ? 3 : 1;
-        sh.par = threads ? &par : NULL;
-        assert_int_equal(rt_accel_prepare(st, &arena, &sh, false, &e1), TOSAC_OK);
-        assert_int_equal(rt_accel_finish(&sh, &arena, &e1), TOSAC_OK);
-        if (installed(st) != want_installed)
-            fail_msg("variant %s: %d operators accelerated, expected %d",
-                     kern_isa_name((kern_isa)isa), installed(st), want_installed);
-        tosac_code rc1 = interp_execute(st, in, n_in, &e1);
-        if (rc0 != rc1 || (rc0 && strcmp(e0.msg, e1.msg) != 0))
-            fail_msg("variant %s: reference %d '%s', accelerated %d '%s'",
-                     kern_isa_name((kern_isa)isa), rc0, rc0 ? e0.msg : "", rc1, rc1 ? e1.msg : "");
-        if (!rc0) {
-            const tosac_tensor *a = interp_main_output(ref, 0), *b = interp_main_output(st, 0);
-            assert_int_equal(a->nbytes, b->nbytes);
-            for (size_t k = 0; k < a->nbytes; k++)
-                if (((const unsigned char *)a->data)[k] != ((const unsigned char *)b->data)[k])
-                    fail_msg("variant %s: output byte %zu is %d, the reference's %d",
-                             kern_isa_name((kern_isa)isa), k, ((const int8_t *)b->data)[k],
-                             ((const int8_t *)a->data)[k]);
-        }
-        interp_state_free(st);
-        free(mem);
-    }
-    kern_isa_force(before);
-    interp_state_free(ref);
-    for (int i = 0; i < n_in; i++)
-        tosac_tensor_free(&in[i]);
-    tosa_graph_free(t.g);
-    return rc0 == TOSAC_OK;
+    return qt_check(&t, in, cc->weight_input ? 2 : 1, want_installed, threads);
 }
 
 static conv_case base(void)
@@ -272,19 +99,10 @@ static conv_case base(void)
     return c;
 }
 
-static void print_variants(void)
-{
-    printf("accel conv: variants");
-    for (int isa = 0; isa < KERN_ISA_COUNT; isa++)
-        if (kern_isa_available((kern_isa)isa))
-            printf(" %s", kern_isa_name((kern_isa)isa));
-    printf("\n");
-}
-
 static void test_conv_shapes(void **state)
 {
     (void)state;
-    print_variants();
+    qt_print_variants("conv");
     tu_seed(11);
     conv_case c = base(); /* 3x3 pad 1, K = 45 */
     assert_true(check(&c, 2, 0));

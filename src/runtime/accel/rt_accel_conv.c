@@ -8,7 +8,6 @@
 
 #include "interp/interp_registry.h"
 #include "runtime/accel/rt_accel_requant.h"
-#include "ukernels/qgemm.h"
 
 #define SCRATCH_TARGET (96 * 1024) /* im2col bytes per task: stays in L2 */
 #define ROW_ALIGN 12               /* rows per block: a multiple of every variant's tile */
@@ -33,21 +32,34 @@ typedef struct conv_run {
     const int8_t *in;
 } conv_run;
 
-/* The im2col rows [m0, m0 + mb) into a (row stride K). */
+/* The im2col rows [m0, m0 + mb) into a (row stride K). With dilation 1 in x, the taps of
+ * one kernel row that land inside the image are one contiguous span of the input. */
 static void im2col(const conv_prep *p, const int8_t *in, int m0, int mb, int8_t *a)
 {
     size_t K = (size_t)p->pk.K, ic = (size_t)p->IC;
     for (int r = 0; r < mb; r++) {
         int m = m0 + r, ox = m % p->OW, t = m / p->OW, oy = t % p->OH, b = t / p->OH;
         int8_t *row = a + (size_t)r * K;
+        int ix0 = ox * p->sx - p->pl;
         for (int ky = 0; ky < p->KH; ky++) {
             int iy = oy * p->sy - p->pt + ky * p->dy;
+            const int8_t *src = in + ((size_t)b * p->IH + (size_t)(iy < 0 ? 0 : iy)) * p->IW * ic;
+            if (iy < 0 || iy >= p->IH) {
+                memset(row, p->izp, ic * (size_t)p->KW);
+                row += ic * (size_t)p->KW;
+                continue;
+            }
+            if (p->dx == 1 && ix0 >= 0 && ix0 + p->KW <= p->IW) {
+                memcpy(row, src + (size_t)ix0 * ic, ic * (size_t)p->KW);
+                row += ic * (size_t)p->KW;
+                continue;
+            }
             for (int kx = 0; kx < p->KW; kx++, row += ic) {
-                int ix = ox * p->sx - p->pl + kx * p->dx;
-                if (iy < 0 || iy >= p->IH || ix < 0 || ix >= p->IW)
+                int ix = ix0 + kx * p->dx;
+                if (ix < 0 || ix >= p->IW)
                     memset(row, p->izp, ic);
                 else
-                    memcpy(row, in + (((size_t)b * p->IH + iy) * p->IW + ix) * ic, ic);
+                    memcpy(row, src + (size_t)ix * ic, ic);
             }
         }
     }
@@ -73,24 +85,6 @@ static void conv_task(void *ctx, int i, int thread)
                                                (size_t)p->pk.N) != QGEMM_OK);
 }
 
-/* A RESCALE REQUIRE failed: run the reference CONV2D and RESCALE, which report it. */
-static tosac_code report_range(interp_ctx *c, const conv_prep *p)
-{
-    tosac_code rc = interp_find_op(TOSA_OP_CONV2D)(c);
-    if (rc)
-        return rc;
-    interp_ctx r = *c;
-    const interp_block_state *bs = p->bs;
-    r.op = &bs->block->ops[p->rescale_op];
-    r.in = bs->operands + bs->operand_off[p->rescale_op];
-    r.n_in = r.op->n_inputs;
-    r.out = r.in + r.n_in;
-    r.n_out = r.op->n_outputs;
-    r.op_data = NULL;
-    rc = interp_find_op(TOSA_OP_RESCALE)(&r);
-    return rc ? rc : interp_error(c, "internal: the fused RESCALE failed, the reference's not");
-}
-
 static tosac_code conv_invoke(interp_ctx *c)
 {
     const conv_prep *p = c->op_data;
@@ -98,7 +92,8 @@ static tosac_code conv_invoke(interp_ctx *c)
     rt_accel_parallel(p->sh, p->n_tasks, conv_task, &cr);
     for (int i = 0; i < p->n_tasks; i++)
         if (p->task_bad[i])
-            return report_range(c, p);
+            return rt_accel_requant_report(c, interp_find_op(TOSA_OP_CONV2D), p->bs,
+                                           p->rescale_op);
     return TOSAC_OK;
 }
 
@@ -154,25 +149,15 @@ static int try_conv(rt_accel_block *ab, int op, tosac_error *err)
     qgemm_params q = {
         .K = (int)K, .N = (int)OC, .b = w->data, .b_sk = 1, .b_sn = (ptrdiff_t)K,
         .bias = bias->data, .n_bias = (int)bias->shape[0], .a_zp = *(const int8_t *)izp->data,
-        .out = fused ? QGEMM_OUT_I8 : QGEMM_OUT_I32,
     };
-    if (fused) {
-        q.mult = rq.mult;
-        q.shift = rq.shift;
-        q.n_rq = rq.n;
-        q.double_round = rq.double_round;
-        q.out_zp = rq.out_zp;
-        q.lo = rq.lo;
-        q.hi = rq.hi;
-    }
+    rt_accel_requant_qgemm(fused ? &rq : NULL, &q);
     conv_prep *p = rt_accel_alloc(ab, sizeof *p);
     size_t pbytes = qgemm_packed_size(q.K, q.N);
     void *mem = pbytes ? rt_accel_alloc(ab, pbytes) : NULL;
     if (!p || !mem)
         return 0;
     memset(p, 0, sizeof *p);
-    if (!qgemm_pack(&p->pk, kern_isa_active(), &q, mem) &&
-        !qgemm_pack(&p->pk, KERN_ISA_PORTABLE, &q, mem))
+    if (!qgemm_pack(&p->pk, qgemm_variant(), &q, mem))
         return 0;
     p->batch = (int)is[0];
     p->IH = (int)is[1];

@@ -1,6 +1,7 @@
 /* Matching the RESCALE (+CLAMP) fused after an int32 accumulator (see rt_accel_requant.h). */
 #include <string.h>
 
+#include "interp/interp_registry.h"
 #include "runtime/accel/rt_accel_requant.h"
 
 static bool same_shape(const tosac_tensor *a, const tosac_tensor *b)
@@ -81,4 +82,35 @@ int rt_accel_match_requant(const rt_accel_block *ab, int prod, int t, int64_t nc
     rq->final = o->outputs[0];
     match_clamp(ab, op, o->outputs[0], rq);
     return 1;
+}
+
+void rt_accel_requant_qgemm(const rt_accel_requant *rq, qgemm_params *q)
+{
+    q->out = rq ? QGEMM_OUT_I8 : QGEMM_OUT_I32;
+    if (!rq)
+        return;
+    q->mult = rq->mult;
+    q->shift = rq->shift;
+    q->n_rq = rq->n;
+    q->double_round = rq->double_round;
+    q->out_zp = rq->out_zp;
+    q->lo = rq->lo;
+    q->hi = rq->hi;
+}
+
+tosac_code rt_accel_requant_report(interp_ctx *c, interp_op_fn first,
+                                   const interp_block_state *bs, int rescale_op)
+{
+    tosac_code rc = first(c);
+    if (rc)
+        return rc;
+    interp_ctx r = *c;
+    r.op = &bs->block->ops[rescale_op];
+    r.in = bs->operands + bs->operand_off[rescale_op];
+    r.n_in = r.op->n_inputs;
+    r.out = r.in + r.n_in;
+    r.n_out = r.op->n_outputs;
+    r.op_data = NULL;
+    rc = interp_find_op(TOSA_OP_RESCALE)(&r);
+    return rc ? rc : interp_error(c, "internal: the fused RESCALE failed, the reference's not");
 }

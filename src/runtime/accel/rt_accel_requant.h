@@ -7,6 +7,7 @@
 #define TOSAC_RT_ACCEL_REQUANT_H
 
 #include "runtime/accel/rt_accel.h"
+#include "ukernels/qgemm.h"
 
 typedef struct rt_accel_requant {
     int ops[2], n_ops;          /* the RESCALE, then the CLAMP when fused */
@@ -23,5 +24,14 @@ typedef struct rt_accel_requant {
  * result, both next in execution order. Returns 1 and fills rq, or 0. */
 int rt_accel_match_requant(const rt_accel_block *ab, int prod, int t, int64_t nc,
                            rt_accel_requant *rq);
+
+/* The epilogue fields of q: rq's RESCALE (+CLAMP) when rq is non-NULL, else int32 out. */
+void rt_accel_requant_qgemm(const rt_accel_requant *rq, qgemm_params *q);
+
+/* A fused epilogue found a value its RESCALE's REQUIRE rejects: runs the group's first
+ * operator (c, its reference function first) and then the RESCALE rescale_op of bs on the
+ * reference, which report the failure in the reference's words. */
+tosac_code rt_accel_requant_report(interp_ctx *c, interp_op_fn first,
+                                   const interp_block_state *bs, int rescale_op);
 
 #endif
