@@ -1,7 +1,8 @@
 /* Small TOSA graphs run twice, on the reference interpreter and with the accelerated
  * operators of src/runtime/accel/ installed (one kernel variant forced), for the accel twin
  * tests: the two results must be byte-identical and the family must really have installed
- * itself. Header-only (static functions) so a test needs no CMake change. */
+ * itself. Header-only (static functions) so a test needs no CMake change; include it after
+ * testutil.h (cmocka). */
 #ifndef TOSAC_TESTS_ACCEL_RUN_TESTUTIL_H
 #define TOSAC_TESTS_ACCEL_RUN_TESTUTIL_H
 
@@ -121,6 +122,40 @@ static inline at_result at_run(const tosa_graph *g, const tosac_tensor *input, i
     interp_state_free(st);
     free(mem);
     return r;
+}
+
+/* The reference run, then every variant this machine runs (kern_isa_force) with 1 and 3
+ * threads: each must replace `installed` operators of the main block and give the
+ * reference's bytes, or fail where the reference fails (expect_error). */
+static inline void at_check_variants(const tosa_graph *g, const tosac_tensor *in, int installed,
+                                     int expect_error)
+{
+    at_result ref = at_run(g, in, 0, 1);
+    assert_int_equal(ref.installed, 0);
+    if (expect_error)
+        assert_int_not_equal(ref.rc, TOSAC_OK);
+    else
+        assert_int_equal(ref.rc, TOSAC_OK);
+    kern_isa saved = kern_isa_active();
+    for (int v = 0; v < KERN_ISA_COUNT; v++) {
+        if (!kern_isa_available((kern_isa)v))
+            continue;
+        assert_int_equal(kern_isa_force((kern_isa)v), 0);
+        for (int threads = 1; threads <= 3; threads += 2) {
+            at_result r = at_run(g, in, 1, threads);
+            assert_int_equal(r.installed, installed);
+            if (expect_error) {
+                assert_int_not_equal(r.rc, TOSAC_OK);
+            } else {
+                assert_int_equal(r.rc, TOSAC_OK);
+                assert_int_equal(r.bytes, ref.bytes);
+                assert_memory_equal(r.out, ref.out, ref.bytes);
+            }
+            free(r.out);
+        }
+    }
+    kern_isa_force(saved);
+    free(ref.out);
 }
 
 /* Random int8 values in [lo, hi], with the extremes forced at a few places. */

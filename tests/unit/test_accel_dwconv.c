@@ -111,32 +111,7 @@ static void check_case(const dw_case *cc)
     dw_case d = *cc, *c = &d;
     defaults(c);
     tosa_graph *g = build(c);
-    at_result ref = at_run(g, &g_in, 0, 1);
-    assert_int_equal(ref.installed, 0);
-    if (c->expect_error)
-        assert_int_not_equal(ref.rc, TOSAC_OK);
-    else
-        assert_int_equal(ref.rc, TOSAC_OK);
-    kern_isa saved = kern_isa_active();
-    for (int v = 0; v < KERN_ISA_COUNT; v++) {
-        if (!kern_isa_available((kern_isa)v))
-            continue;
-        assert_int_equal(kern_isa_force((kern_isa)v), 0);
-        for (int threads = 1; threads <= 3; threads += 2) {
-            at_result r = at_run(g, &g_in, 1, threads);
-            assert_int_equal(r.installed, 2 + (c->clamp != 0)); /* DW, RESCALE (, CLAMP) */
-            if (c->expect_error) {
-                assert_int_not_equal(r.rc, TOSAC_OK);
-            } else {
-                assert_int_equal(r.rc, TOSAC_OK);
-                assert_int_equal(r.bytes, ref.bytes);
-                assert_memory_equal(r.out, ref.out, ref.bytes);
-            }
-            free(r.out);
-        }
-    }
-    kern_isa_force(saved);
-    free(ref.out);
+    at_check_variants(g, &g_in, 2 + (c->clamp != 0), c->expect_error); /* DW, RESCALE (, CLAMP) */
     free(g_in.data);
     tosa_graph_free(g);
 }

@@ -8,12 +8,14 @@ extern const rt_accel_family rt_accel_dwconv;
 extern const rt_accel_family rt_accel_family_matmul;
 extern const rt_accel_family rt_accel_ewise;
 extern const rt_accel_family rt_accel_table;
+extern const rt_accel_family rt_accel_pool;
 
 const rt_accel_family *const rt_accel_families[] = {
     &rt_accel_family_conv,
     &rt_accel_conv16,
     &rt_accel_dwconv,
     &rt_accel_family_matmul,
+    &rt_accel_pool,
     &rt_accel_ewise,
     &rt_accel_table,
     NULL,
