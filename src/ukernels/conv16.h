@@ -14,20 +14,27 @@
 #include "kernels/isa.h"
 #include "ukernels/ewise.h"
 
-#define UKR_CONV16_TILE 4 /* output pixels per weight pass (CONV2D) */
+#define UKR_CONV16_TILE 4    /* output pixels per weight pass (CONV2D) */
+#define UKR_CONV16_KALIGN 32 /* CONV2D rows padded with zeros: no scalar tails */
 
 typedef struct ukr_conv16 {
     int64_t N, IH, IW, IC, OH, OW, OC, KH, KW;
     int64_t M;                  /* DEPTHWISE: channel multiplier (OC = IC * M); 0: CONV2D */
     int64_t sy, sx, dy, dx, pt, pl;
-    const int16_t *w;           /* CONV2D [OC][KH*KW*IC]; DEPTHWISE [KH*KW][IC*M] */
+    int64_t Kp;                 /* CONV2D: KH*KW*IC rounded up to UKR_CONV16_KALIGN */
+    const int16_t *w;           /* CONV2D [OC][Kp] (zero tail); DEPTHWISE [KH*KW][IC*M] */
     const int64_t *bias;        /* n_bias values (1 or OC) */
     int64_t n_bias;
     int64_t chunk;              /* CONV2D: products summed in int32 before int64 */
     ukr_rescale rs;             /* the RESCALE (scale16, in 48 bits) */
     int64_t lo, hi;             /* its output range narrowed by the CLAMP (if any) */
+    /* per output channel (OC each, ukr_conv16_finish_arrays): bias, multiplier, rounding,
+     * shift, so the output stage of a pixel vectorises */
+    const int64_t *f_bias, *f_mul, *f_rnd, *f_sh;
 } ukr_conv16;
 
+/* Fills the f_ arrays in mem (4 * OC int64). */
+void ukr_conv16_finish_arrays(ukr_conv16 *p, int64_t *mem);
 /* Scratch bytes per thread (the same for every variant). */
 size_t ukr_conv16_scratch(const ukr_conv16 *p);
 

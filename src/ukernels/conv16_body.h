@@ -11,21 +11,42 @@ static inline int64_t CONV16_ATTR conv16_wrap48(int64_t v)
     return (int64_t)((uint64_t)v << 16) >> 16;
 }
 
-/* acc (the exact sum) + bias -> the RESCALE and CLAMP; *bad on an int32 REQUIRE failure */
-static inline int64_t CONV16_ATTR conv16_finish(const ukr_conv16 *p, int64_t oc, int64_t acc,
-                                                uint64_t *bad)
+/* The output stage of one pixel: acc[oc] (the exact sums) + bias, wrapped to 48 bits as the
+ * reference's accumulator and output, apply_scale_16 (its int32 REQUIREs or-ed into the
+ * result: false when one fails), + output_zp, the RESCALE and CLAMP ranges; OC values. */
+#define CONV16_FINISH(TA, TO)                                                                  \
+    static bool CONV16_ATTR finish_##TA##_##TO(const ukr_conv16 *p, const TA *acc, TO *out)    \
+    {                                                                                          \
+        uint64_t bad = 0;                                                                      \
+        const int64_t ozp = p->rs.out_zp, lo = p->lo, hi = p->hi;                              \
+        const int64_t *b = p->f_bias, *m = p->f_mul, *rd = p->f_rnd, *sh = p->f_sh;            \
+        for (int64_t oc = 0; oc < p->OC; oc++) {                                               \
+            int64_t v = conv16_wrap48(conv16_wrap48(acc[oc]) + b[oc]);                         \
+            int64_t r = (int64_t)((uint64_t)v * (uint64_t)m[oc] + (uint64_t)rd[oc]) >> sh[oc]; \
+            bad |= (uint64_t)(r - INT32_MIN) > (uint64_t)UINT32_MAX;                           \
+            r += ozp;                                                                          \
+            bad |= (uint64_t)(r - INT32_MIN) > (uint64_t)UINT32_MAX;                           \
+            out[oc] = (TO)(r < lo ? lo : r > hi ? hi : r);                                     \
+        }                                                                                      \
+        return bad == 0;                                                                       \
+    }
+CONV16_FINISH(int64_t, int8_t)
+CONV16_FINISH(int64_t, int16_t)
+CONV16_FINISH(int32_t, int8_t)
+CONV16_FINISH(int32_t, int16_t)
+
+static inline bool CONV16_ATTR conv16_finish64(const ukr_conv16 *p, const int64_t *acc,
+                                               void *out, int64_t i)
 {
-    int64_t v = conv16_wrap48(conv16_wrap48(acc) + p->bias[p->n_bias > 1 ? oc : 0]);
-    int64_t r = ukr_rescale_one(&p->rs, &p->rs.ch[p->rs.n_ch > 1 ? oc : 0], v, bad);
-    return r < p->lo ? p->lo : r > p->hi ? p->hi : r;
+    return p->rs.out_bits == 8 ? finish_int64_t_int8_t(p, acc, (int8_t *)out + i)
+                               : finish_int64_t_int16_t(p, acc, (int16_t *)out + i);
 }
 
-static inline void CONV16_ATTR conv16_store(const ukr_conv16 *p, void *out, int64_t i, int64_t v)
+static inline bool CONV16_ATTR conv16_finish32(const ukr_conv16 *p, const int32_t *acc,
+                                               void *out, int64_t i)
 {
-    if (p->rs.out_bits == 8)
-        ((int8_t *)out)[i] = (int8_t)v;
-    else
-        ((int16_t *)out)[i] = (int16_t)v;
+    return p->rs.out_bits == 8 ? finish_int32_t_int8_t(p, acc, (int8_t *)out + i)
+                               : finish_int32_t_int16_t(p, acc, (int16_t *)out + i);
 }
 
 /* The patch (KH*KW*IC values, 0 outside the image) of output pixel (n, oy, ox). */
@@ -49,17 +70,20 @@ static void CONV16_ATTR conv16_patch(const ukr_conv16 *p, const int16_t *in, int
 static bool CONV16_ATTR conv16_direct(const ukr_conv16 *p, const int16_t *in, void *out,
                                       void *scratch)
 {
-    const int64_t K = p->KH * p->KW * p->IC, T = UKR_CONV16_TILE;
-    int16_t *patch = scratch; /* T patches of K */
-    uint64_t bad = 0;
+    const int64_t K = p->Kp, K0 = p->KH * p->KW * p->IC, T = UKR_CONV16_TILE;
+    int16_t *patch = scratch; /* T patches of K, then T rows of OC sums */
+    int64_t *sums = (int64_t *)(void *)((unsigned char *)scratch +
+                                        ((sizeof(int16_t) * (size_t)(T * K) + 15) & ~(size_t)15));
+    bool ok = true;
     for (int64_t n = 0; n < p->N; n++)
         for (int64_t oy = 0; oy < p->OH; oy++)
             for (int64_t ox0 = 0; ox0 < p->OW; ox0 += T) {
                 int64_t np = p->OW - ox0 < T ? p->OW - ox0 : T;
                 for (int64_t j = 0; j < T; j++) {
-                    if (j < np)
+                    if (j < np) {
                         conv16_patch(p, in, n, oy, ox0 + j, patch + j * K);
-                    else
+                        memset(patch + j * K + K0, 0, sizeof(int16_t) * (size_t)(K - K0));
+                    } else
                         memset(patch + j * K, 0, sizeof(int16_t) * (size_t)K);
                 }
                 const int16_t *p0 = patch, *p1 = patch + K, *p2 = patch + 2 * K,
@@ -83,13 +107,15 @@ static bool CONV16_ATTR conv16_direct(const ukr_conv16 *p, const int16_t *in, vo
                         a2 += s2;
                         a3 += s3;
                     }
-                    const int64_t a[4] = {a0, a1, a2, a3};
-                    for (int64_t j = 0; j < np; j++)
-                        conv16_store(p, out, obase + j * p->OC + oc,
-                                     conv16_finish(p, oc, a[j], &bad));
+                    sums[oc] = a0;
+                    sums[p->OC + oc] = a1;
+                    sums[2 * p->OC + oc] = a2;
+                    sums[3 * p->OC + oc] = a3;
                 }
+                for (int64_t j = 0; j < np; j++)
+                    ok &= conv16_finish64(p, sums + j * p->OC, out, obase + j * p->OC);
             }
-    return bad == 0;
+    return ok;
 }
 
 static bool CONV16_ATTR conv16_depthwise(const ukr_conv16 *p, const int16_t *in, void *out,
@@ -97,7 +123,7 @@ static bool CONV16_ATTR conv16_depthwise(const ukr_conv16 *p, const int16_t *in,
 {
     const int64_t CM = p->IC * p->M;
     int32_t *acc = scratch; /* exact: KH*KW*32768*max|w| < 2^31 (checked at init) */
-    uint64_t bad = 0;
+    bool ok = true;
     for (int64_t n = 0; n < p->N; n++)
         for (int64_t oy = 0; oy < p->OH; oy++)
             for (int64_t ox = 0; ox < p->OW; ox++) {
@@ -122,11 +148,9 @@ static bool CONV16_ATTR conv16_depthwise(const ukr_conv16 *p, const int16_t *in,
                         }
                     }
                 }
-                int64_t obase = ((n * p->OH + oy) * p->OW + ox) * CM;
-                for (int64_t c = 0; c < CM; c++)
-                    conv16_store(p, out, obase + c, conv16_finish(p, c, acc[c], &bad));
+                ok &= conv16_finish32(p, acc, out, ((n * p->OH + oy) * p->OW + ox) * CM);
             }
-    return bad == 0;
+    return ok;
 }
 
 bool CONV16_ATTR CONV16_NAME(const ukr_conv16 *p, const int16_t *in, void *out, void *scratch)

@@ -2,6 +2,7 @@
  * overflow even on inputs a REQUIRE rejects) and right shifts of negative int64 values are
  * arithmetic, as GCC and Clang define them (rt_accel_ewise.c declines on a compiler that
  * does not). */
+#include "kernels/isa.h"
 #include "ukernels/ewise.h"
 
 void ukr_rescale_ch_init(ukr_rescale_ch *ch, int32_t mul, int shift, bool double_round)
@@ -16,69 +17,52 @@ void ukr_rescale_ch_init(ukr_rescale_ch *ch, int32_t mul, int shift, bool double
     }
 }
 
-#define RESCALE_LOOP(TI, TO)                                                                   \
-    static bool rescale_##TI##_##TO(const ukr_rescale *p, const TI *in, TO *out, int64_t n)    \
-    {                                                                                          \
-        uint64_t bad = 0;                                                                      \
-        int64_t nc = p->n_ch;                                                                  \
-        for (int64_t i = 0; i < n; i += nc)                                                    \
-            for (int64_t k = 0; k < nc; k++)                                                   \
-                out[i + k] = (TO)ukr_rescale_one(p, &p->ch[k], in[i + k], &bad);                   \
-        return bad == 0;                                                                       \
-    }
-#define RESCALE_OUTS(TI) RESCALE_LOOP(TI, int8_t) RESCALE_LOOP(TI, int16_t) RESCALE_LOOP(TI, int32_t)
-RESCALE_OUTS(int8_t)
-RESCALE_OUTS(int16_t)
-RESCALE_OUTS(int32_t)
-RESCALE_OUTS(int64_t)
-
-#define RESCALE_PICK_OUT(TI)                                                                   \
-    switch (p->out_bits) {                                                                     \
-    case 8: return rescale_##TI##_int8_t(p, in, out, n);                                       \
-    case 16: return rescale_##TI##_int16_t(p, in, out, n);                                     \
-    default: return rescale_##TI##_int32_t(p, in, out, n);                                     \
-    }
-
-bool ukr_rescale_run(const ukr_rescale *p, const void *in, void *out, int64_t n)
+void ukr_rescale_soa(ukr_rescale *p, int64_t *mem)
 {
-    switch (p->in_bits) {
-    case 8: RESCALE_PICK_OUT(int8_t)
-    case 16: RESCALE_PICK_OUT(int16_t)
-    case 32: RESCALE_PICK_OUT(int32_t)
-    default: RESCALE_PICK_OUT(int64_t)
+    int64_t nc = p->n_ch;
+    int64_t *m = mem, *rp = mem + nc, *rn = mem + 2 * nc, *l = mem + 3 * nc, *sh = mem + 4 * nc;
+    for (int64_t k = 0; k < nc; k++) {
+        m[k] = p->ch[k].mul;
+        rp[k] = p->ch[k].round_pos;
+        rn[k] = p->ch[k].round_neg;
+        l[k] = p->ch[k].lim;
+        sh[k] = p->ch[k].shift;
+    }
+    p->v_mul = m;
+    p->v_rpos = rp;
+    p->v_rneg = rn;
+    p->v_lim = l;
+    p->v_shift = sh;
+}
+
+#define EW_ATTR
+#define EW_SUFFIX(name) name##_portable
+#include "ukernels/ewise_body.h"
+
+ukr_rescale_fn ukr_rescale_select(int isa)
+{
+    switch (isa) {
+#if KERN_HAVE_AVX2_TWIN
+    case KERN_ISA_AVX2: return ukr_rescale_avx2;
+#endif
+#if KERN_HAVE_AVX512VNNI_TWIN
+    case KERN_ISA_AVX512VNNI: return ukr_rescale_avx512vnni;
+#endif
+    default: return ukr_rescale_portable;
     }
 }
 
-#define ADD_RESCALE_LOOP(TI, TO)                                                               \
-    static bool add_rescale_##TI##_##TO(const ukr_rescale *a, const ukr_rescale *b,            \
-                                        const ukr_rescale *c, const TI *x, const TI *y,        \
-                                        TO *out, int64_t n)                                    \
-    {                                                                                          \
-        uint64_t bad = 0;                                                                      \
-        int64_t nc = a->n_ch > b->n_ch ? a->n_ch : b->n_ch;                                    \
-        nc = c->n_ch > nc ? c->n_ch : nc;                                                      \
-        for (int64_t i = 0; i < n; i += nc)                                                    \
-            for (int64_t k = 0; k < nc; k++) {                                                 \
-                int64_t s = ukr_rescale_one(a, &a->ch[a->n_ch > 1 ? k : 0], x[i + k], &bad) +      \
-                            ukr_rescale_one(b, &b->ch[b->n_ch > 1 ? k : 0], y[i + k], &bad);       \
-                bad |= (uint64_t)(s - INT32_MIN) > (uint64_t)UINT32_MAX; /* apply_add_s */     \
-                out[i + k] = (TO)ukr_rescale_one(c, &c->ch[c->n_ch > 1 ? k : 0], s, &bad);         \
-            }                                                                                  \
-        return bad == 0;                                                                       \
-    }
-ADD_RESCALE_LOOP(int8_t, int8_t)
-ADD_RESCALE_LOOP(int8_t, int16_t)
-ADD_RESCALE_LOOP(int16_t, int8_t)
-ADD_RESCALE_LOOP(int16_t, int16_t)
-
-bool ukr_add_rescale_run(const ukr_rescale *a, const ukr_rescale *b, const ukr_rescale *c,
-                         const void *x, const void *y, void *out, int64_t n)
+ukr_add_rescale_fn ukr_add_rescale_select(int isa)
 {
-    if (a->in_bits == 8)
-        return c->out_bits == 8 ? add_rescale_int8_t_int8_t(a, b, c, x, y, out, n)
-                                : add_rescale_int8_t_int16_t(a, b, c, x, y, out, n);
-    return c->out_bits == 8 ? add_rescale_int16_t_int8_t(a, b, c, x, y, out, n)
-                            : add_rescale_int16_t_int16_t(a, b, c, x, y, out, n);
+    switch (isa) {
+#if KERN_HAVE_AVX2_TWIN
+    case KERN_ISA_AVX2: return ukr_add_rescale_avx2;
+#endif
+#if KERN_HAVE_AVX512VNNI_TWIN
+    case KERN_ISA_AVX512VNNI: return ukr_add_rescale_avx512vnni;
+#endif
+    default: return ukr_add_rescale_portable;
+    }
 }
 
 bool ukr_arith_i32(int what, int shift, const int32_t *a, const int32_t *b, int32_t *o,

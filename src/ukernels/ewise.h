@@ -27,6 +27,8 @@ typedef struct ukr_rescale {
     int n_ch;                     /* 1, or the last dim (per channel) */
     const ukr_rescale_ch *ch;
     bool scale16;                 /* apply_scale_16: v must be int48, the result int32 */
+    /* the channels again, one array per field (vectorised per-channel loops; NULL: none) */
+    const int64_t *v_mul, *v_rpos, *v_rneg, *v_lim, *v_shift;
 } ukr_rescale;
 
 /* Fills one channel from the RESCALE operands (multiplier >= 0, shift 2..62 checked by the
@@ -56,14 +58,28 @@ static inline int64_t ukr_rescale_one(const ukr_rescale *p, const ukr_rescale_ch
     return r < p->lo ? p->lo : r > p->hi ? p->hi : r;
 }
 
+/* The per-field arrays of p's channels in mem (5 * n_ch int64). */
+void ukr_rescale_soa(ukr_rescale *p, int64_t *mem);
+
 /* out[i] = rescale(in[i]) for n elements (n a multiple of n_ch when per channel). False when
  * a REQUIRE fails (the output is then unspecified). */
-bool ukr_rescale_run(const ukr_rescale *p, const void *in, void *out, int64_t n);
-
+typedef bool (*ukr_rescale_fn)(const ukr_rescale *p, const void *in, void *out, int64_t n);
 /* The residual group: out = rescale_c(rescale_a(x) + rescale_b(y)), the intermediates i32,
  * all n elements of one shape. */
-bool ukr_add_rescale_run(const ukr_rescale *a, const ukr_rescale *b, const ukr_rescale *c,
-                         const void *x, const void *y, void *out, int64_t n);
+typedef bool (*ukr_add_rescale_fn)(const ukr_rescale *a, const ukr_rescale *b,
+                                   const ukr_rescale *c, const void *x, const void *y,
+                                   void *out, int64_t n);
+/* The variants (ewise_body.h compiled per target) and the choice of one (available). */
+#define UKR_EWISE_VARIANT(suffix)                                                              \
+    bool ukr_rescale_##suffix(const ukr_rescale *p, const void *in, void *out, int64_t n);     \
+    bool ukr_add_rescale_##suffix(const ukr_rescale *a, const ukr_rescale *b,                  \
+                                  const ukr_rescale *c, const void *x, const void *y,          \
+                                  void *out, int64_t n);
+UKR_EWISE_VARIANT(portable)
+UKR_EWISE_VARIANT(avx2)
+UKR_EWISE_VARIANT(avx512vnni)
+ukr_rescale_fn ukr_rescale_select(int isa);
+ukr_add_rescale_fn ukr_add_rescale_select(int isa);
 
 enum { UKR_ADD, UKR_SUB, UKR_MUL };
 /* int32 ADD / SUB / MUL (shift 0..63 for MUL: 0 keeps the product's low 32 bits) over two

@@ -6,7 +6,7 @@
  * group back to the reference, which reports it. */
 #include <string.h>
 
-#include "runtime/accel/rt_accel_group.h"
+#include "runtime/accel/rt_accel_ewise.h"
 #include "ukernels/conv16.h"
 
 typedef struct conv16_data {
@@ -24,13 +24,6 @@ static tosac_code run_conv16(interp_ctx *c)
     return TOSAC_OK;
 }
 
-static tosac_tensor *operand(const rt_accel_block *ab, int op, int k)
-{
-    const tosa_operator *o = &ab->b->ops[op];
-    int t = k < o->n_inputs ? o->inputs[k] : o->outputs[k - o->n_inputs];
-    return rt_accel_tensor(ab, t);
-}
-
 /* The reference's output-size equation (idiv_check exact, non-negative). */
 static bool out_dim_ok(int64_t in, int64_t pad0, int64_t pad1, int64_t k, int64_t dil,
                        int64_t stride, int64_t out)
@@ -41,55 +34,11 @@ static bool out_dim_ok(int64_t in, int64_t pad0, int64_t pad1, int64_t k, int64_
     return num >= 0 && num % stride == 0 && out == num / stride + 1;
 }
 
-/* The RESCALE reading the convolution (scale16, i48 -> i8/i16, constant parameters), as
- * the ewise family checks it. */
+/* The RESCALE reading the convolution: scale16 (apply_scale_16), i48 -> i8/i16. */
 static bool rescale16_params(rt_accel_block *ab, int op, ukr_rescale *p)
 {
-    const tosa_operator *o = &ab->b->ops[op];
-    if (o->op != TOSA_OP_RESCALE || o->n_inputs != 5 || o->n_outputs != 1)
-        return false;
-    for (int k = 1; k < 5; k++)
-        if (!rt_accel_is_const(ab, o->inputs[k]))
-            return false;
-    const tosa_attr *a = &o->attr;
-    const tosac_tensor *in = operand(ab, op, 0), *mul = operand(ab, op, 1),
-                       *sh = operand(ab, op, 2), *izp = operand(ab, op, 3),
-                       *ozp = operand(ab, op, 4), *out = operand(ab, op, 5);
-    int ob = out->dtype == TOSAC_DT_I8 ? 8 : out->dtype == TOSAC_DT_I16 ? 16 : 0;
-    uint32_t rm = a->rounding_mode;
-    if (in->dtype != TOSAC_DT_I48 || !ob || a->scale32 || a->input_unsigned ||
-        a->output_unsigned || !tosac_shape_equal(in->rank, in->shape, out->rank, out->shape) ||
-        izp->dtype != in->dtype || ozp->dtype != out->dtype || tosac_tensor_numel(izp) != 1 ||
-        tosac_tensor_numel(ozp) != 1 || mul->dtype != TOSAC_DT_I16 || sh->dtype != TOSAC_DT_I8 ||
-        (rm != TOSA_ROUND_SINGLE && rm != TOSA_ROUND_INEXACT) || in->rank < 1 ||
-        (-1 >> 1) != -1)
-        return false;
-    int64_t nc = a->per_channel ? in->shape[in->rank - 1] : 1;
-    if (mul->rank != 1 || mul->shape[0] != nc || sh->rank != 1 || sh->shape[0] != nc ||
-        ((const int64_t *)izp->data)[0] != 0)
-        return false;
-    int64_t out_zp = ob == 8 ? ((const int8_t *)ozp->data)[0] : ((const int16_t *)ozp->data)[0];
-    if (ob != 8 && out_zp != 0)
-        return false;
-    ukr_rescale_ch *ch = rt_accel_alloc(ab, sizeof *ch * (size_t)nc);
-    if (!ch)
-        return false;
-    for (int64_t k = 0; k < nc; k++) {
-        int64_t m = ((const int16_t *)mul->data)[k], s = ((const int8_t *)sh->data)[k];
-        if (m < 0 || s < 2 || s > 62)
-            return false;
-        ukr_rescale_ch_init(&ch[k], (int32_t)m, (int)s, false);
-    }
-    memset(p, 0, sizeof *p);
-    p->in_bits = 48;
-    p->out_bits = ob;
-    p->out_zp = out_zp;
-    p->lo = -((int64_t)1 << (ob - 1));
-    p->hi = ((int64_t)1 << (ob - 1)) - 1;
-    p->n_ch = (int)nc;
-    p->ch = ch;
-    p->scale16 = true;
-    return true;
+    return rt_accel_rescale_params(ab, op, p) && p->in_bits == 48 && p->scale16 &&
+           (p->out_bits == 8 || p->out_bits == 16);
 }
 
 /* The CLAMP reading t (its one reader) of the RESCALE's type, or -1; *lo / *hi its bounds. */
@@ -101,7 +50,7 @@ static int clamp_after(rt_accel_block *ab, int rescale, int t, int64_t *lo, int6
     const tosa_operator *o = &ab->b->ops[op];
     if (o->op != TOSA_OP_CLAMP || o->n_inputs != 1 || o->n_outputs != 1)
         return -1;
-    const tosac_tensor *in = operand(ab, op, 0), *out = operand(ab, op, 1);
+    const tosac_tensor *in = rt_accel_operand(ab, op, 0), *out = rt_accel_operand(ab, op, 1);
     int nb = in->dtype == TOSAC_DT_I8 ? 1 : in->dtype == TOSAC_DT_I16 ? 2 : 0;
     if (!nb || out->dtype != in->dtype ||
         !tosac_shape_equal(in->rank, in->shape, out->rank, out->shape) ||
@@ -122,9 +71,9 @@ static int conv16_try(rt_accel_block *ab, int op, tosac_error *err)
     if ((o->op != TOSA_OP_CONV2D && !dw) || o->n_inputs != 5 || o->n_outputs != 1)
         return 0;
     const tosa_attr *a = &o->attr;
-    const tosac_tensor *in = operand(ab, op, 0), *w = operand(ab, op, 1),
-                       *bias = operand(ab, op, 2), *izp = operand(ab, op, 3),
-                       *wzp = operand(ab, op, 4), *out = operand(ab, op, 5);
+    const tosac_tensor *in = rt_accel_operand(ab, op, 0), *w = rt_accel_operand(ab, op, 1),
+                       *bias = rt_accel_operand(ab, op, 2), *izp = rt_accel_operand(ab, op, 3),
+                       *wzp = rt_accel_operand(ab, op, 4), *out = rt_accel_operand(ab, op, 5);
     if (in->dtype != TOSAC_DT_I16 || w->dtype != TOSAC_DT_I8 || out->dtype != TOSAC_DT_I48 ||
         bias->dtype != TOSAC_DT_I48 || a->acc_type != TOSAC_DT_I48 || in->rank != 4 ||
         w->rank != 4 || out->rank != 4 || bias->rank != 1 || a->n_stride < 2 || a->n_pad < 4 ||
@@ -179,32 +128,43 @@ static int conv16_try(rt_accel_block *ab, int op, tosac_error *err)
         if (p.lo > p.hi) /* the CLAMP maps every value to its bound: keep it simple */
             return 0;
     }
-    /* pack w - weight_zp as int16 and bound the exact int32 sums */
+    /* pack w - weight_zp as int16 (CONV2D rows padded to Kp with zeros) and bound the exact
+     * int32 sums */
     int64_t K = p.KH * p.KW * p.IC, nw = tosac_tensor_numel(w);
-    int16_t *pw = rt_accel_alloc(ab, sizeof(int16_t) * (size_t)nw);
+    p.Kp = dw ? K : (K + UKR_CONV16_KALIGN - 1) / UKR_CONV16_KALIGN * UKR_CONV16_KALIGN;
+    int64_t rows = dw ? 1 : p.OC, row = dw ? nw : K, prow = dw ? nw : p.Kp;
+    int16_t *pw = rt_accel_alloc(ab, sizeof(int16_t) * (size_t)(rows * prow));
     conv16_data *d = rt_accel_alloc(ab, sizeof *d);
     if (!pw || !d)
         return 0;
     const int8_t *src = w->data;
     int64_t wmax = 1;
-    for (int64_t i = 0; i < nw; i++) {
-        pw[i] = (int16_t)(src[i] - wz); /* CONV2D [OC,KH,KW,IC] and DEPTHWISE [KH,KW,C,M]:
-                                           already the kernels' layouts */
-        int64_t v = pw[i] < 0 ? -pw[i] : pw[i];
-        wmax = v > wmax ? v : wmax;
+    for (int64_t r = 0; r < rows; r++) { /* CONV2D [OC,KH,KW,IC], DEPTHWISE [KH,KW,C,M]: already
+                                            the kernels' orders */
+        for (int64_t i = 0; i < row; i++) {
+            int16_t v = (int16_t)(src[r * row + i] - wz);
+            pw[r * prow + i] = v;
+            wmax = (v < 0 ? -v : v) > wmax ? (v < 0 ? -v : v) : wmax;
+        }
+        for (int64_t i = row; i < prow; i++)
+            pw[r * prow + i] = 0;
     }
     int64_t lim = (((int64_t)1 << 31) - 1) / (32768 * wmax);
     if (dw) {
         if (p.KH * p.KW > lim)
             return 0;
     } else {
-        p.chunk = lim >= 16 ? lim & ~(int64_t)15 : lim;
-        if (p.chunk > K)
-            p.chunk = K;
+        p.chunk = lim >= UKR_CONV16_KALIGN ? lim / UKR_CONV16_KALIGN * UKR_CONV16_KALIGN : lim;
+        if (p.chunk > p.Kp)
+            p.chunk = p.Kp;
     }
     p.w = pw;
     p.bias = bias->data;
     p.n_bias = bc;
+    int64_t *fin = rt_accel_alloc(ab, sizeof(int64_t) * 4 * (size_t)p.OC);
+    if (!fin)
+        return 0;
+    ukr_conv16_finish_arrays(&p, fin);
     d->p = p;
     d->fn = ukr_conv16_select(kern_isa_active());
     d->sh = ab->sh;

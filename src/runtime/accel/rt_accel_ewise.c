@@ -7,7 +7,7 @@
  * kernel runs the reference operators of its group, which report it. */
 #include <string.h>
 
-#include "runtime/accel/rt_accel_group.h"
+#include "runtime/accel/rt_accel_ewise.h"
 #include "ukernels/ewise.h"
 
 /* ---------------------------------------------------------------- shared */
@@ -17,14 +17,6 @@ static int64_t numel(const tosac_tensor *t) { return tosac_tensor_numel(t); }
 static bool same_shape(const tosac_tensor *a, const tosac_tensor *b)
 {
     return tosac_shape_equal(a->rank, a->shape, b->rank, b->shape);
-}
-
-/* The operator's operand tensor k (inputs then outputs). */
-static tosac_tensor *operand(const rt_accel_block *ab, int op, int k)
-{
-    const tosa_operator *o = &ab->b->ops[op];
-    int t = k < o->n_inputs ? o->inputs[k] : o->outputs[k - o->n_inputs];
-    return rt_accel_tensor(ab, t);
 }
 
 /* Installs a single operator reading tensors inputs[0..n). */
@@ -57,10 +49,7 @@ static int64_t read_int(const tosac_tensor *t, int64_t i)
     }
 }
 
-/* The RESCALE op's parameters when its kernel computes exactly what the reference does and
- * every static ERROR_IF / REQUIRE of the reference holds (constant multiplier, shift and
- * zero points; signed in and out); else false. */
-static bool rescale_params(rt_accel_block *ab, int op, ukr_rescale *p)
+bool rt_accel_rescale_params(rt_accel_block *ab, int op, ukr_rescale *p)
 {
     const tosa_operator *o = &ab->b->ops[op];
     if (o->op != TOSA_OP_RESCALE || o->n_inputs != 5 || o->n_outputs != 1)
@@ -69,9 +58,9 @@ static bool rescale_params(rt_accel_block *ab, int op, ukr_rescale *p)
         if (!rt_accel_is_const(ab, o->inputs[k]))
             return false;
     const tosa_attr *a = &o->attr;
-    const tosac_tensor *in = operand(ab, op, 0), *mul = operand(ab, op, 1),
-                       *sh = operand(ab, op, 2), *izp = operand(ab, op, 3),
-                       *ozp = operand(ab, op, 4), *out = operand(ab, op, 5);
+    const tosac_tensor *in = rt_accel_operand(ab, op, 0), *mul = rt_accel_operand(ab, op, 1),
+                       *sh = rt_accel_operand(ab, op, 2), *izp = rt_accel_operand(ab, op, 3),
+                       *ozp = rt_accel_operand(ab, op, 4), *out = rt_accel_operand(ab, op, 5);
     int ib = rescale_bits(in->dtype), ob = rescale_bits(out->dtype);
     uint32_t rm = a->rounding_mode;
     if (!ib || !ob || ob == 48 || !same_shape(in, out) || izp->dtype != in->dtype ||
@@ -108,19 +97,26 @@ static bool rescale_params(rt_accel_block *ab, int op, ukr_rescale *p)
     p->n_ch = (int)nc;
     p->ch = ch;
     p->scale16 = !a->scale32;
+    if (nc > 1) { /* the vectorised per-channel loops' arrays (every variant allocates them) */
+        int64_t *soa = rt_accel_alloc(ab, sizeof(int64_t) * 5 * (size_t)nc);
+        if (!soa)
+            return false;
+        ukr_rescale_soa(p, soa);
+    }
     return true;
 }
 
 typedef struct rescale_data {
     rt_accel_group g;
     ukr_rescale p;
+    ukr_rescale_fn fn;
 } rescale_data;
 
 static tosac_code run_rescale(interp_ctx *c)
 {
     rescale_data *d = c->op_data;
     const tosac_tensor *in = c->in[0];
-    if (!ukr_rescale_run(&d->p, in->data, d->g.dst, numel(in)))
+    if (!d->fn(&d->p, in->data, d->g.dst, numel(in)))
         return rt_accel_group_reference(c, &d->g);
     return TOSAC_OK;
 }
@@ -128,8 +124,9 @@ static tosac_code run_rescale(interp_ctx *c)
 static int try_rescale(rt_accel_block *ab, int op)
 {
     rescale_data *d = rt_accel_alloc(ab, sizeof *d);
-    if (!d || !rescale_params(ab, op, &d->p))
+    if (!d || !rt_accel_rescale_params(ab, op, &d->p))
         return 0;
+    d->fn = ukr_rescale_select(kern_isa_active());
     int in = ab->b->ops[op].inputs[0];
     return install_one(ab, op, &in, 1, run_rescale, &d->g, d);
 }
@@ -139,6 +136,7 @@ static int try_rescale(rt_accel_block *ab, int op)
 typedef struct residual_data {
     rt_accel_group g;
     ukr_rescale a, b, c;
+    ukr_add_rescale_fn fn;
     const tosac_tensor *y;
 } residual_data;
 
@@ -146,7 +144,7 @@ static tosac_code run_residual(interp_ctx *c)
 {
     residual_data *d = c->op_data;
     const tosac_tensor *x = c->in[0];
-    if (!ukr_add_rescale_run(&d->a, &d->b, &d->c, x->data, d->y->data, d->g.dst, numel(x)))
+    if (!d->fn(&d->a, &d->b, &d->c, x->data, d->y->data, d->g.dst, numel(x)))
         return rt_accel_group_reference(c, &d->g);
     return TOSAC_OK;
 }
@@ -174,11 +172,11 @@ static int try_residual(rt_accel_block *ab, int op)
     if (!d)
         return 0;
     /* a + b is symmetric: a is the group's first RESCALE, whose input the kernel gets */
-    if (!rescale_params(ab, op, &d->a) || !rescale_params(ab, r2, &d->b) ||
-        !rescale_params(ab, r3, &d->c))
+    if (!rt_accel_rescale_params(ab, op, &d->a) || !rt_accel_rescale_params(ab, r2, &d->b) ||
+        !rt_accel_rescale_params(ab, r3, &d->c))
         return 0;
-    const tosac_tensor *x = operand(ab, op, 0), *y = operand(ab, r2, 0),
-                       *s = operand(ab, add, 2), *out = operand(ab, r3, 5);
+    const tosac_tensor *x = rt_accel_operand(ab, op, 0), *y = rt_accel_operand(ab, r2, 0),
+                       *s = rt_accel_operand(ab, add, 2), *out = rt_accel_operand(ab, r3, 5);
     if (x->dtype != y->dtype || (d->a.in_bits != 8 && d->a.in_bits != 16) ||
         d->a.out_bits != 32 || d->b.out_bits != 32 || s->dtype != TOSAC_DT_I32 ||
         (d->c.out_bits != 8 && d->c.out_bits != 16) || !same_shape(x, y) ||
@@ -187,6 +185,7 @@ static int try_residual(rt_accel_block *ab, int op)
     int ops[4] = {op, r2, add, r3};
     int inputs[2] = {b->ops[op].inputs[0], b->ops[r2].inputs[0]};
     d->y = y;
+    d->fn = ukr_add_rescale_select(kern_isa_active());
     return rt_accel_group_install(ab, &d->g, ops, 4, inputs, 2, ta, run_residual, d);
 }
 
@@ -212,14 +211,14 @@ static int try_arith(rt_accel_block *ab, int op)
     int what = o->op == TOSA_OP_ADD ? UKR_ADD : o->op == TOSA_OP_SUB ? UKR_SUB : UKR_MUL;
     if (o->n_inputs != (what == UKR_MUL ? 3 : 2) || o->n_outputs != 1)
         return 0;
-    const tosac_tensor *a = operand(ab, op, 0), *b = operand(ab, op, 1),
-                       *out = operand(ab, op, o->n_inputs);
+    const tosac_tensor *a = rt_accel_operand(ab, op, 0), *b = rt_accel_operand(ab, op, 1),
+                       *out = rt_accel_operand(ab, op, o->n_inputs);
     if (a->dtype != TOSAC_DT_I32 || b->dtype != TOSAC_DT_I32 || out->dtype != TOSAC_DT_I32 ||
         !same_shape(a, b) || !same_shape(a, out))
         return 0;
     int shift = 0;
     if (what == UKR_MUL) {
-        const tosac_tensor *s = operand(ab, op, 2);
+        const tosac_tensor *s = rt_accel_operand(ab, op, 2);
         if (!rt_accel_is_const(ab, o->inputs[2]) || s->dtype != TOSAC_DT_I8 || numel(s) != 1)
             return 0;
         shift = ((const int8_t *)s->data)[0];
@@ -254,7 +253,7 @@ static int try_clamp(rt_accel_block *ab, int op)
     const tosa_operator *o = &ab->b->ops[op];
     if (o->n_inputs != 1 || o->n_outputs != 1)
         return 0;
-    const tosac_tensor *in = operand(ab, op, 0), *out = operand(ab, op, 1);
+    const tosac_tensor *in = rt_accel_operand(ab, op, 0), *out = rt_accel_operand(ab, op, 1);
     int bits = in->dtype == TOSAC_DT_I8 ? 8 : in->dtype == TOSAC_DT_I16 ? 16 : 0;
     int nb = bits / 8;
     if (!bits || out->dtype != in->dtype || !same_shape(in, out) || o->attr.n_min_val < nb ||
@@ -295,7 +294,7 @@ static int try_transpose(rt_accel_block *ab, int op)
     const tosa_operator *o = &ab->b->ops[op];
     if (o->n_inputs != 1 || o->n_outputs != 1)
         return 0;
-    const tosac_tensor *in = operand(ab, op, 0), *out = operand(ab, op, 1);
+    const tosac_tensor *in = rt_accel_operand(ab, op, 0), *out = rt_accel_operand(ab, op, 1);
     size_t esz = tosac_dtype_size(in->dtype);
     int r = in->rank;
     if (out->dtype != in->dtype || out->rank != r || o->attr.n_perms != r || r < 1 ||

@@ -14,6 +14,13 @@ typedef struct rt_accel_group {
     tosac_tensor *final;
 } rt_accel_group;
 
+/* Operand k of operator op (its inputs, then its outputs) as a prepared tensor. */
+static inline tosac_tensor *rt_accel_operand(const rt_accel_block *ab, int op, int k)
+{
+    const tosa_operator *o = &ab->b->ops[op];
+    return rt_accel_tensor(ab, k < o->n_inputs ? o->inputs[k] : o->outputs[k - o->n_inputs]);
+}
+
 /* Installs fn for ops[0..n_ops) (see rt_accel_install) and records them in g. */
 int rt_accel_group_install(rt_accel_block *ab, rt_accel_group *g, const int *ops, int n_ops,
                            const int *inputs, int n_inputs, int stage, interp_op_fn fn,
