@@ -144,14 +144,18 @@ static void backwards(void *pool, int n, tosac_rt_task task, void *ctx)
         task(ctx, i, i % 3);
 }
 
+/* Operators the conv/matmul families replaced: a CONV2D or MATMUL with a kernel, and the
+ * operators fused into its group (interp_op_nop). Another family's kernel on a standalone
+ * operator (ewise on the RESCALE after a declined CONV2D, when it is linked) is not theirs. */
 static int installed(const interp_state *st)
 {
     const interp_block_state *bs = st->main;
     int n = 0;
     for (int i = 0; i < bs->block->n_ops; i++) {
         tosa_op op = bs->block->ops[i].op;
-        if (op != TOSA_OP_CONST && op != TOSA_OP_CONST_SHAPE && bs->fns[i] != interp_find_op(op))
-            n++;
+        if (op == TOSA_OP_CONST || op == TOSA_OP_CONST_SHAPE || bs->fns[i] == interp_find_op(op))
+            continue;
+        n += bs->fns[i] == interp_op_nop || op == TOSA_OP_CONV2D || op == TOSA_OP_MATMUL;
     }
     return n;
 }
