@@ -2,7 +2,10 @@
  * Each column's K weights are contiguous and zero-padded to 16k, so one VMLADAVA.S8 sums 16
  * products of a row of A and a column into a 32-bit scalar, wrapping mod 2^32 as the
  * reference's i32 accumulator does; A's last partial vector is a predicated load (the lanes
- * past K are not read and read as 0). Four columns per pass over a row.
+ * past K are not read and read as 0). Four columns per pass over a row; column groups outside
+ * and rows inside, so a group's weight pointers and epilogue parameters are set up once for
+ * all rows (2 rows x 4 columns does not pay: VMLADAVA's accumulator must be an even register,
+ * and 8 of them do not fit).
  *
  * The epilogue handles 4 columns per vector, exactly as qgemm_epilogue1: the 64-bit product
  * v * mult is kept as (hi, lo) 32-bit halves (VMULH, VMUL), the rounding terms are added with
@@ -25,50 +28,65 @@ static inline void add64(int32x4_t *hi, uint32x4_t *lo, int32x4_t ahi, uint32x4_
     *lo = l;
 }
 
-/* Columns [n, n + cnt) (cnt 1..4) of one row from their raw sums; returns the lanes whose
- * value fails the REQUIRE (nonzero: QGEMM_ERR_RANGE). check / dbl: some column of the call
- * has a shift <= 31 (a REQUIRE to test) / a DOUBLE_ROUND term; without, those steps add
- * nothing and are skipped. big: every shift of the call is above 32, so the result is the
- * rounding shift of the product's high half alone (VRSHL): the low half, below 2^32, cannot
- * move floor((hi * 2^32 + lo + 2^(s-1)) / 2^s) = floor((hi + 2^(s-33)) / 2^(s-32)). */
-static inline mve_pred16_t epi4(const qgemm_packed *p, int n, int cnt, int32x4_t acc, void *crow,
-                                int check, int dbl, int big)
+/* One 4-column group's epilogue parameters, loaded once for all the rows of a call. */
+typedef struct epi_cols {
+    int32x4_t bias, m, s, lsh, rsh; /* lsh = 32 - s, rsh = -s */
+    int32x4_t vmin, vmax, d;
+    mve_pred16_t keep;              /* the columns stored */
+} epi_cols;
+
+static inline void epi_load(const qgemm_packed *p, int n, int cnt, int check, int dbl,
+                            epi_cols *e)
 {
-    mve_pred16_t keep = vctp32q((uint32_t)cnt);
-    int32x4_t v = vaddq_s32(acc, vld1q_s32(p->bias + n));
+    e->keep = vctp32q((uint32_t)cnt);
+    e->bias = vld1q_s32(p->bias + n);
+    e->m = vld1q_s32(p->mult + n);
+    e->s = vld1q_s32(p->shift + n);
+    e->lsh = vsubq_s32(vdupq_n_s32(32), e->s);
+    e->rsh = vnegq_s32(e->s);
+    e->vmin = check ? vld1q_s32(p->vmin + n) : vdupq_n_s32(0);
+    e->vmax = check ? vld1q_s32(p->vmax + n) : vdupq_n_s32(0);
+    e->d = dbl ? vld1q_s32(p->rdbl + n) : vdupq_n_s32(0);
+}
+
+/* One row of the group from its raw sums; returns the lanes whose value fails the REQUIRE
+ * (nonzero: QGEMM_ERR_RANGE). check / dbl: some column of the call has a shift <= 31 (a
+ * REQUIRE to test) / a DOUBLE_ROUND term; without, those steps add nothing and are skipped.
+ * big: every shift of the call is above 32, so the result is the rounding shift of the
+ * product's high half alone (VRSHL): the low half, below 2^32, cannot move
+ * floor((hi * 2^32 + lo + 2^(s-1)) / 2^s) = floor((hi + 2^(s-33)) / 2^(s-32)). */
+static inline mve_pred16_t epi4(const qgemm_packed *p, const epi_cols *e, int n, int32x4_t acc,
+                                void *crow, int check, int dbl, int big)
+{
+    int32x4_t v = vaddq_s32(acc, e->bias);
     if (p->out == QGEMM_OUT_I32) {
-        vstrwq_p_s32((int32_t *)crow + n, v, keep);
+        vstrwq_p_s32((int32_t *)crow + n, v, e->keep);
         return 0;
     }
     mve_pred16_t bad = 0;
     if (check)
-        bad = (vcmpltq_s32(v, vld1q_s32(p->vmin + n)) | vcmpgtq_s32(v, vld1q_s32(p->vmax + n))) &
-              keep;
-    int32x4_t m = vld1q_s32(p->mult + n), s = vld1q_s32(p->shift + n);
-    int32x4_t hi = vmulhq_s32(v, m), r;
+        bad = (vcmpltq_s32(v, e->vmin) | vcmpgtq_s32(v, e->vmax)) & e->keep;
+    int32x4_t hi = vmulhq_s32(v, e->m), r;
     if (big && !dbl) {
-        r = vrshlq_s32(hi, vsubq_s32(vdupq_n_s32(32), s));
-        goto out;
+        r = vrshlq_s32(hi, e->lsh);
+    } else {
+        uint32x4_t lo = vreinterpretq_u32_s32(vmulq_s32(v, e->m));
+        /* + 2^(s-1): (0, 2^(s-1)) for s <= 32, (2^(s-33), 0) above */
+        int32x4_t one = vdupq_n_s32(1);
+        uint32x4_t rlo = vreinterpretq_u32_s32(vshlq_s32(one, vsubq_n_s32(e->s, 1)));
+        int32x4_t rhi = vshlq_s32(one, vsubq_n_s32(e->s, 33)); /* 0 when s - 33 < 0 */
+        add64(&hi, &lo, rhi, rlo);
+        /* DOUBLE_ROUND: + 2^30 (v >= 0) or - 2^30 (v < 0), sign-extended to 64 bits */
+        if (dbl) {
+            int32x4_t d = vpselq_s32(vnegq_s32(e->d), e->d, vcmpltq_n_s32(v, 0));
+            add64(&hi, &lo, vshrq_n_s32(d, 31), vreinterpretq_u32_s32(d));
+        }
+        r = vorrq_s32(vshlq_s32(hi, e->lsh), vreinterpretq_s32_u32(vshlq_u32(lo, e->rsh)));
     }
-    uint32x4_t lo = vreinterpretq_u32_s32(vmulq_s32(v, m));
-    /* + 2^(s-1): (0, 2^(s-1)) for s <= 32, (2^(s-33), 0) above */
-    int32x4_t one = vdupq_n_s32(1), sm1 = vsubq_n_s32(s, 1);
-    uint32x4_t rlo = vreinterpretq_u32_s32(vshlq_s32(one, sm1));        /* 0 when s - 1 >= 32 */
-    int32x4_t rhi = vshlq_s32(one, vsubq_n_s32(s, 33));                 /* 0 when s - 33 < 0 */
-    add64(&hi, &lo, rhi, rlo);
-    /* DOUBLE_ROUND: + 2^30 (v >= 0) or - 2^30 (v < 0), sign-extended to 64 bits */
-    if (dbl) {
-        int32x4_t d = vld1q_s32(p->rdbl + n);
-        d = vpselq_s32(vnegq_s32(d), d, vcmpltq_n_s32(v, 0));
-        add64(&hi, &lo, vshrq_n_s32(d, 31), vreinterpretq_u32_s32(d));
-    }
-    r = vorrq_s32(vshlq_s32(hi, vsubq_s32(vdupq_n_s32(32), s)),
-                  vreinterpretq_s32_u32(vshlq_u32(lo, vnegq_s32(s))));
-out:
     r = vaddq_n_s32(r, p->out_zp);
     r = vmaxq_s32(r, vdupq_n_s32(p->lo));
     r = vminq_s32(r, vdupq_n_s32(p->hi));
-    vstrbq_p_s32((int8_t *)crow + n, r, keep);
+    vstrbq_p_s32((int8_t *)crow + n, r, e->keep);
     return bad;
 }
 
@@ -85,13 +103,14 @@ int qgemm_run_helium(const qgemm_packed *p, const int8_t *A, size_t lda, int M, 
         dbl |= p->rdbl[n] != 0;
         big &= p->shift[n] > 32;
     }
-    for (int m = 0; m < M; m++) {
-        const int8_t *a = A + (size_t)m * lda;
-        unsigned char *c = (unsigned char *)C + (size_t)m * ldc * esz;
-        for (int n = n0; n < n1; n += 4) {
-            /* Columns past n1 (up to Np) are zero weights: summed, never stored. */
-            const int8_t *w0 = p->w + (size_t)n * kp, *w1 = w0 + kp, *w2 = w1 + kp,
-                         *w3 = w2 + kp;
+    /* Column groups outside, rows inside: a group's weights and epilogue parameters once. */
+    for (int n = n0; n < n1; n += 4) {
+        /* Columns past n1 (up to Np) are zero weights: summed, never stored. */
+        const int8_t *w0 = p->w + (size_t)n * kp, *w1 = w0 + kp, *w2 = w1 + kp, *w3 = w2 + kp;
+        epi_cols e;
+        epi_load(p, n, n1 - n < 4 ? n1 - n : 4, check, dbl, &e);
+        for (int m = 0; m < M; m++) {
+            const int8_t *a = A + (size_t)m * lda;
             int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
             int k = 0;
             for (; k < kfull; k += 16) {
@@ -112,12 +131,11 @@ int qgemm_run_helium(const qgemm_packed *p, const int8_t *A, size_t lda, int M, 
             acc = vsetq_lane_s32(s1, acc, 1);
             acc = vsetq_lane_s32(s2, acc, 2);
             acc = vsetq_lane_s32(s3, acc, 3);
-            bad |= epi4(p, n, n1 - n < 4 ? n1 - n : 4, acc, c, check, dbl, big);
+            bad |= epi4(p, &e, n, acc, (unsigned char *)C + (size_t)m * ldc * esz, check, dbl,
+                        big);
         }
-        if (bad)
-            return QGEMM_ERR_RANGE;
     }
-    return QGEMM_OK;
+    return bad ? QGEMM_ERR_RANGE : QGEMM_OK;
 }
 
 #endif
