@@ -1,8 +1,8 @@
 /* Depthwise int8 convolution + requantization, Arm Helium (MVE) twin of dwconv.c for the
- * Cortex-M55: 8 channels per step. A tap pair's inputs are loaded widened to int16 (x - izp
- * fits: |.| <= 255), its interleaved weights de-interleaved by VLD2, and the products widened
- * to int32 by VMULLB/VMULLT, so the accumulators hold the even and the odd channels of the
- * step; sums wrap mod 2^32 as the reference's accumulator does. The requantization (dwconv.h)
+ * Cortex-M55: 8 channels per step. A tap pair's inputs are loaded widened to int16 (the input
+ * zero point is folded into the start of the sums), its interleaved weights de-interleaved by
+ * VLD2, and the products widened to int32 by VMULLB/VMULLT, so the accumulators hold the even
+ * and the odd channels of the step; sums wrap mod 2^32 as the reference's accumulator does. The requantization (dwconv.h)
  * runs on those 4-lane halves with the per-channel arrays gathered at stride 2, on exact
  * 64-bit values kept as (hi, lo) 32-bit halves; the two halves are narrowed back to channel
  * order (VMOVNB/VMOVNT) and stored as int8. Channels past the last whole step: the portable
@@ -74,13 +74,22 @@ int dwconv_q8_helium(const dwconv_q8_params *p, const int8_t *const *taps, int n
     int c = 0, big = !p->q.dbl;
     for (int k = 0; k < C; k++)
         big &= p->q.shift[k] > 32;
-    for (; c + 8 <= C; c += 8)
+    for (; c + 8 <= C; c += 8) {
+        /* input_zp folded out of the taps: sum (x - izp) * w = sum x * w - izp * sum w, mod
+         * 2^32 as the sums are (padding taps read izp and still add 0); once per 8 channels */
+        int32x4_t ze = vdupq_n_s32(0), zo = vdupq_n_s32(0);
+        int16x8_t izp = vdupq_n_s16(p->izp);
+        for (int j = 0; j < np; j++) {
+            int16x8x2_t w = vld2q_s16(p->w + ((size_t)j * (size_t)C + (size_t)c) * 2);
+            int16x8_t ws = vaddq_s16(w.val[0], w.val[1]); /* |.| <= 510 */
+            ze = vsubq_s32(ze, vmullbq_int_s16(ws, izp));
+            zo = vsubq_s32(zo, vmulltq_int_s16(ws, izp));
+        }
         for (int i = 0; i < n_pix; i++) {
             const int8_t *const *t = taps + (size_t)i * 2 * (size_t)np;
-            int32x4_t ev = vdupq_n_s32(0), od = vdupq_n_s32(0);
+            int32x4_t ev = ze, od = zo;
             for (int j = 0; j < np; j++) {
-                int16x8_t a = vsubq_n_s16(vldrbq_s16(t[2 * j] + c), p->izp);
-                int16x8_t b = vsubq_n_s16(vldrbq_s16(t[2 * j + 1] + c), p->izp);
+                int16x8_t a = vldrbq_s16(t[2 * j] + c), b = vldrbq_s16(t[2 * j + 1] + c);
                 int16x8x2_t w = vld2q_s16(p->w + ((size_t)j * (size_t)C + (size_t)c) * 2);
                 ev = vaddq_s32(ev, vaddq_s32(vmullbq_int_s16(a, w.val[0]),
                                              vmullbq_int_s16(b, w.val[1])));
@@ -92,6 +101,7 @@ int dwconv_q8_helium(const dwconv_q8_params *p, const int8_t *const *taps, int n
             int16x8_t r = vmovntq_s32(vmovnbq_s32(vdupq_n_s16(0), re), ro);
             vstrbq_s16(out + (size_t)i * (size_t)C + (size_t)c, r);
         }
+    }
     int rc = bad != 0;
     if (c < C)
         rc |= dwconv_q8_channels(p, taps, n_pix, out, c);
