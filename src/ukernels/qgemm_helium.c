@@ -32,6 +32,7 @@ static inline void add64(int32x4_t *hi, uint32x4_t *lo, int32x4_t ahi, uint32x4_
 typedef struct epi_cols {
     int32x4_t bias, m, s, lsh, rsh; /* lsh = 32 - s, rsh = -s */
     int32x4_t vmin, vmax, d;
+    int32x4_t zp, lo, hi;           /* out_zp and the clamp */
     mve_pred16_t keep;              /* the columns stored */
 } epi_cols;
 
@@ -47,6 +48,9 @@ static inline void epi_load(const qgemm_packed *p, int n, int cnt, int check, in
     e->vmin = check ? vld1q_s32(p->vmin + n) : vdupq_n_s32(0);
     e->vmax = check ? vld1q_s32(p->vmax + n) : vdupq_n_s32(0);
     e->d = dbl ? vld1q_s32(p->rdbl + n) : vdupq_n_s32(0);
+    e->zp = vdupq_n_s32(p->out_zp);
+    e->lo = vdupq_n_s32(p->lo);
+    e->hi = vdupq_n_s32(p->hi);
 }
 
 /* One row of the group from its raw sums; returns the lanes whose value fails the REQUIRE
@@ -55,11 +59,11 @@ static inline void epi_load(const qgemm_packed *p, int n, int cnt, int check, in
  * big: every shift of the call is above 32, so the result is the rounding shift of the
  * product's high half alone (VRSHL): the low half, below 2^32, cannot move
  * floor((hi * 2^32 + lo + 2^(s-1)) / 2^s) = floor((hi + 2^(s-33)) / 2^(s-32)). */
-static inline mve_pred16_t epi4(const qgemm_packed *p, const epi_cols *e, int n, int32x4_t acc,
-                                void *crow, int check, int dbl, int big)
+static inline mve_pred16_t epi4(const epi_cols *e, int i32, int n, int32x4_t acc, void *crow,
+                                int check, int dbl, int big)
 {
     int32x4_t v = vaddq_s32(acc, e->bias);
-    if (p->out == QGEMM_OUT_I32) {
+    if (i32) {
         vstrwq_p_s32((int32_t *)crow + n, v, e->keep);
         return 0;
     }
@@ -83,9 +87,7 @@ static inline mve_pred16_t epi4(const qgemm_packed *p, const epi_cols *e, int n,
         }
         r = vorrq_s32(vshlq_s32(hi, e->lsh), vreinterpretq_s32_u32(vshlq_u32(lo, e->rsh)));
     }
-    r = vaddq_n_s32(r, p->out_zp);
-    r = vmaxq_s32(r, vdupq_n_s32(p->lo));
-    r = vminq_s32(r, vdupq_n_s32(p->hi));
+    r = vminq_s32(vmaxq_s32(vaddq_s32(r, e->zp), e->lo), e->hi);
     vstrbq_p_s32((int8_t *)crow + n, r, e->keep);
     return bad;
 }
@@ -93,7 +95,8 @@ static inline mve_pred16_t epi4(const qgemm_packed *p, const epi_cols *e, int n,
 int qgemm_run_helium(const qgemm_packed *p, const int8_t *A, size_t lda, int M, int n0, int n1,
                      void *C, size_t ldc)
 {
-    size_t esz = p->out == QGEMM_OUT_I32 ? 4 : 1, kp = (size_t)p->Kp;
+    int i32 = p->out == QGEMM_OUT_I32;
+    size_t esz = i32 ? 4 : 1, kp = (size_t)p->Kp;
     int K = p->K, kfull = K & ~15, ktail = K - kfull;
     mve_pred16_t tail = vctp8q((uint32_t)ktail);
     mve_pred16_t bad = 0;
@@ -131,7 +134,7 @@ int qgemm_run_helium(const qgemm_packed *p, const int8_t *A, size_t lda, int M, 
             acc = vsetq_lane_s32(s1, acc, 1);
             acc = vsetq_lane_s32(s2, acc, 2);
             acc = vsetq_lane_s32(s3, acc, 3);
-            bad |= epi4(p, &e, n, acc, (unsigned char *)C + (size_t)m * ldc * esz, check, dbl,
+            bad |= epi4(&e, i32, n, acc, (unsigned char *)C + (size_t)m * ldc * esz, check, dbl,
                         big);
         }
     }
