@@ -1,12 +1,18 @@
 #!/bin/sh
 # run-cortex-m55.sh PROGRAM --input [NAME=]FILE.npy ... --output-dir DIR [--timeout S] [--stats]
+#                   [--reference] [--kernels VARIANT] [--count-insns]
 #
 # Runs a compiled tosac program on a Cortex-M55 under QEMU (mps3-an547, semihosting): builds a
 # bare-metal image with the program in read-only memory and a static arena of the size the
 # program asks for (ports/cortex-m55), runs it, and writes each output to DIR/<name>.npy (the
 # name with characters outside [A-Za-z0-9_.-] replaced by _, as `tosac run`). Inputs bind as in
 # `tosac run`: NAME= by name, the others in order. --stats prints the arena, program and image
-# sizes on stdout. Exit 0 on success, 2 for bad input, 1 otherwise; errors are one line.
+# sizes on stdout. --reference runs every delegate operator on the reference interpreter
+# (options.reference = 1); --kernels VARIANT forces a kernel variant of src/kernels/isa.h
+# (portable; helium, the default on the M55). --count-insns counts the instructions QEMU
+# executes (a TCG plugin of the host build, ports/cortex-m55/qemu_insn_count.c) and prints
+# "insns_init N" (tosac_rt_init_ex) and "insns_invoke N" (one tosac_rt_invoke) on stdout.
+# Exit 0 on success, 2 for bad input, 1 otherwise; errors are one line.
 #
 # Needs a host build of tosac (tosac-m55-info; TOSAC_HOST_BUILD, default build/) and Debian's
 # gcc-arm-none-eabi, libnewlib-arm-none-eabi and qemu-system-arm. The cross build is kept in
@@ -21,7 +27,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 host_build=${TOSAC_HOST_BUILD:-$src/build}
 m55_build=${TOSAC_M55_BUILD:-$host_build/m55}
 timeout_s=600
-prog="" outdir="" stats=0
+prog="" outdir="" stats=0 count=0
 tab=$(printf '\t')
 nl='
 '
@@ -51,6 +57,14 @@ while [ $# -gt 0 ]; do
         shift 2
         ;;
     --stats) stats=1; shift ;;
+    --reference) printf 'r\n' >>"$work/m55-io.txt"; shift ;;
+    --count-insns) count=1; shift ;;
+    --kernels)
+        [ $# -ge 2 ] || die 2 "$1 needs a value"
+        case $2 in '' | *[!a-z0-9]*) die 2 "--kernels: '$2' is not a kernel variant name" ;; esac
+        printf 'k\t%s\n' "$2" >>"$work/m55-io.txt"
+        shift 2
+        ;;
     -*) die 2 "unknown option '$1'" ;;
     *)
         [ -z "$prog" ] || die 2 "unexpected argument '$1'"
@@ -68,6 +82,8 @@ for tool in arm-none-eabi-gcc qemu-system-arm cmake flock timeout; do
 done
 info_tool=$host_build/ports/cortex-m55/tosac-m55-info
 [ -x "$info_tool" ] || die 1 "$info_tool not found: build tosac first (cmake --build build)"
+plugin=$host_build/ports/cortex-m55/libtosac-qemu-insn.so
+[ "$count" = 0 ] || [ -f "$plugin" ] || die 1 "$plugin not found: build tosac first (cmake --build build)"
 
 # What the image needs: the arena size and the operator families (a bad program stops here).
 info=$("$info_tool" "$prog") || exit $?
@@ -92,8 +108,17 @@ log=$m55_build/last-image.log
         cp "$m55_build/ports/cortex-m55/tosac_m55_image.elf" "$work/image.elf"
 ) 9>"$m55_build/.lock" || die 1 "building the Cortex-M55 image failed (see $log)"
 
+set --
+if [ "$count" = 1 ]; then
+    # The plugin notes the count at each entry of the runner's two marker functions.
+    marks=$(cd "$work" && arm-none-eabi-nm image.elf | awk '
+        $3 == "tosac_m55_mark_begin" { b = $1 } $3 == "tosac_m55_mark_end" { e = $1 }
+        END { if (b != "" && e != "") printf "at=0x%s,at=0x%s", b, e }')
+    [ -n "$marks" ] || die 1 "the image has no instruction-count markers"
+    set -- -plugin "$plugin,out=$work/insns.txt,$marks"
+fi
 (cd "$work" && timeout "$timeout_s" qemu-system-arm -M mps3-an547 -nographic \
-    -semihosting-config enable=on,target=native -kernel image.elf </dev/null >/dev/null 2>"$work/qemu.err")
+    -semihosting-config enable=on,target=native "$@" -kernel image.elf </dev/null >/dev/null 2>"$work/qemu.err")
 status=$?
 # 1 and 2: the runner (or a fault report) has said why, one line on QEMU's stderr.
 case $status in
@@ -111,6 +136,13 @@ for f in "$work"/out/*.npy; do
     [ -e "$f" ] || continue
     mv "$f" "$outdir/" || die 1 "cannot write $outdir/$(basename "$f")"
 done
+if [ "$count" = 1 ]; then
+    # Four lines: init begin, init end, invoke begin, invoke end (address, running count).
+    awk 'NR <= 4 { c[NR] = $2 } END {
+        if (NR != 4) exit 1
+        printf "insns_init %.0f\ninsns_invoke %.0f\n", c[2] - c[1], c[4] - c[3] }' \
+        "$work/insns.txt" || die 1 "the instruction counter gave no counts"
+fi
 if [ "$stats" = 1 ]; then
     cat "$work/m55-stats.txt"
     # The image without the program and the arena: what the runtime and the port take.

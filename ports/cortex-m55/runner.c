@@ -4,12 +4,16 @@
  *
  *     i <TAB> NAME <TAB> PATH     an input: NAME empty = the next input not named (as tosac run)
  *     o <TAB> DIR                 where outputs go: DIR/<name>.npy, name sanitized as tosac run
+ *     r                           run on the reference interpreter only (options.reference)
+ *     k <TAB> VARIANT             force a kernel variant of src/kernels/isa.h (portable, helium)
  *
  * and the runner writes m55-stats.txt (arena and program bytes) once it ran. Errors are one
  * line, "tosac-m55: error: ...", and the exit status is tosac's: 0, 2 bad input, 1 otherwise. */
 #include <stdint.h>
 #include <string.h>
 
+#include "insn_marks.h"
+#include "kernels/isa.h"
 #include "semihost.h"
 #include "tosac/runtime.h"
 #include "util/npy_header.h"
@@ -160,6 +164,12 @@ static tosac_code load_inputs(tosac_rt *rt, char *req, const char **outdir, tosa
             *outdir = field(&req);
             continue;
         }
+        if (strcmp(kind, "r") == 0) /* read_options */
+            continue;
+        if (strcmp(kind, "k") == 0) {
+            field(&req);
+            continue;
+        }
         if (strcmp(kind, "i") != 0)
             return tosac_fail(err, TOSAC_ERR_INPUT, "m55-io.txt: unknown line kind '%s'", kind);
         const char *name = field(&req), *path = field(&req);
@@ -188,9 +198,33 @@ static tosac_code load_inputs(tosac_rt *rt, char *req, const char **outdir, tosa
     return *outdir ? TOSAC_OK : tosac_fail(err, TOSAC_ERR_INPUT, "m55-io.txt: no output dir");
 }
 
-static void write_stats(size_t need)
+/* The request's run options ("r", "k" lines), before init. */
+static tosac_code read_options(const char *req, tosac_rt_options *o, tosac_error *err)
 {
-    char text[160] = "arena_bytes ", num[24], *p;
+    while (*req) {
+        size_t n = strcspn(req, "\n");
+        if (n == 1 && req[0] == 'r') {
+            o->reference = 1;
+        } else if (n > 2 && strncmp(req, "k\t", 2) == 0) {
+            char name[32];
+            int isa = -1;
+            if (n - 2 < sizeof name) {
+                memcpy(name, req + 2, n - 2);
+                name[n - 2] = '\0';
+                isa = kern_isa_from_name(name);
+            }
+            if (isa < 0 || kern_isa_force((kern_isa)isa))
+                return tosac_fail(err, TOSAC_ERR_INPUT, "m55-io.txt: kernel variant '%.*s' is "
+                                  "not in this image", (int)(n - 2 < 31 ? n - 2 : 31), req + 2);
+        }
+        req += n + (req[n] != '\0');
+    }
+    return TOSAC_OK;
+}
+
+static void write_stats(size_t need, int reference)
+{
+    char text[224] = "arena_bytes ", num[24], *p;
     size_t values[3] = {need, tosac_m55_arena_bytes,
                         (size_t)(tosac_m55_program_end - tosac_m55_program)};
     const char *keys[3] = {"", "\nimage_arena_bytes ", "\nprogram_bytes "};
@@ -204,6 +238,8 @@ static void write_stats(size_t need)
         while (v /= 10);
         strcat(text, p);
     }
+    strcat(text, "\nkernels ");
+    strcat(text, reference ? "reference" : kern_isa_name(kern_isa_active()));
     strcat(text, "\n");
     int fd = sh_open("m55-stats.txt", SH_MODE_WB);
     if (fd >= 0) {
@@ -232,8 +268,18 @@ int main(void)
     tosac_rt *rt;
     const char *outdir = NULL;
     tosac_rt_options o = {tosac_m55_resolve, 0, NULL};
-    if (tosac_rt_init_ex(prog, len, tosac_m55_arena, tosac_m55_arena_bytes, &o, &rt, &err) ||
-        load_inputs(rt, request, &outdir, &err) || tosac_rt_invoke(rt, &err))
+    if (read_options(request, &o, &err))
+        return fail_err(&err);
+    tosac_m55_mark_begin();
+    tosac_code rc = tosac_rt_init_ex(prog, len, tosac_m55_arena, tosac_m55_arena_bytes, &o, &rt,
+                                     &err);
+    tosac_m55_mark_end();
+    if (rc || load_inputs(rt, request, &outdir, &err))
+        return fail_err(&err);
+    tosac_m55_mark_begin();
+    rc = tosac_rt_invoke(rt, &err);
+    tosac_m55_mark_end();
+    if (rc)
         return fail_err(&err);
     for (int i = 0; i < tosac_rt_n_outputs(rt); i++) {
         char path[1024];
@@ -241,6 +287,6 @@ int main(void)
             write_output(path, tosac_rt_output(rt, i), &err))
             return fail_err(&err);
     }
-    write_stats(need);
+    write_stats(need, o.reference);
     return 0;
 }

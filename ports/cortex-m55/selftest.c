@@ -2,10 +2,12 @@
  * the runtime. Copies selftest-in.txt to selftest-out.txt with a line of checks appended
  * and exits with status 7, so the test sees file reads, writes and the exit status pass
  * through QEMU. A start-up that did not copy .data or zero .bss, or left the FPU off (a
- * UsageFault, reported as a fatal exception), changes the line or the status. */
+ * UsageFault, reported as a fatal exception), changes the line or the status. It also runs
+ * a loop of known length between the instruction counter's markers (tests/m55/insn_count.sh). */
 #include <stdint.h>
 #include <string.h>
 
+#include "insn_marks.h"
 #include "semihost.h"
 
 static volatile int32_t data_word = 0x12345678; /* .data: copied by the reset handler */
@@ -45,5 +47,14 @@ int main(void)
         sh_stderr("selftest: cannot write selftest-out.txt");
         return 1;
     }
+    /* From the begin marker's entry to the end marker's: its bx, the movw, 50000 x (subs,
+     * bne) and the bl: 100003 instructions. */
+    __asm volatile("bl tosac_m55_mark_begin\n\t"
+                   "movw r0, #50000\n"
+                   "1:\n\t"
+                   "subs r0, r0, #1\n\t"
+                   "bne 1b\n\t"
+                   "bl tosac_m55_mark_end"
+                   ::: "r0", "r1", "r2", "r3", "r12", "lr", "cc", "memory");
     return 7;
 }

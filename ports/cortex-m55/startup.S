@@ -69,3 +69,18 @@ tosac_m55_fault_entry:
     mrs     r1, ipsr
     b       tosac_m55_fault
     .size tosac_m55_fault_entry, . - tosac_m55_fault_entry
+
+    /* Markers for QEMU's instruction counter (insn_marks.h): one instruction each, so a count
+     * between them is exact (tests/m55/insn_count.sh checks it on a loop of known length). */
+    .thumb_func
+    .global tosac_m55_mark_begin
+    .type tosac_m55_mark_begin, %function
+tosac_m55_mark_begin:
+    bx      lr
+    .size tosac_m55_mark_begin, . - tosac_m55_mark_begin
+    .thumb_func
+    .global tosac_m55_mark_end
+    .type tosac_m55_mark_end, %function
+tosac_m55_mark_end:
+    bx      lr
+    .size tosac_m55_mark_end, . - tosac_m55_mark_end

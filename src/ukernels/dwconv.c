@@ -46,6 +46,9 @@ dwconv_q8_fn dwconv_q8_select(void)
 #if KERN_HAVE_AVX2_TWIN
     case KERN_ISA_AVX2: return dwconv_q8_avx2;
 #endif
+#if KERN_HAVE_HELIUM
+    case KERN_ISA_HELIUM: return dwconv_q8_helium;
+#endif
     default: return dwconv_q8_portable;
     }
 }

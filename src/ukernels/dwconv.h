@@ -76,6 +76,10 @@ int dwconv_q8_avx512vnni(const dwconv_q8_params *p, const int8_t *const *taps, i
 void dwconv_q8_fold_zp(int32_t *bias, const int16_t *w, int C, int n_pairs, int32_t izp);
 
 #endif
+#if KERN_HAVE_HELIUM
+int dwconv_q8_helium(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix,
+                     int8_t *out);
+#endif
 /* Channels [c0, C) of n_pix pixels, portable (the vector variants' tail). */
 int dwconv_q8_channels(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix,
                        int8_t *out, int c0);

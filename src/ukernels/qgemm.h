@@ -37,8 +37,7 @@
  *                                    int16 widened: products never saturate).
  *   avx512vnni (qgemm_avx512vnni.c): P16K4: panels of 16 columns; for each k quad, Kp = 4k:
  *                                    w[(j * Kp/4 + k/4) * 64 + c * 4 + (k & 3)] (vpdpbusd).
- *   helium     (qgemm_helium.c):     KN16, as portable (until that file lands, qgemm_variant()
- *                                    gives portable on an M55 build).
+ *   helium     (qgemm_helium.c):     KN16, as portable.
  * Per-column epilogue arrays (bias', mult, shift) are padded to Np = N rounded up to
  * QGEMM_NP (64) with neutral values (mult 0, shift 2), so every variant may compute whole
  * panels and store only n < N.

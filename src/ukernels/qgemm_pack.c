@@ -71,8 +71,9 @@ static qgemm_fn variant_fn(kern_isa isa)
 #if KERN_HAVE_AVX512VNNI_TWIN
     case KERN_ISA_AVX512VNNI: return qgemm_run_avx512vnni;
 #endif
-    /* helium: `case KERN_ISA_HELIUM: return qgemm_run_helium;` under KERN_HAVE_HELIUM comes
-     * with qgemm_helium.c; until then an M55 build packs and runs the portable twin */
+#if KERN_HAVE_HELIUM
+    case KERN_ISA_HELIUM: return qgemm_run_helium;
+#endif
     default: return NULL;
     }
 }
