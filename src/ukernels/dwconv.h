@@ -62,19 +62,16 @@ typedef int (*dwconv_q8_fn)(const dwconv_q8_params *p, const int8_t *const *taps
 
 int dwconv_q8_portable(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix,
                        int8_t *out);
+/* bias[c] -= izp * sum over taps of the packed w (modulo 2^32, like the accumulator): every
+ * variant multiplies raw inputs, padding taps read an izp row and so add 0. */
+void dwconv_q8_fold_zp(int32_t *bias, const int16_t *w, int C, int n_pairs, int32_t izp);
 #if KERN_HAVE_AVX2_TWIN
 int dwconv_q8_avx2(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix,
                    int8_t *out);
-/* bias[c] -= izp * sum over taps of the packed w (modulo 2^32, like the accumulator). */
-void dwconv_q8_fold_zp(int32_t *bias, const int16_t *w, int C, int n_pairs, int32_t izp);
-
 #endif
 #if KERN_HAVE_AVX512VNNI_TWIN
 int dwconv_q8_avx512vnni(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix,
                          int8_t *out);
-/* bias[c] -= izp * sum over taps of the packed w (modulo 2^32, like the accumulator). */
-void dwconv_q8_fold_zp(int32_t *bias, const int16_t *w, int C, int n_pairs, int32_t izp);
-
 #endif
 #if KERN_HAVE_HELIUM
 int dwconv_q8_helium(const dwconv_q8_params *p, const int8_t *const *taps, int n_pix,
@@ -91,8 +88,5 @@ dwconv_q8_fn dwconv_q8_select(void);
 size_t dwconv_q8_packed_bytes(int C, int n_taps);
 /* w: [n_taps][C] int8 (DEPTHWISE_CONV2D's [KH, KW, C, 1]) into dst [n_pairs][C][2]. */
 void dwconv_q8_pack(int16_t *dst, const int8_t *w, int C, int n_taps, int32_t wzp);
-
-/* bias[c] -= izp * sum over taps of the packed w (modulo 2^32, like the accumulator). */
-void dwconv_q8_fold_zp(int32_t *bias, const int16_t *w, int C, int n_pairs, int32_t izp);
 
 #endif

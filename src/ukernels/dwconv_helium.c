@@ -75,16 +75,8 @@ int dwconv_q8_helium(const dwconv_q8_params *p, const int8_t *const *taps, int n
     for (int k = 0; k < C; k++)
         big &= p->q.shift[k] > 32;
     for (; c + 8 <= C; c += 8) {
-        /* input_zp folded out of the taps: sum (x - izp) * w = sum x * w - izp * sum w, mod
-         * 2^32 as the sums are (padding taps read izp and still add 0); once per 8 channels */
+        /* input_zp is folded into the bias at init (dwconv_q8_fold_zp): raw taps here */
         int32x4_t ze = vdupq_n_s32(0), zo = vdupq_n_s32(0);
-        int16x8_t izp = vdupq_n_s16(p->izp);
-        for (int j = 0; j < np; j++) {
-            int16x8x2_t w = vld2q_s16(p->w + ((size_t)j * (size_t)C + (size_t)c) * 2);
-            int16x8_t ws = vaddq_s16(w.val[0], w.val[1]); /* |.| <= 510 */
-            ze = vsubq_s32(ze, vmullbq_int_s16(ws, izp));
-            zo = vsubq_s32(zo, vmulltq_int_s16(ws, izp));
-        }
         for (int i = 0; i < n_pix; i++) {
             const int8_t *const *t = taps + (size_t)i * 2 * (size_t)np;
             int32x4_t ev = ze, od = zo;

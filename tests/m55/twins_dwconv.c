@@ -123,9 +123,13 @@ static int run_case(const dcase *g, kern_isa isa, int idx)
     p.C = C;
     p.n_pairs = np;
     p.w = g_pw;
-    p.izp = (int16_t)g->izp;
     dwconv_q8_pack(g_pw, g_w, C, g->n_taps, g->wzp);
     requant_arrays(g, &p.q);
+    /* as the operator prepares it: input_zp folded into (a copy of) the bias */
+    static int32_t folded[sizeof g_bias / sizeof g_bias[0]];
+    memcpy(folded, g_bias, sizeof folded);
+    dwconv_q8_fold_zp(folded, g_pw, C, np, g->izp);
+    p.q.bias = folded;
     /* the variant the operator would pick with isa active */
     kern_isa before = kern_isa_active();
     kern_isa_force(isa);
