@@ -48,7 +48,7 @@ static ir_model *quantize(const char *model, const char *file, quant_scheme s,
         args[i] = dirs[i];
     }
     quant_calib c;
-    quant_options o = {s};
+    quant_options o = {.scheme = s};
     if (quant_calib_load(m, args, n, &c, &err) || tosac_quantize(m, &o, &c, &err))
         fail_msg("quantize %s: %s", model, err.msg);
     quant_calib_free(&c);
