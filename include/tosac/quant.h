@@ -44,7 +44,7 @@ typedef enum quant_calib_method {
     QUANT_CALIB_MSE,         /* histogram; the range of least expected squared error */
     QUANT_CALIB_ENTROPY,     /* histogram; the range of least KL divergence (TensorRT's) */
 } quant_calib_method;
-#define QUANT_CALIB_DEFAULT_IS QUANT_CALIB_MINMAX
+#define QUANT_CALIB_DEFAULT_IS QUANT_CALIB_MSE
 #define QUANT_PERCENTILE_DEFAULT 99.99
 
 /* Progress of the calibration runs: pass names the pass ("calibration", ...), done of total

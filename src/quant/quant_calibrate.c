@@ -122,7 +122,8 @@ static tosac_code histogram_ranges(ir_model *m, const quant_options *o, quant_ca
     hist_pass hp = {calloc((size_t)nt + 1, sizeof *hp.h)};
     tosac_code rc = hp.h ? TOSAC_OK : tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     for (int t = 0; t < nt && !rc; t++) {
-        if (!seen[t].is_float || !seen[t].minmax.seen)
+        /* a constant tensor keeps its one value exact (and named as degenerate by the plan) */
+        if (!seen[t].is_float || !seen[t].minmax.seen || seen[t].minmax.lo == seen[t].minmax.hi)
             continue;
         if (!(hp.h[t] = malloc(sizeof *hp.h[t])))
             rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");

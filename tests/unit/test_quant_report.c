@@ -114,13 +114,13 @@ static void test_report_matches_graph(void **state)
     quant_calib c;
     qtg_samples(m, 3, &c);
     char *report = NULL;
-    quant_options o = {.scheme = QUANT_A8W8, .report = &report};
+    quant_options o = {.scheme = QUANT_A8W8, .report = &report}; /* the default method */
     tosac_error err;
     tosac_error_clear(&err);
     assert_int_equal(tosac_quantize(m, &o, &c, &err), TOSAC_OK);
     tosac_json *r = NULL;
     assert_int_equal(tosac_json_parse(report, strlen(report), &r, &err), TOSAC_OK);
-    assert_string_equal(tosac_json_string(tosac_json_get(r, "method")), "minmax");
+    assert_string_equal(tosac_json_string(tosac_json_get(r, "method")), "mse");
     assert_int_equal(tosac_json_count(tosac_json_get(r, "tensors")), 4); /* x, skip, relu, out */
     assert_null(report_tensor(r, "conv_out")); /* fused into the Relu: no parameters */
     const tosac_json *x = report_tensor(r, "x");
