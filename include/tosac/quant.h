@@ -47,8 +47,8 @@ typedef enum quant_calib_method {
 #define QUANT_CALIB_DEFAULT_IS QUANT_CALIB_MSE
 #define QUANT_PERCENTILE_DEFAULT 99.99
 
-/* Progress of the calibration runs: pass names the pass ("calibration", ...), done of total
- * samples; called after each sample. */
+/* Progress of the calibration runs: pass names the pass ("calibration", "histograms",
+ * "sqnr"), done of total samples; called with 0 as a pass starts, then after each sample. */
 typedef void (*quant_progress_fn)(void *ctx, const char *pass, int done, int total);
 
 typedef struct quant_options {

@@ -91,6 +91,8 @@ tosac_code quant_run_pass(ir_model *m, const quant_options *o, const char *pass,
     tosac_tensor *outs = rc ? NULL : calloc((size_t)n_out + 1, sizeof *outs);
     if (!rc && !outs)
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    if (!rc && o && o->progress)
+        o->progress(o->progress_ctx, pass, 0, c->n_samples);
     for (int s = 0; s < c->n_samples && !rc; s++) {
         const tosac_tensor *ins = &c->tensors[(size_t)s * (size_t)c->n_inputs];
         for (int i = 0; i < c->n_inputs; i++)

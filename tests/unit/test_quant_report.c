@@ -59,9 +59,6 @@ static int setup(void **state)
     ir_model *m = one_input();
     assert_int_equal(onnx_export_file(m, path("one.onnx"), NULL), TOSAC_OK);
     ir_model_free(m);
-    m = qtg_conv_relu_add(13, 0);
-    assert_int_equal(onnx_export_file(m, path("two.onnx"), NULL), TOSAC_OK);
-    ir_model_free(m);
     return 0;
 }
 

@@ -9,7 +9,6 @@
 #include "cli.h"
 
 typedef struct progress_state {
-    const char *pass;
     struct timespec start;
 } progress_state;
 
@@ -23,9 +22,11 @@ static double since(const struct timespec *t0)
 static void show(void *ctx, const char *pass, int done, int total)
 {
     progress_state *p = ctx;
-    if (p->pass != pass) { /* each pass restarts the clock */
-        p->pass = pass;
+    if (done == 0) { /* each pass restarts the clock */
         clock_gettime(CLOCK_MONOTONIC, &p->start);
+        fprintf(stderr, "\r%s: 0/%d samples   ", pass, total);
+        fflush(stderr);
+        return;
     }
     double t = since(&p->start), rate = t > 0 ? done / t : 0;
     fprintf(stderr, "\r%s: %d/%d samples, %.1f/s, %.0f s left   ", pass, done, total, rate,
