@@ -208,8 +208,10 @@ static tosac_code list_dir(const char *dir, names *subs, names *files, tosac_err
             rc = names_add(files, path, err);
     }
     closedir(d);
-    qsort(subs->v, (size_t)subs->n, sizeof *subs->v, cmp_str);
-    qsort(files->v, (size_t)files->n, sizeof *files->v, cmp_str);
+    if (subs->n > 1) /* qsort wants a non-NULL base even for no elements */
+        qsort(subs->v, (size_t)subs->n, sizeof *subs->v, cmp_str);
+    if (files->n > 1)
+        qsort(files->v, (size_t)files->n, sizeof *files->v, cmp_str);
     return rc;
 }
 

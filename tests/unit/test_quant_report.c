@@ -270,6 +270,14 @@ static void test_cli(void **state)
     assert_true(access(q, F_OK) != 0 && access(rep, F_OK) != 0);
     free(out);
     free(errs);
+    /* --report must not overwrite a calibration file either */
+    rc = tu_cli(&out, &errs, "quantize", path("one.onnx"), "--scheme", "a8w8", "--calib",
+                path("flat/b.npy"), "--report", path("flat/b.npy"), "-o", q, NULL);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(errs, "--report"));
+    assert_non_null(strstr(errs, "names a --calib input"));
+    free(out);
+    free(errs);
     rc = tu_cli(&out, &errs, "quantize", path("one.onnx"), "--scheme", "a8w8", "--calib",
                 path("flat"), "--calib-method", "median", "-o", q, NULL);
     assert_int_equal(rc, 2);

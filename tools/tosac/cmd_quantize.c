@@ -73,9 +73,13 @@ static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *
                           tosac_msg_path(a->report, mp));
     for (int i = 0; i < a->n_calib; i++) {
         const char *eq = strchr(a->calib[i], '=');
-        if (tosac_same_file(a->out, a->calib[i]) || (eq && tosac_same_file(a->out, eq + 1)))
-            return tosac_fail(err, TOSAC_ERR_INPUT, "-o '%s' names a --calib input: it would "
-                              "be overwritten", tosac_msg_path(a->out, mp));
+        for (int k = 0; k < 2; k++) { /* -o, then --report */
+            const char *o = k ? a->report : a->out;
+            if (o && (tosac_same_file(o, a->calib[i]) || (eq && tosac_same_file(o, eq + 1))))
+                return tosac_fail(err, TOSAC_ERR_INPUT, "%s '%s' names a --calib input: it "
+                                  "would be overwritten", k ? "--report" : "-o",
+                                  tosac_msg_path(o, mp));
+        }
     }
     return TOSAC_OK;
 }
