@@ -19,6 +19,10 @@ typedef struct tosac_compile_options {
     const char *quantize;               /* NULL, or "a8w8" / "a16w8": quantize a float model first */
     const char *const *calib;           /* --calib arguments (quant_calib_load forms) */
     int n_calib;
+    const char *calib_method;           /* NULL (the default), or quant_parse_method's forms */
+    const char *exclude;                /* NULL, or --exclude NAME|OP_TYPE,...: kept float */
+    void (*quant_progress)(void *ctx, const char *pass, int done, int total); /* may be NULL */
+    void *quant_progress_ctx;
 } tosac_compile_options;
 
 /* Compiles model m (consumed: it becomes the program's CPU graph, or is freed on failure).

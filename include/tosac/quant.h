@@ -1,7 +1,8 @@
 /* Post-training quantization: float ONNX graph IR -> QDQ graph IR.
  *
- * tosac_quantize calibrates the float model on sample inputs (min/max per tensor, run with the
- * CPU executor), then rewrites the graph into the QDQ form onnxruntime and ExecuTorch emit:
+ * tosac_quantize calibrates the float model on sample inputs (an observer per tensor, run with
+ * the CPU executor: min/max, moving-average min/max, or a histogram searched for a percentile,
+ * the least squared error or the least KL divergence), then rewrites the graph into the QDQ form onnxruntime and ExecuTorch emit:
  *   activations: x -> QuantizeLinear -> DequantizeLinear -> op   (per-tensor)
  *   weights:     int8 initializer (per output channel) -> DequantizeLinear -> op
  *   bias:        int32 initializer (scale = s_in * s_w[c]) -> DequantizeLinear -> op (a8w8;
@@ -34,13 +35,39 @@ typedef enum quant_scheme {
     QUANT_A16W8 = 1,
 } quant_scheme;
 
+/* How calibration turns the observed values into an activation range (src/quant/quant_observer*.c). */
+typedef enum quant_calib_method {
+    QUANT_CALIB_DEFAULT = 0, /* QUANT_CALIB_DEFAULT_IS: the measured best (docs/USAGE.md) */
+    QUANT_CALIB_MINMAX,      /* min and max over all samples */
+    QUANT_CALIB_MOVING_AVG,  /* per-sample min/max, averaged: x += 0.01 (sample - x) */
+    QUANT_CALIB_PERCENTILE,  /* histogram; each tail clipped at 1 - percentile */
+    QUANT_CALIB_MSE,         /* histogram; the range of least expected squared error */
+    QUANT_CALIB_ENTROPY,     /* histogram; the range of least KL divergence (TensorRT's) */
+} quant_calib_method;
+#define QUANT_CALIB_DEFAULT_IS QUANT_CALIB_MSE
+#define QUANT_PERCENTILE_DEFAULT 99.99
+
+/* Progress of the calibration runs: pass names the pass ("calibration", "histograms",
+ * "sqnr"), done of total samples; called with 0 as a pass starts, then after each sample. */
+typedef void (*quant_progress_fn)(void *ctx, const char *pass, int done, int total);
+
 typedef struct quant_options {
     quant_scheme scheme;
+    quant_calib_method method;
+    double percentile;              /* QUANT_CALIB_PERCENTILE; 0: QUANT_PERCENTILE_DEFAULT */
+    const char *exclude;            /* NULL, or "NAME|OP_TYPE,...": these nodes stay float */
+    char **report;                  /* NULL, or gets the per-tensor report JSON (malloc'd) */
+    quant_progress_fn progress;     /* NULL: quiet */
+    void *progress_ctx;
 } quant_options;
 
 /* "a8w8" / "a16w8" (case-sensitive); TOSAC_ERR_INPUT naming the string otherwise. */
 tosac_code quant_parse_scheme(const char *s, quant_scheme *out, tosac_error *err);
 const char *quant_scheme_name(quant_scheme s);
+/* "minmax", "moving-average", "percentile" or "percentile=P" (0 < P <= 100), "mse", "entropy";
+ * TOSAC_ERR_INPUT naming the string otherwise. Sets o->method (and o->percentile). */
+tosac_code quant_parse_method(const char *s, quant_options *o, tosac_error *err);
+const char *quant_method_name(quant_calib_method m);
 
 /* ---- calibration data ---- */
 

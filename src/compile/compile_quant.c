@@ -48,6 +48,11 @@ tosac_code tosac_compile_quantize(ir_model *m, const tosac_compile_options *o, t
     quant_options qo;
     memset(&qo, 0, sizeof qo);
     tosac_code rc = quant_parse_scheme(o->quantize, &qo.scheme, err);
+    if (!rc && o->calib_method)
+        rc = quant_parse_method(o->calib_method, &qo, err);
+    qo.exclude = o->exclude;
+    qo.progress = o->quant_progress;
+    qo.progress_ctx = o->quant_progress_ctx;
     if (!rc)
         rc = check_scheme(o, qo.scheme, err);
     if (rc)

@@ -24,6 +24,39 @@ const char *quant_scheme_name(quant_scheme s)
     return s == QUANT_A16W8 ? "a16w8" : "a8w8";
 }
 
+static const char *const k_methods[] = {"default", "minmax", "moving-average", "percentile",
+                                        "mse", "entropy"};
+
+const char *quant_method_name(quant_calib_method m)
+{
+    return m >= 0 && m <= QUANT_CALIB_ENTROPY ? k_methods[m] : "?";
+}
+
+tosac_code quant_parse_method(const char *s, quant_options *o, tosac_error *err)
+{
+    const char *pct = "percentile=";
+    for (int m = QUANT_CALIB_MINMAX; s && m <= QUANT_CALIB_ENTROPY; m++)
+        if (strcmp(s, k_methods[m]) == 0) {
+            o->method = (quant_calib_method)m;
+            return TOSAC_OK;
+        }
+    if (s && strncmp(s, pct, strlen(pct)) == 0) {
+        char *end;
+        double p = strtod(s + strlen(pct), &end);
+        if (end != s + strlen(pct) && *end == '\0' && p > 0 && p <= 100) {
+            o->method = QUANT_CALIB_PERCENTILE;
+            o->percentile = p;
+            return TOSAC_OK;
+        }
+        return tosac_fail(err, TOSAC_ERR_INPUT,
+                          "--calib-method '%s': the percentile must be a number in (0, 100]", s);
+    }
+    return tosac_fail(err, TOSAC_ERR_INPUT,
+                      "unknown calibration method '%s' (expected minmax, moving-average, "
+                      "percentile, percentile=P, mse or entropy)",
+                      s ? s : "");
+}
+
 static tosac_code check_float_model(const ir_graph *g, tosac_error *err)
 {
     static const char *const qops[] = {"QuantizeLinear", "DequantizeLinear", "QLinearConv",
@@ -43,6 +76,8 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
 {
     ir_graph *g = m->graph;
     quant_scheme s = o ? o->scheme : QUANT_A8W8;
+    if (o && o->report)
+        *o->report = NULL;
     tosac_code rc = check_float_model(g, err);
     if (rc)
         return rc;
@@ -54,9 +89,14 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     quant_plan plan;
     memset(&plan, 0, sizeof plan);
-    rc = quant_calibrate(m, calib, seen, err);
+    bool *keep_float = NULL;
+    rc = quant_exclude_parse(g, o ? o->exclude : NULL, &keep_float, err);
     if (!rc)
-        rc = quant_plan_build(g, s, seen, &plan, err);
+        rc = quant_calibrate(m, o, calib, seen, err);
+    if (!rc)
+        rc = quant_plan_build(g, s, seen, keep_float, &plan, err);
+    if (!rc && o && o->report) /* on the float graph, before the rewrite */
+        rc = quant_report_build(m, o, calib, seen, &plan, o->report, err);
     /* after calibration: the executor ran the model at its own opset */
     if (!rc)
         rc = quant_upgrade_opset(m, s == QUANT_A16W8 ? 21 : 13, seen, err);
@@ -69,6 +109,11 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
     if (!rc)
         rc = ir_model_verify(m, err);
     quant_plan_free(&plan);
+    free(keep_float);
     free(seen);
+    if (rc && o && o->report) {
+        free(*o->report);
+        *o->report = NULL;
+    }
     return rc;
 }

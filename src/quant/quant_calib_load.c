@@ -156,55 +156,105 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* DIR/<sample>/ folders in name order, or DIR itself when it holds the input files. */
+typedef struct names {
+    char **v;
+    int n, cap;
+} names;
+
+static tosac_code names_add(names *l, const char *s, tosac_error *err)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        char **v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        l->v = v;
+        l->cap = cap;
+    }
+    if (!(l->v[l->n] = malloc(strlen(s) + 1)))
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    strcpy(l->v[l->n++], s);
+    return TOSAC_OK;
+}
+
+static void names_free(names *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+}
+
+static bool ends_npy(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 4 && strcmp(s + n - 4, ".npy") == 0;
+}
+
+/* The sample sub-folders and the .npy files of dir, each in name order. */
+static tosac_code list_dir(const char *dir, names *subs, names *files, tosac_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "cannot read calibration folder '%s'", dir);
+    tosac_code rc = TOSAC_OK;
+    struct dirent *e;
+    while (!rc && (e = readdir(d))) {
+        char path[4096];
+        if (e->d_name[0] == '.' ||
+            (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path)
+            continue;
+        if (is_dir(path))
+            rc = names_add(subs, path, err);
+        else if (ends_npy(e->d_name) && is_file(path))
+            rc = names_add(files, path, err);
+    }
+    closedir(d);
+    if (subs->n > 1) /* qsort wants a non-NULL base even for no elements */
+        qsort(subs->v, (size_t)subs->n, sizeof *subs->v, cmp_str);
+    if (files->n > 1)
+        qsort(files->v, (size_t)files->n, sizeof *files->v, cmp_str);
+    return rc;
+}
+
+/* DIR/<sample>/ folders in name order; DIR itself when it holds the input files; or, for a
+ * one-input model, DIR's .npy files as one sample each (in name order). */
 static tosac_code load_dir(loader *L, const char *dir, tosac_error *err)
 {
     char probe[4096], name[256];
     tosac_sanitize_name(L->g->n_inputs ? L->g->tensors[L->g->inputs[0]].name : "", name,
                         sizeof name);
     snprintf(probe, sizeof probe, "%s/%s.npy", dir, name);
-    if (L->g->n_inputs && is_file(probe))
+    names subs = {0}, files = {0};
+    tosac_code rc = list_dir(dir, &subs, &files, err);
+    bool one_input = L->c->n_inputs == 1;
+    /* <input>.npy alone (or beside other inputs' files) is one sample folder */
+    if (!rc && is_file(probe) && (!one_input || files.n == 1)) {
+        names_free(&subs);
+        names_free(&files);
         return load_folder(L, dir, err);
-    DIR *d = opendir(dir);
-    if (!d)
-        return tosac_fail(err, TOSAC_ERR_INPUT, "cannot read calibration folder '%s'", dir);
-    char **subs = NULL;
-    int n = 0, cap = 0;
-    tosac_code rc = TOSAC_OK;
-    struct dirent *e;
-    while (!rc && (e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path ||
-            !is_dir(path))
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **s = realloc(subs, (size_t)cap * sizeof *s);
-            if (!s) {
-                rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
-                break;
-            }
-            subs = s;
-        }
-        if (!(subs[n] = malloc(strlen(path) + 1)))
-            rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
-        else
-            strcpy(subs[n++], path);
     }
-    closedir(d);
-    if (!rc && n == 0)
+    if (!rc && subs.n && files.n)
         rc = tosac_fail(err, TOSAC_ERR_INPUT,
-                        "calibration folder '%s' has neither %s.npy nor sample sub-folders", dir,
-                        name);
-    if (!rc)
-        qsort(subs, (size_t)n, sizeof *subs, cmp_str);
-    for (int i = 0; i < n && !rc; i++)
-        rc = load_folder(L, subs[i], err);
-    for (int i = 0; i < n; i++)
-        free(subs[i]);
-    free(subs);
+                        "calibration folder '%s' holds both sample sub-folders and .npy files; "
+                        "use one layout",
+                        dir);
+    else if (!rc && !subs.n && files.n && !one_input)
+        rc = tosac_fail(err, TOSAC_ERR_INPUT,
+                        "calibration folder '%s' holds .npy files but no %s.npy: a folder of "
+                        "one-file samples is for a one-input model (this one has %d inputs)",
+                        dir, name, L->c->n_inputs);
+    else if (!rc && !subs.n && !files.n)
+        rc = tosac_fail(err, TOSAC_ERR_INPUT,
+                        "calibration folder '%s' has neither %s.npy nor sample sub-folders nor "
+                        ".npy files",
+                        dir, name);
+    for (int i = 0; i < subs.n && !rc; i++)
+        rc = load_folder(L, subs.v[i], err);
+    for (int i = 0; i < files.n && !rc; i++)
+        if (!(rc = new_sample(L, err)))
+            rc = load_into(L, 0, files.v[i], err);
+    names_free(&subs);
+    names_free(&files);
     return rc;
 }
 

@@ -233,7 +233,7 @@ tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, tosac_
 {
     int n_nodes = g->n_nodes;
     for (int i = 0; i < n_nodes; i++) {
-        if (g->nodes[i].dead || !quant_op_is_quantized(&g->nodes[i]))
+        if (!quant_plan_quantizes(p, g, i))
             continue;
         tosac_code rc = quant_node_consts(g, s, p, i, err);
         if (rc)

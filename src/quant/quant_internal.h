@@ -22,6 +22,40 @@ void quant_range_init(quant_range *r);
 int64_t quant_range_observe(quant_range *r, const float *x, int64_t n);
 void quant_range_merge(quant_range *dst, const quant_range *src);
 
+/* Moving-average min/max (quant_observer_ema.c), as PyTorch's MovingAverageMinMaxObserver:
+ * each sample's min/max moves the range by QUANT_EMA_C of the difference (the first sample
+ * sets it). Call once per sample with all of that sample's values. */
+#define QUANT_EMA_C 0.01
+void quant_ema_observe(quant_range *r, const float *x, int64_t n);
+
+/* A histogram of the finite non-zero values over [lo, hi] (lo <= 0 <= hi, from the min/max
+ * pass), zeros counted apart: quantization keeps 0 exact in every scheme here, so the
+ * searches need not weigh them (quant_histogram.c). */
+#define QUANT_HIST_BINS 2048
+typedef struct quant_hist {
+    double lo, hi, width;
+    double zeros;
+    double bins[QUANT_HIST_BINS];
+} quant_hist;
+/* Over [min(r.lo, 0), max(r.hi, 0)]; false when that range is empty (no histogram needed). */
+bool quant_hist_init(quant_hist *h, const quant_range *r);
+void quant_hist_observe(quant_hist *h, const float *x, int64_t n);
+double quant_hist_center(const quant_hist *h, int bin);
+/* Bin holding v (clamped to the bins). */
+int quant_hist_bin(const quant_hist *h, double v);
+
+/* The range searches over a histogram; each writes out (seen, lo <= 0 <= hi).
+ * Percentile (quant_observer_percentile.c): lo, hi at the (100 - pct) and pct percentiles of
+ * all values (zeros included), linear inside a bin. */
+void quant_hist_percentile(const quant_hist *h, double pct, quant_range *out);
+/* MSE (quant_observer_mse.c): the candidate range of least expected squared error under the
+ * scheme's grid: clipping error from the bin centres outside, step^2 / 12 per value inside. */
+void quant_hist_mse(const quant_hist *h, quant_scheme s, quant_range *out);
+/* Entropy (quant_observer_entropy.c): the candidate of least KL(P || Q), P the clipped
+ * distribution (outliers folded into the edge bins), Q its quantization to the scheme's levels
+ * (TensorRT's calibration, over an asymmetric range). */
+void quant_hist_entropy(const quant_hist *h, quant_scheme s, quant_range *out);
+
 /* One warning line naming tensors: "calibration: <what> in N tensors: 'a' (detail), ... and
  * M more<tail>" (the first QUANT_NAMES_SHOWN named). Nothing when the list is empty. */
 #define QUANT_NAMES_SHOWN 8
@@ -68,16 +102,25 @@ int64_t quant_bias_values(const float *b, int64_t n, float s_in, const float *s_
 
 /* What the calibration runs saw of one tensor of the top-level graph. */
 typedef struct quant_seen {
-    quant_range range;
+    quant_range range;   /* the method's range (what the plan uses) */
+    quant_range minmax;  /* min/max over all samples */
     bool is_float;       /* produced as float32 on the runs */
     int64_t nonfinite;   /* NaN / inf values seen (left out of the range) */
     int rank;            /* -1 when never produced */
     int64_t shape[TOSAC_MAX_RANK];
 } quant_seen;
 
-/* Runs the float model on every sample and fills seen[0 .. n_tensors) of m->graph. */
-tosac_code quant_calibrate(ir_model *m, const quant_calib *c, quant_seen *seen,
-                           tosac_error *err);
+/* Runs the float model on every sample and fills seen[0 .. n_tensors) of m->graph, the
+ * ranges by o->method (a second pass fills the histograms). */
+tosac_code quant_calibrate(ir_model *m, const quant_options *o, const quant_calib *c,
+                           quant_seen *seen, tosac_error *err);
+
+/* Called with every float value of graph tensor `tensor` on one sample. */
+typedef void (*quant_visit_fn)(void *ctx, int tensor, const tosac_tensor *t);
+/* One pass: runs m on every sample, every node output made a graph output for the run. */
+tosac_code quant_run_pass(ir_model *m, const quant_options *o, const char *pass,
+                          const quant_calib *c, quant_visit_fn visit, void *ctx,
+                          tosac_error *err);
 
 /* ---- graph rewrites ---- */
 
@@ -103,13 +146,38 @@ typedef enum quant_role {
 
 typedef struct quant_plan {
     int n_tensors;
+    int n_nodes;           /* of the graph the plan was built on */
+    bool *keep_float;      /* per node id < n_nodes: excluded (--exclude), stays float */
     quant_role *role;      /* per tensor id */
     int *group;            /* union-find parent: tensors sharing one range */
     quant_qparams *qp;     /* per tensor id (valid for QROLE_ACT) */
 } quant_plan;
 
+/* keep_float (may be NULL): per node id, nodes that stay float (copied into p). */
 tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen *seen,
-                            quant_plan *p, tosac_error *err);
+                            const bool *keep_float, quant_plan *p, tosac_error *err);
+/* Node i is quantized under p: an operator the plan quantizes and not kept float. */
+bool quant_plan_quantizes(const quant_plan *p, const ir_graph *g, int i);
+
+/* --exclude "NAME|OP_TYPE,...": *out (calloc'd, per node id) marks the nodes kept float; an
+ * entry that names no node and no operator type is TOSAC_ERR_INPUT (quant_exclude.c). */
+tosac_code quant_exclude_parse(const ir_graph *g, const char *list, bool **out,
+                               tosac_error *err);
+
+/* The report (quant_report.c): a pass measuring each activation's SQNR against its float
+ * values at its parameters, then the JSON text:
+ * {"scheme","method","samples","tensors":[{"name","min","max","range_lo","range_hi","scale",
+ *  "zero_point","dtype","sqnr_db"}],"kept_float":[names]}. */
+tosac_code quant_report_build(ir_model *m, const quant_options *o, const quant_calib *c,
+                              const quant_seen *seen, const quant_plan *p, char **out,
+                              tosac_error *err);
+/* SQNR in dB of values x against their quantization at qp: 10 log10(sum x^2 / sum e^2);
+ * +inf when exact (JSON null), -inf for an all-zero signal with error. Accumulators: */
+typedef struct quant_sqnr {
+    double signal, noise;
+} quant_sqnr;
+void quant_sqnr_add(quant_sqnr *s, const quant_qparams *qp, const float *x, int64_t n);
+double quant_sqnr_db(const quant_sqnr *s);
 void quant_plan_free(quant_plan *p);
 
 /* Operator classes of the plan (also used by the insertion). */

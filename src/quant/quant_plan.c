@@ -14,6 +14,8 @@
  *   - Div, BatchNormalization (not after a Conv), Layer/InstanceNormalization, Clip with
  *     runtime bounds, PRelu with a per-channel slope were decomposed into the operators
  *     above first (quant_decompose.c);
+ *   - nodes named by --exclude (by name or operator type) stay float like the operators
+ *     the plan does not quantize, their weights included;
  *   - other operators stay float: they read the DQ outputs and their outputs are quantized
  *     only when a quantized operator or the graph output reads them.
  * An activation whose range is one value (or none) is named in a warning: its scale does not
@@ -46,6 +48,12 @@ static bool in_list(const ir_node *n, const char *const *list)
 bool quant_op_is_quantized(const ir_node *n)
 {
     return in_list(n, k_compute) || in_list(n, k_shared) || in_list(n, k_own);
+}
+
+bool quant_plan_quantizes(const quant_plan *p, const ir_graph *g, int i)
+{
+    return !g->nodes[i].dead && quant_op_is_quantized(&g->nodes[i]) &&
+           !(p->keep_float && i < p->n_nodes && p->keep_float[i]);
 }
 
 /* Input slots of n that carry activations (data), the rest being parameters (shapes, axes,
@@ -170,18 +178,20 @@ static bool fuses_activation(const ir_node *n)
 }
 
 /* Marks outputs of fusable producers read only by a Relu/Clip. */
-static void mark_fused(const ir_graph *g, const quant_seen *seen, quant_role *role)
+static void mark_fused(const ir_graph *g, const quant_seen *seen, const quant_plan *p,
+                       quant_role *role)
 {
     for (int i = 0; i < g->n_nodes; i++) {
         const ir_node *n = &g->nodes[i];
-        if (n->dead || !fuses_activation(n) || n->n_outputs != 1)
+        if (!quant_plan_quantizes(p, g, i) || !fuses_activation(n) || n->n_outputs != 1)
             continue;
         int t = n->outputs[0], c;
         if (!is_act(g, seen, t) || ir_graph_is_output(g, t) ||
             ir_graph_consumers(g, t, &c, 1) != 1)
             continue;
         const ir_node *r = &g->nodes[c];
-        if ((ir_node_is(r, "Relu") || ir_node_is(r, "Clip")) && r->inputs[0] == t)
+        if ((ir_node_is(r, "Relu") || ir_node_is(r, "Clip")) && r->inputs[0] == t &&
+            quant_plan_quantizes(p, g, c))
             role[t] = QROLE_FUSED;
     }
 }
@@ -202,7 +212,7 @@ static void assign(const ir_graph *g, const quant_seen *seen, quant_plan *p)
             mark_act(p->role, g->outputs[i]);
     for (int i = 0; i < g->n_nodes; i++) {
         const ir_node *n = &g->nodes[i];
-        if (n->dead || !quant_op_is_quantized(n))
+        if (!quant_plan_quantizes(p, g, i))
             continue;
         for (int k = 0; k < n->n_inputs; k++)
             if (act_slot(n, k) && is_act(g, seen, n->inputs[k]))
@@ -229,7 +239,8 @@ static void merge_shared_consts(const ir_graph *g, quant_plan *p, quant_range *r
 {
     for (int i = 0; i < g->n_nodes; i++) {
         const ir_node *n = &g->nodes[i];
-        if (n->dead || !in_list(n, k_shared) || ir_node_is(n, "Concat") || n->n_outputs < 1 ||
+        if (!quant_plan_quantizes(p, g, i) || !in_list(n, k_shared) || ir_node_is(n, "Concat") ||
+            n->n_outputs < 1 ||
             n->outputs[0] < 0 || p->role[n->outputs[0]] != QROLE_ACT)
             continue;
         for (int k = 0; k < n->n_inputs; k++) {
@@ -242,16 +253,18 @@ static void merge_shared_consts(const ir_graph *g, quant_plan *p, quant_range *r
 }
 
 tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen *seen,
-                            quant_plan *p, tosac_error *err)
+                            const bool *keep_float, quant_plan *p, tosac_error *err)
 {
     int nt = g->n_tensors;
     memset(p, 0, sizeof *p);
     p->n_tensors = nt;
+    p->n_nodes = g->n_nodes;
     p->role = calloc((size_t)nt + 1, sizeof *p->role);
     p->group = malloc(((size_t)nt + 1) * sizeof *p->group);
     p->qp = calloc((size_t)nt + 1, sizeof *p->qp);
+    p->keep_float = calloc((size_t)g->n_nodes + 1, sizeof *p->keep_float);
     quant_range *ranges = calloc((size_t)nt + 1, sizeof *ranges);
-    if (!p->role || !p->group || !p->qp || !ranges) {
+    if (!p->role || !p->group || !p->qp || !ranges || !p->keep_float) {
         free(ranges);
         quant_plan_free(p);
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
@@ -260,7 +273,9 @@ tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen 
         p->group[t] = t;
         quant_range_init(&ranges[t]);
     }
-    mark_fused(g, seen, p->role);
+    if (keep_float)
+        memcpy(p->keep_float, keep_float, (size_t)g->n_nodes * sizeof *keep_float);
+    mark_fused(g, seen, p, p->role);
     assign(g, seen, p);
     /* a group's range is the union of its members' ranges */
     for (int t = 0; t < nt; t++)
@@ -295,5 +310,6 @@ void quant_plan_free(quant_plan *p)
     free(p->role);
     free(p->group);
     free(p->qp);
+    free(p->keep_float);
     memset(p, 0, sizeof *p);
 }

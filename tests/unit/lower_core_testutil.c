@@ -656,7 +656,7 @@ void lc_check_quantize(lc_build_fn fn, const void *arg, quant_scheme scheme, con
     ir_model_free(built);
     /* one calibration sample: the inputs the program runs on */
     quant_calib cal = {1, b->n_in, b->in};
-    quant_options qo = {scheme};
+    quant_options qo = {.scheme = scheme};
     ok(tosac_quantize(fm, &qo, &cal, &E));
     for (int k = 0; k < b->n_out; k++)
         b->out_scale[k] = output_scale(fm->graph, k);

@@ -79,7 +79,7 @@ static void test_unary_degenerate_calibration(void **state)
                 assert_int_equal(tosac_tensor_alloc(&sample, TOSAC_DT_F32, 4, shp, &E), TOSAC_OK);
                 memcpy(sample.data, data, sizeof data);
                 quant_calib calib = {1, 1, &sample};
-                quant_options qo = {schemes[s]};
+                quant_options qo = {.scheme = schemes[s]};
                 tosac_error_clear(&E);
                 if (tosac_quantize(m, &qo, &calib, &E))
                     fail_msg("quantize: %s", E.msg);

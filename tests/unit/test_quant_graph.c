@@ -22,7 +22,7 @@ static run quantize(quant_scheme s, int64_t opset, int bn)
     qtg_samples(r.m, N_SAMPLES, &r.calib);
     for (int i = 0; i < N_SAMPLES; i++)
         r.ref[i] = qtg_run(r.m, &r.calib, i);
-    quant_options o = {s};
+    quant_options o = {.scheme = s};
     tosac_error err;
     tosac_error_clear(&err);
     if (tosac_quantize(r.m, &o, &r.calib, &err))

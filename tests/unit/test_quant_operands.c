@@ -295,7 +295,7 @@ static void quantize(ir_model *m, quant_scheme s, const void *data, tosac_dtype 
     memcpy(in.shape, s3, sizeof s3);
     in.data = (void *)data;
     quant_calib cal = {1, 1, &in};
-    quant_options o = {s};
+    quant_options o = {.scheme = s};
     assert_int_equal(tosac_quantize(m, &o, &cal, &E), TOSAC_OK);
 }
 

@@ -12,7 +12,7 @@ static tosac_code quantize(ir_model *m, quant_scheme s, int n_samples, tosac_err
 {
     quant_calib c;
     qtg_samples(m, n_samples, &c);
-    quant_options o = {s};
+    quant_options o = {.scheme = s};
     tosac_error_clear(err);
     tosac_code rc = tosac_quantize(m, &o, &c, err);
     quant_calib_free(&c);
@@ -34,7 +34,7 @@ static void test_batchnorm_folded_into_conv(void **state)
     quant_calib c;
     qtg_samples(m, 3, &c);
     tosac_tensor ref = qtg_run(m, &c, 0);
-    quant_options o = {QUANT_A8W8};
+    quant_options o = {.scheme = QUANT_A8W8};
     tosac_error err;
     tosac_error_clear(&err);
     assert_int_equal(tosac_quantize(m, &o, &c, &err), TOSAC_OK);

@@ -32,7 +32,7 @@ static const char *model_path(const char *model, const char *file)
 /* Quantizes model/model_file on the listed sample folders; exports and re-imports it so the
  * checks see what a user's file holds. */
 static ir_model *quantize(const char *model, const char *file, quant_scheme s,
-                          const char *const *samples, int n)
+                          quant_calib_method method, const char *const *samples, int n)
 {
     ir_model *m = NULL;
     tosac_error err;
@@ -48,7 +48,7 @@ static ir_model *quantize(const char *model, const char *file, quant_scheme s,
         args[i] = dirs[i];
     }
     quant_calib c;
-    quant_options o = {s};
+    quant_options o = {.scheme = s, .method = method};
     if (quant_calib_load(m, args, n, &c, &err) || tosac_quantize(m, &o, &c, &err))
         fail_msg("quantize %s: %s", model, err.msg);
     quant_calib_free(&c);
@@ -131,7 +131,7 @@ static double compare_samples(const ir_model *q, const char *model, const char *
 static void ppocr(quant_scheme s)
 {
     const char *model = "ppocr_mobile_v2_cls";
-    ir_model *q = quantize(model, "model.onnx", s, k_all8, 8);
+    ir_model *q = quantize(model, "model.onnx", s, QUANT_CALIB_DEFAULT, k_all8, 8);
     float step = output_scale(q->graph);
     /* one output step (a8w8 step 1/255 on the softmax; measured max difference 2.3e-6 for
      * both schemes) */
@@ -153,12 +153,11 @@ static void test_ppocr_a16w8(void **state)
     ppocr(QUANT_A16W8);
 }
 
-static void test_mobilenet_a8w8(void **state)
+static void mobilenet(quant_calib_method method, int check_argmax)
 {
-    (void)state;
     const char *model = "mobilenet_v2_f32_op13";
     const char *const samples[3] = {"00", "01", "02"};
-    ir_model *q = quantize(model, "model.onnx", QUANT_A8W8, samples, 3);
+    ir_model *q = quantize(model, "model.onnx", QUANT_A8W8, method, samples, 3);
     float step = output_scale(q->graph);
     /* Looser than a step: 52 int8 conv layers on random weights (logits in about
      * [-0.5, 0.5], std 0.15) accumulate rounding error, so the bound is not a fixed number of
@@ -168,7 +167,8 @@ static void test_mobilenet_a8w8(void **state)
      * on average (twin 0.0405; measured 0.0292: the mean shows a systematic bias the worst
      * case can hide); and the top-1 class matches on all 3 samples (the twin's changes on 2). */
     double mean;
-    double worst = compare_samples(q, model, "input.npy", "logits.npy", samples, 3, 1, &mean);
+    double worst =
+        compare_samples(q, model, "input.npy", "logits.npy", samples, 3, check_argmax, &mean);
     double twin = 0, twin_sum = 0;
     int64_t cnt = 0;
     for (int s = 0; s < 3; s++) {
@@ -188,9 +188,27 @@ static void test_mobilenet_a8w8(void **state)
         tosac_tensor_free(&f);
     }
     if (!(worst <= twin && mean <= twin_sum / (double)cnt))
-        fail_msg("a8w8 mobilenet: worst %g (%.1f steps), mean %g; torch's twin: %g, %g", worst,
-                 worst / step, mean, twin, twin_sum / (double)cnt);
+        fail_msg("a8w8 mobilenet (%s): worst %g (%.1f steps), mean %g; torch's twin: %g, %g",
+                 quant_method_name(method), worst, worst / step, mean, twin,
+                 twin_sum / (double)cnt);
+    print_message("a8w8 mobilenet (%s): worst %g, mean %g\n", quant_method_name(method), worst,
+                  mean);
     ir_model_free(q);
+}
+
+static void test_mobilenet_a8w8(void **state)
+{
+    (void)state;
+    mobilenet(QUANT_CALIB_MINMAX, 1);
+}
+
+/* The default (mse) under the same bounds; top-1 not asserted: these random-weight logits
+ * have margins below one output step, and in this float QDQ simulation sample 02's top-1
+ * moves (the compiled int8 program keeps 2 of 3 under mse as under minmax: bench/RESULTS.md). */
+static void test_mobilenet_a8w8_default(void **state)
+{
+    (void)state;
+    mobilenet(QUANT_CALIB_DEFAULT, 0);
 }
 
 /* Scale and zero point of the QuantizeLinear reading tensor (or its renamed graph-output
@@ -236,7 +254,7 @@ static void synth(const char *op, quant_scheme s)
     char model[128];
     snprintf(model, sizeof model, "synth_qdq_%s_%s", s == QUANT_A8W8 ? "s8_op13" : "s16_op21", op);
     const char *const calib[3] = {"00", "01", "02"};
-    ir_model *q = quantize(model, "float_reference.onnx", s, calib, 3);
+    ir_model *q = quantize(model, "float_reference.onnx", s, QUANT_CALIB_MINMAX, calib, 3);
     tosac_json *meta = NULL;
     assert_int_equal(tosac_json_parse_file(model_path(model, "meta.json"), &meta, NULL), TOSAC_OK);
     const tosac_json *tq =
@@ -303,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_ppocr_a8w8),
         cmocka_unit_test(test_ppocr_a16w8),
         cmocka_unit_test(test_mobilenet_a8w8),
+        cmocka_unit_test(test_mobilenet_a8w8_default),
         cmocka_unit_test(test_synth_a8w8),
         cmocka_unit_test(test_synth_a16w8),
     };

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "tosac/error.h"
+#include "tosac/quant.h"
 #include "tosac/tensor.h"
 
 /* Prints "tosac: error: <msg>" on one line to stderr; returns the exit status for code. */
@@ -37,6 +38,10 @@ typedef struct cli_input {
 /* inspect PROGRAM --dot (inspect_dot.c). */
 struct tosac_program;
 void inspect_program_dot(FILE *f, const struct tosac_program *p);
+
+/* Calibration progress on stderr when it is a terminal (cmd_quantize_progress.c); NULL
+ * (quiet) otherwise. *ctx gets the callback's context. */
+quant_progress_fn cli_quant_progress(void **ctx);
 
 /* Subcommands: argv[0] is the subcommand name. Return the process exit status. */
 int cmd_spec(int argc, char **argv);

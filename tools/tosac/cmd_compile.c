@@ -16,12 +16,13 @@ static const char usage[] =
     "usage: tosac compile MODEL.onnx --spec SPEC -o PROGRAM [--emit-tosa DIR]\n"
     "                     [--emit-mlir FILE.mlir]\n"
     "                     [--report FILE.json|-] [--input-shape NAME=D0,D1,...]...\n"
-    "                     [--quantize a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ...]\n"
-    "                     [--quiet]\n"
+    "                     [--quantize a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ...\n"
+    "                      [--calib-method METHOD] [--exclude NAME|OP_TYPE,...]] [--quiet]\n"
     "--quantize (also spelled --scheme, as in tosac quantize) calibrates a float model on the\n"
     "--calib samples and quantizes it (int8 activations for a8w8, int16 for a16w8 (needs\n"
     "+int16); int8 per-channel weights) before compiling; inputs with dynamic dimensions then\n"
-    "take the calibration samples' shape.\n"
+    "take the calibration samples' shape. --calib-method and --exclude as for tosac quantize\n"
+    "(see tosac quantize --help).\n"
     "Example:\n"
     "  tosac compile model.onnx --spec TOSA-1.0+INT --quantize a8w8 --calib samples/ \\\n"
     "      -o model.prog --emit-tosa tosa/ --report report.json\n"
@@ -127,6 +128,8 @@ int cmd_compile(int argc, char **argv)
                             : strcmp(s, "--report") == 0    ? &o.report_path
                             : strcmp(s, "--quantize") == 0 || strcmp(s, "--scheme") == 0
                                 ? &o.quantize
+                            : strcmp(s, "--calib-method") == 0 ? &o.calib_method
+                            : strcmp(s, "--exclude") == 0   ? &o.exclude
                                                             : NULL;
         bool shape = strcmp(s, "--input-shape") == 0, cal = strcmp(s, "--calib") == 0;
         if ((slot || shape || cal) && i + 1 >= argc)
@@ -155,8 +158,10 @@ int cmd_compile(int argc, char **argv)
         return cli_error(TOSAC_ERR_INPUT, "--spec is required (e.g. --spec TOSA-1.0+INT)");
     if (!out)
         return cli_error(TOSAC_ERR_INPUT, "-o PROGRAM is required");
-    if (o.n_calib && !o.quantize)
-        return cli_error(TOSAC_ERR_INPUT, "--calib is only used with --quantize a8w8|a16w8");
+    if ((o.n_calib || o.calib_method || o.exclude) && !o.quantize)
+        return cli_error(TOSAC_ERR_INPUT, "--calib is only used with --quantize a8w8|a16w8 "
+                         "(as are --calib-method and --exclude)");
+    o.quant_progress = cli_quant_progress(&o.quant_progress_ctx);
     o.input_shapes = shapes;
     o.calib = calib;
     bool report_stdout = o.report_path && strcmp(o.report_path, "-") == 0;

@@ -1,4 +1,5 @@
-/* tosac quantize MODEL.onnx --scheme a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ... -o QDQ.onnx */
+/* tosac quantize MODEL.onnx --scheme a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ... -o QDQ.onnx
+ *                [--calib-method METHOD] [--exclude NAME|OP_TYPE,...] [--report FILE.json] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,7 @@
 #include "tosac/quant.h"
 
 typedef struct quant_args {
-    const char *model, *out, *scheme;
+    const char *model, *out, *scheme, *method, *exclude, *report;
     const char **calib;
     int n_calib;
 } quant_args;
@@ -19,7 +20,14 @@ static void usage(void)
     printf("usage: tosac quantize MODEL.onnx --scheme a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ..."
            " -o QDQ.onnx\n"
            "  --calib  calibration samples: FILE.npy (one-input model), NAME=FILE.npy per input,\n"
-           "           or DIR with one sub-folder per sample holding <input>.npy; repeatable\n"
+           "           or DIR with one sub-folder per sample holding <input>.npy, or (a one-input\n"
+           "           model) DIR of .npy files, one sample each; repeatable\n"
+           "  --calib-method  how activation ranges come from the samples: minmax (default),\n"
+           "           moving-average, percentile[=P] (each tail clipped at 100-P %%, P 99.99),\n"
+           "           mse or entropy (a histogram searched for the least squared error / KL)\n"
+           "  --exclude NAME|OP_TYPE,...  nodes (by name or operator type) that stay float\n"
+           "  --report FILE.json  per activation: min/max seen, range, scale, zero point, dtype,\n"
+           "           SQNR (dB) of its quantization on the calibration samples (null: exact)\n"
            "  -o       written whole or not at all; refused when it names the model or a --calib file\n");
 }
 
@@ -27,16 +35,19 @@ static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *
 {
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
-        bool has_value = strcmp(s, "--scheme") == 0 || strcmp(s, "--calib") == 0 ||
-                         strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0;
+        const char **slot = strcmp(s, "--scheme") == 0         ? &a->scheme
+                            : strcmp(s, "--calib-method") == 0 ? &a->method
+                            : strcmp(s, "--exclude") == 0      ? &a->exclude
+                            : strcmp(s, "--report") == 0       ? &a->report
+                            : strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ? &a->out
+                                                               : NULL;
+        bool has_value = slot || strcmp(s, "--calib") == 0;
         if (has_value && i + 1 >= argc)
             return tosac_fail(err, TOSAC_ERR_INPUT, "%s needs a value", s);
-        if (strcmp(s, "--scheme") == 0)
-            a->scheme = argv[++i];
-        else if (strcmp(s, "--calib") == 0)
-            a->calib[a->n_calib++] = argv[++i];
+        if (slot)
+            *slot = argv[++i];
         else if (has_value)
-            a->out = argv[++i];
+            a->calib[a->n_calib++] = argv[++i];
         else if (s[0] == '-')
             return tosac_fail(err, TOSAC_ERR_INPUT, "unknown option '%s' for tosac quantize", s);
         else if (!a->model)
@@ -57,13 +68,40 @@ static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *
     if (tosac_same_file(a->out, a->model))
         return tosac_fail(err, TOSAC_ERR_INPUT, "-o '%s' names the input model: it would be "
                           "overwritten", tosac_msg_path(a->out, mp));
+    if (a->report && (tosac_same_file(a->report, a->model) || tosac_same_file(a->report, a->out)))
+        return tosac_fail(err, TOSAC_ERR_INPUT, "--report '%s' names the model or the output",
+                          tosac_msg_path(a->report, mp));
     for (int i = 0; i < a->n_calib; i++) {
         const char *eq = strchr(a->calib[i], '=');
-        if (tosac_same_file(a->out, a->calib[i]) || (eq && tosac_same_file(a->out, eq + 1)))
-            return tosac_fail(err, TOSAC_ERR_INPUT, "-o '%s' names a --calib input: it would "
-                              "be overwritten", tosac_msg_path(a->out, mp));
+        for (int k = 0; k < 2; k++) { /* -o, then --report */
+            const char *o = k ? a->report : a->out;
+            if (o && (tosac_same_file(o, a->calib[i]) || (eq && tosac_same_file(o, eq + 1))))
+                return tosac_fail(err, TOSAC_ERR_INPUT, "%s '%s' names a --calib input: it "
+                                  "would be overwritten", k ? "--report" : "-o",
+                                  tosac_msg_path(o, mp));
+        }
     }
     return TOSAC_OK;
+}
+
+/* The model and the report appear together or not at all. */
+static tosac_code write_outputs(const ir_model *m, const char *out, const char *report_path,
+                                const char *report, tosac_error *err)
+{
+    void *buf = NULL;
+    size_t len = 0;
+    tosac_code rc = onnx_export_bytes(m, &buf, &len, err);
+    tosac_stage st = {0};
+    if (!rc)
+        rc = tosac_stage_file(&st, out, buf, len, err);
+    if (!rc && report_path)
+        rc = tosac_stage_file(&st, report_path, report, strlen(report), err);
+    if (!rc)
+        rc = tosac_stage_commit(&st, err);
+    else
+        tosac_stage_abort(&st);
+    free(buf);
+    return rc;
 }
 
 int cmd_quantize(int argc, char **argv)
@@ -78,20 +116,26 @@ int cmd_quantize(int argc, char **argv)
     a.calib = calloc((size_t)argc + 1, sizeof *a.calib);
     if (!a.calib)
         return cli_error(TOSAC_ERR_INTERNAL, "out of memory");
-    quant_options o = {QUANT_A8W8};
+    quant_options o = {.scheme = QUANT_A8W8};
+    char *report = NULL;
     quant_calib calib = {0};
     ir_model *m = NULL;
     tosac_code rc = parse_args(argc, argv, &a, &err);
     if (!rc)
         rc = quant_parse_scheme(a.scheme, &o.scheme, &err);
+    if (!rc && a.method)
+        rc = quant_parse_method(a.method, &o, &err);
+    o.exclude = a.exclude;
+    o.report = a.report ? &report : NULL;
+    o.progress = cli_quant_progress(&o.progress_ctx);
     if (!rc)
         rc = onnx_import_file(a.model, &m, &err);
     if (!rc)
         rc = quant_calib_load(m, a.calib, a.n_calib, &calib, &err);
     if (!rc)
         rc = tosac_quantize(m, &o, &calib, &err);
-    if (!rc)
-        rc = onnx_export_file(m, a.out, &err);
+    rc = rc ? rc : write_outputs(m, a.out, a.report, report, &err);
+    free(report);
     quant_calib_free(&calib);
     ir_model_free(m);
     free(a.calib);
