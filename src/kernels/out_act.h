@@ -25,9 +25,9 @@ static inline void kern_out_act_run(const kern_out_act *a, float *y, int64_t n)
         return;
     }
     const float lo = a->lo, hi = a->hi;
-    for (int64_t i = 0; i < n; i++) {
-        const float v = y[i];
-        y[i] = v < lo ? lo : v > hi ? hi : v;
+    for (int64_t i = 0; i < n; i++) { /* v < lo ? lo : v > hi ? hi : v, as two selects */
+        const float v = y[i], t = v > hi ? hi : v;
+        y[i] = v < lo ? lo : t;
     }
 }
 
