@@ -11,8 +11,8 @@
  * multiply-add is contracted (ISO C mode: -ffp-contract=off). The FMA twins compile fmaf to
  * the vector instruction; the portable code gets the hardware instruction where the target
  * has one (AArch64, Cortex-M55 FPU, x86 built with -mfma) and otherwise the C library's
- * exact fmaf: a call per multiply-add, correct but about 100x slower (mobilenet_v2 2.3 s
- * instead of 13 ms on x86-64 without -mfma), the price of machine-independent bits; every
+ * exact fmaf: a call per multiply-add, correct but 50-100x slower (mobilenet_v2 0.7-2.3 s
+ * instead of 10-14 ms on x86-64 without -mfma), the price of machine-independent bits; every
  * x86-64 CPU with AVX2 has FMA, so only a forced TOSAC_KERNEL_ISA=portable (or a pre-2013
  * CPU) runs it there. Measured: the FMA twins (and the AVX-512 tile) run mobilenet_v2 about
  * 1.5x faster than the unfused AVX2 twin did. Vectorising never reorders a sum
