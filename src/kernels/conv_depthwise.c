@@ -73,7 +73,7 @@ size_t kern_conv_depthwise_scratch(const kern_conv_params *p)
 {
     dw_geom g;
     dw_geom_of(p, &g);
-    return (size_t)(g.hp * g.wp + g.wp); /* the plane and one row (pad_plane) */
+    return (size_t)(g.hp * g.wp);
 }
 
 /* The plane of x as the windows see it: row r, column q of xp is x[r - ph][q - pw], or 0.
@@ -97,21 +97,35 @@ static void pad_row(const dw_geom *g, const float *x, int64_t r, float *d)
     memset(d + hi, 0, (size_t)(g->wp - hi) * sizeof(float));
 }
 
-static void pad_plane(const dw_geom *g, const float *x, float *xp, float *row)
+/* n entries d[q] = padded column 2q + odd of the row xr (0 outside the input). */
+static void split_half(const dw_geom *g, const float *xr, int odd, int64_t n, float *d)
+{
+    /* 0 <= 2q + odd - pw < iw */
+    int64_t a = g->pw - odd, b = g->pw + g->iw - 1 - odd;
+    int64_t lo = a <= 0 ? 0 : (a + 1) / 2, hi = b < 0 ? 0 : b / 2 + 1;
+    if (hi > n)
+        hi = n;
+    if (lo > hi)
+        lo = hi;
+    memset(d, 0, (size_t)lo * sizeof(float));
+    for (int64_t q = lo; q < hi; q++)
+        d[q] = xr[2 * q + odd - g->pw];
+    memset(d + hi, 0, (size_t)(n - hi) * sizeof(float));
+}
+
+static void pad_plane(const dw_geom *g, const float *x, float *xp)
 {
     const int split = dw_split(g->kh, g->kw, g->sh, g->sw, g->dw);
-    const int64_t we = (g->wp + 1) / 2, wo = g->wp / 2;
+    const int64_t we = (g->wp + 1) / 2;
     for (int64_t r = 0; r < g->hp; r++) {
         float *d = xp + r * g->wp;
-        if (!split) {
+        int64_t iy = r - g->ph;
+        if (!split || iy < 0 || iy >= g->ih) {
             pad_row(g, x, r, d);
             continue;
         }
-        pad_row(g, x, r, row);
-        for (int64_t q = 0; q < we; q++)
-            d[q] = row[2 * q];
-        for (int64_t q = 0; q < wo; q++)
-            d[we + q] = row[2 * q + 1];
+        split_half(g, x + iy * g->iw, 0, we, d);
+        split_half(g, x + iy * g->iw, 1, g->wp / 2, d + we);
     }
 }
 
@@ -132,7 +146,7 @@ void kern_conv_depthwise_f32(const kern_conv_params *p, const float *x, const fl
     const int64_t in_sz = g.ih * g.iw, out_sz = g.oh * g.ow;
     for (int64_t n = 0; n < p->n; n++)
         for (int64_t c = 0; c < p->c; c++) {
-            pad_plane(&g, x + (n * p->c + c) * in_sz, scratch, scratch + g.hp * g.wp);
+            pad_plane(&g, x + (n * p->c + c) * in_sz, scratch);
             for (int64_t mm = 0; mm < mg; mm++) {
                 int64_t m = c * mg + mm;
                 fn(scratch, g.wp, w + m * ksz, g.kh, g.kw, g.sh, g.sw, g.dh, g.dw, g.oh, g.ow,

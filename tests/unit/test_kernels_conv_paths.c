@@ -189,6 +189,8 @@ static void test_depthwise(void **state)
     static const int64_t cfg[][5] = {
         {3, 1, 1, 1, 1}, {3, 2, 1, 1, 1}, {3, 2, 1, 1, 0}, {5, 1, 1, 2, 2}, {5, 2, 1, 2, 2},
         {3, 1, 2, 2, 2}, {2, 1, 1, 0, 1}, {7, 3, 1, 3, 3}, {1, 1, 1, 0, 0}, {3, 1, 1, 0, 0},
+        /* stride 2 over split planes: pads 0 to 2 on either side */
+        {3, 2, 1, 0, 1}, {3, 2, 1, 2, 2}, {5, 2, 1, 1, 0}, {5, 2, 1, 0, 2}, {3, 2, 2, 1, 1},
     };
     static const int64_t hw[] = {1, 3, 7, 17, 33};
     for (size_t i = 0; i < sizeof cfg / sizeof cfg[0]; i++)
