@@ -1,6 +1,7 @@
 /* The executor: planning (binding, order, liveness) and running. */
 #include "cpu/cpu_internal.h"
 #include "cpu/cpu_exec.h"
+#include "cpu/cpu_fuse.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -20,6 +21,10 @@ struct cpu_plan {
     int *last_use;              /* per tensor id: order position of its last reader */
     void *scratch;              /* kernel scratch, grown on demand and kept across runs */
     size_t scratch_bytes;
+    kern_out_act *act;              /* per node index: the activation fused into it (cpu_fuse.c) */
+    uint8_t *absorbed;          /* per node index: fused into the node before, only renames */
+    void **prep;                /* per node index: its prepared block (cpu_prepared), or NULL */
+    size_t *prep_bytes;
 };
 
 struct cpu_env {
@@ -47,6 +52,12 @@ void cpu_plan_free(cpu_plan *p)
     free(p->ops);
     free(p->last_use);
     free(p->scratch);
+    for (int i = 0; p->prep && i < p->g->n_nodes; i++)
+        free(p->prep[i]);
+    free(p->prep);
+    free(p->prep_bytes);
+    free(p->act);
+    free(p->absorbed);
     free(p);
 }
 
@@ -170,8 +181,70 @@ static void *host_scratch(cpu_ctx *c, size_t bytes)
 static tosac_code host_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_in,
                                tosac_tensor *out, int n_out);
 
-static const cpu_env_ops host_ops = {host_out,     host_temp, host_release,
-                                     host_scratch, host_take, host_run_sub};
+/* The node's block in the plan, allocated on first request and kept until cpu_plan_free;
+ * none for a single node outside a graph (folding runs it once). */
+static void *host_prepared(cpu_ctx *c, size_t bytes, int *fresh)
+{
+    host_node *h = c->exec;
+    if (!h->env)
+        return NULL;
+    cpu_plan *p = h->env->plan;
+    if (p->prep_bytes[h->ni] != bytes) {
+        free(p->prep[h->ni]);
+        p->prep_bytes[h->ni] = 0;
+        if (!(p->prep[h->ni] = malloc(bytes)))
+            return NULL;
+        p->prep_bytes[h->ni] = bytes;
+        *fresh = 1;
+    }
+    return p->prep[h->ni];
+}
+
+static const cpu_env_ops host_ops = {host_out,  host_temp,    host_release, host_scratch,
+                                     host_take, host_run_sub, host_prepared};
+
+/* Activations folded into the Conv before them (cpu_fuse.c), from the readers of every
+ * tensor: node inputs, graph outputs and subgraph captures. */
+static tosac_code plan_fuse(cpu_plan *p, tosac_error *err)
+{
+    const ir_graph *g = p->g;
+    int *readers = calloc((size_t)(g->n_tensors > 0 ? g->n_tensors : 1), sizeof *readers);
+    if (!readers)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory planning a graph");
+    for (int k = 0; k < p->n_order; k++) {
+        const ir_node *n = &g->nodes[p->order[k]];
+        for (int i = 0; i < n->n_inputs; i++)
+            if (n->inputs[i] >= 0)
+                readers[n->inputs[i]]++;
+        for (int s = 0; s < p->n_sub[p->order[k]]; s++) {
+            const ir_graph *sg = p->subplans[p->order[k]][s]->g;
+            for (int t = 0; t < sg->n_tensors; t++)
+                if (sg->tensors[t].outer_id >= 0 && sg->tensors[t].outer_id < g->n_tensors)
+                    readers[sg->tensors[t].outer_id] += 2; /* never fused */
+        }
+    }
+    for (int i = 0; i < g->n_outputs; i++)
+        readers[g->outputs[i]] += 2;
+    for (int k = 0; k < p->n_order; k++) {
+        int ni = p->order[k];
+        kern_out_act act;
+        int j = p->absorbed[ni] ? -1 : cpu_fuse_conv_act(g, ni, readers, &act);
+        if (j >= 0 && p->ops[j] && !p->absorbed[j]) {
+            p->act[ni] = act;
+            p->absorbed[j] = 1;
+        }
+    }
+    free(readers);
+    return TOSAC_OK;
+}
+
+int cpu_plan_n_fused(const cpu_plan *p)
+{
+    int n = 0;
+    for (int k = 0; k < p->n_order; k++)
+        n += p->absorbed[p->order[k]];
+    return n;
+}
 
 tosac_code cpu_plan_create(const ir_graph *g, int64_t opset, cpu_plan **out, tosac_error *err)
 {
@@ -187,7 +260,12 @@ tosac_code cpu_plan_create(const ir_graph *g, int64_t opset, cpu_plan **out, tos
     p->subplans = calloc((size_t)nn, sizeof *p->subplans);
     p->n_sub = calloc((size_t)nn, sizeof *p->n_sub);
     p->last_use = malloc((size_t)nt * sizeof *p->last_use);
-    if (!p->order || !p->ops || !p->subplans || !p->n_sub || !p->last_use) {
+    p->prep = calloc((size_t)nn, sizeof *p->prep);
+    p->prep_bytes = calloc((size_t)nn, sizeof *p->prep_bytes);
+    p->act = calloc((size_t)nn, sizeof *p->act);
+    p->absorbed = calloc((size_t)nn, 1);
+    if (!p->order || !p->ops || !p->subplans || !p->n_sub || !p->last_use || !p->prep ||
+        !p->prep_bytes || !p->act || !p->absorbed) {
         cpu_plan_free(p);
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory planning a graph");
     }
@@ -259,6 +337,10 @@ tosac_code cpu_plan_create(const ir_graph *g, int64_t opset, cpu_plan **out, tos
     }
     for (int i = 0; i < g->n_outputs; i++)
         p->last_use[g->outputs[i]] = INT_MAX;
+    if ((rc = plan_fuse(p, err))) {
+        cpu_plan_free(p);
+        return rc;
+    }
     *out = p;
     return TOSAC_OK;
 }
@@ -323,6 +405,7 @@ static tosac_code run_node(cpu_env *env, int ni, tosac_error *err)
     c.ops = &host_ops;
     c.exec = &hn;
     c.err = err;
+    c.act = p->act[ni].kind != KERN_OUT_ACT_NONE ? &p->act[ni] : NULL;
     tosac_tensor views[CPU_MAX_IO];
     for (int i = 0; i < n->n_inputs; i++) {
         if (n->inputs[i] < 0)
@@ -360,6 +443,23 @@ static tosac_code run_node(cpu_env *env, int ni, tosac_error *err)
         env->have[id] = 1;
     }
     return rc;
+}
+
+/* An activation node fused into the Conv before it: the Conv's value becomes its output. */
+static tosac_code rename_value(cpu_env *env, int ni, tosac_error *err)
+{
+    const ir_node *n = &env->plan->g->nodes[ni];
+    int from = n->inputs[0], to = n->outputs[0];
+    if (!env->have[from])
+        return tosac_fail(err, TOSAC_ERR_INPUT, "node '%s' (%s): input '%s' has no value",
+                          node_name(n), n->op_type, env->plan->g->tensors[from].name);
+    if (env->have[to])
+        tosac_tensor_free(&env->vals[to]);
+    env->vals[to] = env->vals[from];
+    env->have[to] = 1;
+    memset(&env->vals[from], 0, sizeof env->vals[from]);
+    env->have[from] = 0;
+    return TOSAC_OK;
 }
 
 static tosac_code bind_input(cpu_env *env, int k, const tosac_tensor *in, tosac_error *err)
@@ -414,7 +514,7 @@ static tosac_code run_env(cpu_plan *p, cpu_env *parent, const tosac_tensor *inpu
         rc = bind_input(&env, i, &inputs[i], err);
     for (int k = 0; k < p->n_order && !rc; k++) {
         int ni = p->order[k];
-        rc = run_node(&env, ni, err);
+        rc = p->absorbed[ni] ? rename_value(&env, ni, err) : run_node(&env, ni, err);
         if (rc)
             break;
         /* free values whose last reader was this node (or that nobody reads) */

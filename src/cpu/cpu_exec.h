@@ -2,7 +2,9 @@
  *
  * cpu_plan_create binds every node to its implementation (op binding table, see
  * cpu_registry.c), builds plans for If/Loop/Scan bodies, orders the nodes and computes
- * each value's last use; an operator we do not implement is reported here, before running.
+ * each value's last use, and folds Relu/Clip into the float Conv before them (cpu_fuse.c);
+ * an operator we do not implement is reported here, before running. Constant Conv weights
+ * are packed once per plan, on first use (cpu_prepared).
  * cpu_plan_run binds the inputs, runs the nodes in order, frees every intermediate value
  * right after its last consumer, and hands the outputs to the caller. */
 #ifndef TOSAC_CPU_EXEC_H
@@ -18,6 +20,9 @@ typedef struct cpu_plan cpu_plan;
 tosac_code cpu_plan_create(const ir_graph *g, int64_t opset, cpu_plan **out, tosac_error *err);
 
 void cpu_plan_free(cpu_plan *p);
+
+/* How many activation nodes of p's graph (not its subgraphs) were folded into a Conv. */
+int cpu_plan_n_fused(const cpu_plan *p);
 
 /* inputs[i] binds graph input i (dtype must match; the shape must match every known dim).
  * outputs receives n_outputs tensors (n_outputs == number of graph outputs), owned by the

@@ -32,6 +32,11 @@
  *   order) with inputs borrowed for the call; captures (tensors with outer_id >= 0) resolve
  *   to the values of the enclosing graphs. out[0..n_out) receive temporaries of the calling
  *   op (free them with cpu_tensor_drop, or leave them to be released when the op returns).
+ * - prepared(c, bytes, fresh) (may be NULL): memory of the node (16-aligned) that lives as
+ *   long as the plan, for data an op derives from constant inputs once (packed weights):
+ *   the first request of a node (or one of another size) gives new memory with *fresh = 1
+ *   (contents undefined: the op fills it), later runs the same block with *fresh = 0. NULL
+ *   (or an executor without it) means nothing is kept: the op derives the data per run.
  * The executor sets every field of cpu_ctx except the private ones, calls the op through
  * cpu_invoke (which handles CPU_F16_VIA_F32), and afterwards releases the op's temporaries
  * (on success and failure) and, on failure, its outputs.
@@ -59,6 +64,8 @@
 #include "tosac/ir.h"
 #include "tosac/tensor.h"
 
+#include "kernels/out_act.h"
+
 #define CPU_MAX_IO 64
 
 typedef struct cpu_ctx cpu_ctx;
@@ -73,6 +80,7 @@ typedef struct cpu_env_ops {
     tosac_code (*take)(cpu_ctx *c, int i, tosac_tensor *t);
     tosac_code (*run_sub)(cpu_ctx *c, int k, const tosac_tensor *in, int n_in,
                           tosac_tensor *out, int n_out);
+    void *(*prepared)(cpu_ctx *c, size_t bytes, int *fresh);
 } cpu_env_ops;
 
 struct cpu_ctx {
@@ -86,6 +94,8 @@ struct cpu_ctx {
     const cpu_env_ops *ops; /* the executor's memory and subgraph runs */
     void *exec;             /* the executor's state for this node: for its cpu_env_ops only */
     tosac_error *err;
+    const kern_out_act *act;    /* NULL, or (Conv) an activation the executor fused into this node:
+                               the op applies it to its output (see cpu_fuse.c) */
     int outs_temp_;         /* private (cpu_invoke, cpu_with_temp_outs): cpu_out gives temporaries */
 };
 
@@ -166,6 +176,12 @@ void cpu_release(cpu_ctx *c, void *ptr);
  * call (one node at a time uses it; a subgraph run has its own). NULL after reporting
  * out-of-memory. The contents are undefined. */
 void *cpu_scratch(cpu_ctx *c, size_t bytes);
+
+/* The node's memory kept across runs (prepared in the contract above), or NULL when the
+ * executor keeps none or it is exhausted (never an error: the op then works per run). */
+void *cpu_prepared(cpu_ctx *c, size_t bytes, int *fresh);
+/* True when input i is a constant of the graph (the same data on every run). */
+int cpu_input_is_const(const cpu_ctx *c, int i);
 
 /* Runs e->fn on c, widening f16/bf16 inputs to f32 and narrowing the f32 outputs back when
  * e has CPU_F16_VIA_F32: what every executor calls. */

@@ -74,10 +74,27 @@ static tosac_code op_conv(cpu_ctx *c)
     tosac_tensor *y;
     if ((rc = cpu_out_uninit(c, 0, x->dtype, x->rank, ys, &y)))
         return rc;
+    /* constant weights are packed for the product once, in the node's prepared block
+     * (a tag, then the packing) */
+    const float *wp = NULL;
+    int tag = 0;
+    size_t np = kern_conv_f32_packed_size(&p);
+    if (np && cpu_input_is_const(c, 1)) {
+        int fresh;
+        unsigned char *blk = cpu_prepared(c, 16 + np * sizeof(float), &fresh);
+        if (blk) {
+            int *have = (int *)blk;
+            if (fresh || *have != kern_conv_f32_pack_tag())
+                *have = kern_conv_f32_pack(&p, w->data, (float *)(blk + 16));
+            wp = (const float *)(blk + 16);
+            tag = *have;
+        }
+    }
     float *scratch = cpu_scratch(c, kern_conv_f32_scratch(&p) * sizeof(float));
     if (!scratch)
         return TOSAC_ERR_INTERNAL;
-    kern_conv_f32(&p, x->data, w->data, b ? b->data : NULL, y->data, scratch);
+    kern_conv_f32_packed(&p, x->data, w->data, wp, tag, b ? b->data : NULL, c->act, y->data,
+                         scratch);
     return TOSAC_OK;
 }
 

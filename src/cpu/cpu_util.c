@@ -121,6 +121,20 @@ void *cpu_scratch(cpu_ctx *c, size_t bytes)
     return p;
 }
 
+void *cpu_prepared(cpu_ctx *c, size_t bytes, int *fresh)
+{
+    *fresh = 0;
+    return c->ops->prepared ? c->ops->prepared(c, bytes ? bytes : 1, fresh) : NULL;
+}
+
+int cpu_input_is_const(const cpu_ctx *c, int i)
+{
+    if (i >= c->node->n_inputs || c->node->inputs[i] < 0)
+        return 0;
+    tosac_tensor v;
+    return ir_graph_const_value(c->g, c->node->inputs[i], &v);
+}
+
 static tosac_code out_any(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int64_t *shape,
                           int zero, tosac_tensor **t)
 {

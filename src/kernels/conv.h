@@ -2,6 +2,7 @@
 #ifndef TOSAC_KERNELS_CONV_H
 #define TOSAC_KERNELS_CONV_H
 
+#include "kernels/out_act.h"
 #include "kernels/kern.h"
 
 #define KERN_CONV_MAX_SP 3
@@ -27,11 +28,21 @@ typedef struct kern_conv_params {
 size_t kern_conv_f32_scratch(const kern_conv_params *p);
 void kern_conv_f32(const kern_conv_params *p, const float *x, const float *w, const float *bias,
                    float *y, float *scratch);
+/* The same with the weights packed once (constant weights, kept by the caller): floats the
+ * packing needs (0: this convolution's path reads w as it is), the packing (returns the tag
+ * to pass along), and the convolution reading wp (w when wp is NULL or the tag is stale),
+ * with act (NULL or an activation, out_act.h) applied to every output after its bias. */
+size_t kern_conv_f32_packed_size(const kern_conv_params *p);
+int kern_conv_f32_pack(const kern_conv_params *p, const float *w, float *wp);
+int kern_conv_f32_pack_tag(void);
+void kern_conv_f32_packed(const kern_conv_params *p, const float *x, const float *w,
+                          const float *wp, int tag, const float *bias, const kern_out_act *act,
+                          float *y, float *scratch);
 /* The depthwise path of kern_conv_f32 (group == c, any channel multiplier, nsp <= 2). */
 int kern_conv_is_depthwise(const kern_conv_params *p);
 size_t kern_conv_depthwise_scratch(const kern_conv_params *p);
 void kern_conv_depthwise_f32(const kern_conv_params *p, const float *x, const float *w,
-                             const float *bias, float *y, float *scratch);
+                             const float *bias, const kern_out_act *act, float *y, float *scratch);
 /* The same over int32 values (inputs with their zero points already subtracted). */
 void kern_conv_i32(const kern_conv_params *p, const int32_t *x, const int32_t *w,
                    const int32_t *bias, int32_t *y);

@@ -100,8 +100,44 @@ static void im2col(const sp3 *g, int64_t cg, const float *X, int64_t j0, int64_t
     }
 }
 
+/* One group's weights are the m x rows matrix A of its product; packed groups follow each
+ * other at a fixed stride. */
+static size_t group_packed(const kern_conv_params *p)
+{
+    sp3 g;
+    to_sp3(p, &g);
+    return kern_sgemm_packed_a_size(p->m / p->group, p->c / p->group * g.k[0] * g.k[1] * g.k[2]);
+}
+
+size_t kern_conv_f32_packed_size(const kern_conv_params *p)
+{
+    return kern_conv_is_depthwise(p) ? 0 : group_packed(p) * (size_t)p->group;
+}
+
+int kern_conv_f32_pack_tag(void) { return kern_sgemm_pack_tag(); }
+
+int kern_conv_f32_pack(const kern_conv_params *p, const float *w, float *wp)
+{
+    sp3 g;
+    to_sp3(p, &g);
+    const int64_t mg = p->m / p->group, rows = p->c / p->group * g.k[0] * g.k[1] * g.k[2];
+    int tag = kern_sgemm_pack_tag();
+    for (int64_t grp = 0; !kern_conv_is_depthwise(p) && grp < p->group; grp++) {
+        kern_sgemm s = {.m = mg, .k = rows, .a = w + grp * mg * rows, .a_rs = rows, .a_cs = 1};
+        tag = kern_sgemm_pack_a(&s, wp + (size_t)grp * group_packed(p));
+    }
+    return tag;
+}
+
 void kern_conv_f32(const kern_conv_params *p, const float *x, const float *w, const float *bias,
                    float *y, float *scratch)
+{
+    kern_conv_f32_packed(p, x, w, NULL, 0, bias, NULL, y, scratch);
+}
+
+void kern_conv_f32_packed(const kern_conv_params *p, const float *x, const float *w,
+                          const float *wp, int tag, const float *bias, const kern_out_act *act,
+                          float *y, float *scratch)
 {
     sp3 g;
     to_sp3(p, &g);
@@ -112,7 +148,7 @@ void kern_conv_f32(const kern_conv_params *p, const float *x, const float *w, co
     if (out_sz <= 0 || p->n <= 0 || p->m <= 0)
         return;
     if (kern_conv_is_depthwise(p)) {
-        kern_conv_depthwise_f32(p, x, w, bias, y, scratch);
+        kern_conv_depthwise_f32(p, x, w, bias, act, y, scratch);
         return;
     }
     const int pointwise = is_pointwise(&g);
@@ -123,7 +159,9 @@ void kern_conv_f32(const kern_conv_params *p, const float *x, const float *w, co
             const float *X = x + (n * p->c + grp * cg) * in_sz;
             float *Y = y + (n * p->m + grp * mg) * out_sz;
             kern_sgemm s = {.m = mg, .k = rows, .a = w + grp * mg * rows, .a_rs = rows,
-                            .a_cs = 1, .ldc = out_sz, .row_bias = bias ? bias + grp * mg : NULL};
+                            .a_cs = 1, .ldc = out_sz, .row_bias = bias ? bias + grp * mg : NULL,
+                            .a_packed = wp ? wp + (size_t)grp * group_packed(p) : NULL,
+                            .a_packed_tag = tag, .act = act};
             for (int64_t j0 = 0; j0 < out_sz; j0 += nb) {
                 s.n = out_sz - j0 < nb ? out_sz - j0 : nb;
                 s.c = Y + j0;

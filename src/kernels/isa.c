@@ -67,8 +67,17 @@ int kern_isa_from_name(const char *name)
     return -1;
 }
 
-int kern_isa_float_avx2(void)
+kern_float_level kern_isa_float_level(void)
 {
     kern_isa a = kern_isa_active();
-    return a == KERN_ISA_AVX2 || a == KERN_ISA_AVX512VNNI;
+#if KERN_HAVE_AVX2_TWIN
+    if (a == KERN_ISA_AVX2 || a == KERN_ISA_AVX512VNNI) {
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("fma"))
+            return a == KERN_ISA_AVX2 ? KERN_FLOAT_AVX2 : KERN_FLOAT_AVX512;
+    }
+#else
+    (void)a;
+#endif
+    return KERN_FLOAT_PORTABLE;
 }

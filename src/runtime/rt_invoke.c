@@ -153,8 +153,9 @@ static tosac_code env_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_i
     return rc;
 }
 
+/* prepared: NULL, nothing is kept across invokes (the ops pack constant weights per run) */
 static const cpu_env_ops rt_env_ops = {env_out, env_temp, env_release, env_scratch, NULL,
-                                       env_run_sub};
+                                       env_run_sub, NULL};
 
 /* Measuring a Loop whose zero inputs give no iteration: one iteration as the op runs it
  * (iteration number, condition and the carried values in, the body's outputs copied out as

@@ -119,7 +119,8 @@ static tosac_code tx_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_in
 }
 
 /* take NULL: cpu_out_take copies, as a runtime with planned outputs does */
-static const cpu_env_ops tx_ops = {tx_out, tx_temp, tx_release, tx_scratch, NULL, tx_run_sub};
+static const cpu_env_ops tx_ops = {tx_out, tx_temp, tx_release, tx_scratch, NULL, tx_run_sub,
+                                   NULL};
 
 /* Runs g's nodes in their stored order (the tests build them topologically). */
 static tosac_code tx_graph(const ir_graph *g, tx_frame *parent, const tosac_tensor *in,

@@ -7,6 +7,7 @@
 
 #include "cpu/cpu_exec.h"
 #include "cpu_testgraph.h"
+#include "kernels/isa.h"
 
 static int node(ir_graph *g, const char *op, const int *in, int n_in, const int *out, int n_out)
 {
@@ -185,6 +186,127 @@ static void test_loop_carried_and_scan(void **state)
     ir_model_free(m);
 }
 
+/* Conv packs constant weights once per plan (cpu_prepared) and never a weight that is an
+ * input: a plan run twice with new weights gives the new products, and a plan whose kernel
+ * variant changed between runs repacks. x = 1s, so y[m] = sum over the 8 channels of w[m, c]:
+ * constant w1[m][c] = m + c gives 8m + 28, the input w2 = v everywhere gives 8v. */
+static void test_conv_weights_prepared(void **state)
+{
+    (void)state;
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t xs[4] = {1, 8, 5, 5}, ws[4] = {6, 8, 1, 1}, ys[4] = {1, 6, 5, 5};
+    float w1v[48], xv[200], w2v[48];
+    for (int i = 0; i < 48; i++)
+        w1v[i] = (float)(i / 8 + i % 8);
+    for (int i = 0; i < 200; i++)
+        xv[i] = 1;
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 4, xs, &err);
+    int w2 = ir_graph_add_input(g, "w2", TOSAC_DT_F32, 4, ws, &err);
+    int w1 = ir_graph_add_const(g, "w1", TOSAC_DT_F32, 4, ws, w1v, sizeof w1v, &err);
+    int y1 = ir_graph_add_tensor(g, "y1", TOSAC_DT_F32, 4, ys, &err);
+    int y2 = ir_graph_add_tensor(g, "y2", TOSAC_DT_F32, 4, ys, &err);
+    int in1[2] = {x, w1}, in2[2] = {x, w2};
+    node(g, "Conv", in1, 2, &y1, 1);
+    node(g, "Conv", in2, 2, &y2, 1);
+    ir_graph_mark_output(g, y1, &err);
+    ir_graph_mark_output(g, y2, &err);
+    cpu_plan *p;
+    assert_int_equal(cpu_plan_create(g, 13, &p, &err), TOSAC_OK);
+    int runs = 0;
+    for (int isa = KERN_ISA_COUNT - 1; isa >= 0; isa--) {
+        if (kern_isa_force((kern_isa)isa))
+            continue;
+        for (int rep = 0; rep < 2; rep++, runs++) {
+            const float v = (float)(runs + 1);
+            for (int i = 0; i < 48; i++)
+                w2v[i] = v;
+            tosac_tensor in[2] = {tensor_f32(4, xs, xv), tensor_f32(4, ws, w2v)}, out[2];
+            assert_int_equal(cpu_plan_run(p, in, 2, out, 2, &err), TOSAC_OK);
+            for (int i = 0; i < 150; i++) {
+                if (((float *)out[0].data)[i] != (float)(8 * (i / 25) + 28) ||
+                    ((float *)out[1].data)[i] != 8 * v)
+                    fail_msg("%s run %d: y1[%d] = %g, y2[%d] = %g", kern_isa_name((kern_isa)isa),
+                             runs, i, ((float *)out[0].data)[i], i, ((float *)out[1].data)[i]);
+            }
+            for (int k = 0; k < 2; k++) {
+                tosac_tensor_free(&in[k]);
+                tosac_tensor_free(&out[k]);
+            }
+        }
+    }
+    assert_true(runs >= 2);
+    kern_isa_force(KERN_ISA_PORTABLE);
+    cpu_plan_free(p);
+    ir_model_free(m);
+}
+
+/* Conv followed by Relu or by Clip with constant bounds is fused (cpu_fuse.c): the values
+ * are those of the separate ops, on every variant; a Conv whose output something else also
+ * reads (here: a graph output) is not fused, so that output stays unclipped. x has 2
+ * channels of 1s and 2s over 4 x 8 pixels, w[m] = (a, b) gives y[m] = a + 2b everywhere:
+ * -3, -0.5, 0, 2, 4, 6, 9, -5. */
+static void test_conv_activation_fused(void **state)
+{
+    (void)state;
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t xs[4] = {1, 2, 4, 8}, ws[4] = {8, 2, 1, 1}, ys[4] = {1, 8, 4, 8};
+    float wv[16] = {-3, 0, -1, 0.25f, 0, 0, 1, 0.5f, 2, 1, 5, 0.5f, 7, 1, 3, -4}, xv[64];
+    for (int i = 0; i < 64; i++)
+        xv[i] = i < 32 ? 1 : 2;
+    float lo = -1, hi = 6;
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 4, xs, &err);
+    int w = ir_graph_add_const(g, "w", TOSAC_DT_F32, 4, ws, wv, sizeof wv, &err);
+    int cl = ir_graph_add_const(g, "lo", TOSAC_DT_F32, 0, NULL, &lo, sizeof lo, &err);
+    int ch = ir_graph_add_const(g, "hi", TOSAC_DT_F32, 0, NULL, &hi, sizeof hi, &err);
+    int t[6], y[3];
+    const char *names[6] = {"c0", "c1", "c2", "y0", "y1", "y2"};
+    for (int i = 0; i < 6; i++)
+        t[i] = ir_graph_add_tensor(g, names[i], TOSAC_DT_F32, 4, ys, &err);
+    int cin[2] = {x, w};
+    for (int i = 0; i < 3; i++)
+        node(g, "Conv", cin, 2, &t[i], 1);
+    int clip1[3] = {t[1], cl, ch}, clip2[3] = {t[2], cl, ch};
+    node(g, "Relu", &t[0], 1, &t[3], 1);
+    node(g, "Clip", clip1, 3, &t[4], 1);
+    node(g, "Clip", clip2, 3, &t[5], 1);
+    y[0] = t[3], y[1] = t[4], y[2] = t[5];
+    for (int i = 0; i < 3; i++)
+        ir_graph_mark_output(g, y[i], &err);
+    ir_graph_mark_output(g, t[2], &err); /* c2 is read twice: not fused */
+    static const float want[4][8] = {
+        {0, 0, 0, 2, 4, 6, 9, 0},          /* Relu */
+        {-1, -0.5f, 0, 2, 4, 6, 6, -1},    /* Clip [-1, 6] */
+        {-1, -0.5f, 0, 2, 4, 6, 6, -1},    /* Clip [-1, 6], not fused */
+        {-3, -0.5f, 0, 2, 4, 6, 9, -5},    /* the Conv itself */
+    };
+    cpu_plan *p;
+    assert_int_equal(cpu_plan_create(g, 13, &p, &err), TOSAC_OK);
+    assert_int_equal(cpu_plan_n_fused(p), 2);
+    cpu_plan_free(p);
+    for (int isa = 0; isa < KERN_ISA_COUNT; isa++) {
+        if (kern_isa_force((kern_isa)isa))
+            continue;
+        tosac_tensor in = tensor_f32(4, xs, xv), out[4];
+        assert_int_equal(cpu_run_model(m, &in, 1, out, 4, &err), TOSAC_OK);
+        for (int o = 0; o < 4; o++)
+            for (int i = 0; i < 256; i++)
+                if (((float *)out[o].data)[i] != want[o][i / 32])
+                    fail_msg("%s output %d [%d] = %g, want %g", kern_isa_name((kern_isa)isa), o,
+                             i, ((float *)out[o].data)[i], want[o][i / 32]);
+        for (int o = 0; o < 4; o++)
+            tosac_tensor_free(&out[o]);
+        tosac_tensor_free(&in);
+    }
+    kern_isa_force(KERN_ISA_PORTABLE);
+    ir_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +314,8 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_if_reads_outer_scope),
         cmocka_unit_test(test_loop_carried_and_scan),
+        cmocka_unit_test(test_conv_weights_prepared),
+        cmocka_unit_test(test_conv_activation_fused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

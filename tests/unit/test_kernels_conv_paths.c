@@ -1,8 +1,8 @@
 /* kern_conv_f32's three paths (pointwise GEMM, im2col + GEMM, depthwise window kernel)
  * against a naive double-precision convolution on odd sizes: 1-D, 2-D and 3-D, padding
  * (asymmetric: the end pad is implied by the output size), strides, dilations, groups,
- * depthwise with a channel multiplier, 3x3 / 5x5 / other windows, batch > 1; and the
- * portable and AVX2 twins agree bit for bit. Tolerance as in test_kernels_sgemm: a float
+ * depthwise with a channel multiplier, 3x3 / 5x5 / other windows, batch > 1; every
+ * available variant of KERN_ISA_LIST gives the portable bits and fuses multiply-adds. Tolerance as in test_kernels_sgemm: a float
  * sum of K products is within ~K * FLT_EPSILON * sum|terms| of the exact value. */
 #include "testutil.h"
 #include "kern_testrand.h"
@@ -189,6 +189,8 @@ static void test_depthwise(void **state)
     static const int64_t cfg[][5] = {
         {3, 1, 1, 1, 1}, {3, 2, 1, 1, 1}, {3, 2, 1, 1, 0}, {5, 1, 1, 2, 2}, {5, 2, 1, 2, 2},
         {3, 1, 2, 2, 2}, {2, 1, 1, 0, 1}, {7, 3, 1, 3, 3}, {1, 1, 1, 0, 0}, {3, 1, 1, 0, 0},
+        /* stride 2 over split planes: pads 0 to 2 on either side */
+        {3, 2, 1, 0, 1}, {3, 2, 1, 2, 2}, {5, 2, 1, 1, 0}, {5, 2, 1, 0, 2}, {3, 2, 2, 1, 1},
     };
     static const int64_t hw[] = {1, 3, 7, 17, 33};
     for (size_t i = 0; i < sizeof cfg / sizeof cfg[0]; i++)
@@ -208,18 +210,17 @@ static void test_depthwise(void **state)
     free(check_conv(&p, 1));
 }
 
+/* Every available variant of KERN_ISA_LIST gives the portable bits on each path. */
 static void test_twins_bit_identical(void **state)
 {
     (void)state;
-    if (!kern_isa_available(KERN_ISA_AVX2)) {
-        assert_int_equal(kern_isa_force(KERN_ISA_AVX2), -1);
-        return;
-    }
     kern_conv_params cases[] = {
         conv2(1, 16, 24, 1, 14, 14, 1, 1, 1, 0, 0), /* pointwise */
         conv2(1, 3, 16, 1, 23, 23, 3, 2, 1, 1, 1),  /* im2col */
         conv2(1, 8, 8, 8, 19, 19, 3, 1, 1, 1, 1),   /* depthwise 3x3 s1 */
+        conv2(1, 8, 8, 8, 19, 19, 3, 2, 1, 1, 0),   /* depthwise 3x3 s2 */
         conv2(1, 8, 8, 8, 19, 19, 5, 2, 1, 2, 2),   /* depthwise 5x5 s2 */
+        conv2(1, 6, 12, 6, 17, 15, 4, 3, 2, 2, 1),  /* depthwise, other window */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const kern_conv_params *p = &cases[i];
@@ -227,13 +228,110 @@ static void test_twins_bit_identical(void **state)
         uint64_t seed = g_seed;
         assert_int_equal(kern_isa_force(KERN_ISA_PORTABLE), 0);
         float *y0 = check_conv(p, 1);
-        g_seed = seed; /* same data */
-        assert_int_equal(kern_isa_force(KERN_ISA_AVX2), 0);
-        float *y1 = check_conv(p, 1);
-        assert_memory_equal(y0, y1, ny * sizeof(float));
+        for (int isa = 0; isa < KERN_ISA_COUNT; isa++) {
+            if (!kern_isa_available((kern_isa)isa)) {
+                assert_int_equal(kern_isa_force((kern_isa)isa), -1);
+                continue;
+            }
+            if (i == 0)
+                print_message("conv twin %s\n", kern_isa_name((kern_isa)isa));
+            g_seed = seed; /* same data */
+            assert_int_equal(kern_isa_force((kern_isa)isa), 0);
+            float *y1 = check_conv(p, 1);
+            assert_memory_equal(y0, y1, ny * sizeof(float));
+            free(y1);
+        }
+        free(y0);
+    }
+    assert_int_equal(kern_isa_force(KERN_ISA_PORTABLE), 0);
+}
+
+/* The depthwise windows fuse their multiply-adds on every variant: a 2-tap window (1, u)
+ * over the input row (-1, u) gives -1 + u*u = 2^-11 + 2^-24 only without rounding u*u
+ * (u = 1 + 2^-12); each square window also starts from that sum (its other taps are 0). */
+static void test_depthwise_fused(void **state)
+{
+    (void)state;
+    const float u = 1.0f + ldexpf(1.0f, -12), want = ldexpf(1.0f, -11) + ldexpf(1.0f, -24);
+    for (int64_t kw = 2; kw <= 5; kw++) {
+        kern_conv_params p = conv2(1, 2, 2, 2, kw, kw + 1, kw, 1, 1, 0, 0);
+        if (kw == 2) { /* a 1 x 2 window */
+            p.k[0] = 1;
+            p.in[0] = 1;
+            p.out[0] = 1;
+        }
+        float x[2 * 6 * 6] = {0}, w[2 * 25] = {0}, y[2 * 2 * 2], s[256];
+        assert_true(kern_conv_f32_scratch(&p) <= sizeof s / sizeof s[0]);
+        const int64_t iw = p.in[1], ksz = p.k[0] * p.k[1];
+        for (int c = 0; c < 2; c++) {
+            float *xc = x + c * p.in[0] * iw;
+            for (int64_t r = 0; r < p.in[0]; r++) { /* each output's first taps see (-1, u) */
+                xc[r * iw] = r == 0 ? -1 : 0;
+                xc[r * iw + 1] = r == 0 ? u : 0;
+                xc[r * iw + 2] = r == 0 ? u : 0;
+            }
+            w[c * ksz] = 1;
+            w[c * ksz + 1] = u;
+        }
+        for (int isa = 0; isa < KERN_ISA_COUNT; isa++) {
+            if (kern_isa_force((kern_isa)isa))
+                continue;
+            kern_conv_f32(&p, x, w, NULL, y, s);
+            for (int c = 0; c < 2; c++)
+                if (y[c * p.out[0] * p.out[1]] != want)
+                    fail_msg("%s %lldx%lld: y = %a, want %a", kern_isa_name((kern_isa)isa),
+                             (long long)p.k[0], (long long)kw, y[c * p.out[0] * p.out[1]], want);
+        }
+    }
+    assert_int_equal(kern_isa_force(KERN_ISA_PORTABLE), 0);
+}
+
+/* Weights packed once (kern_conv_f32_pack) give the bits of the unpacked convolution on every
+ * variant: groups, more rows than an A block (MC) and a depth across two k blocks (KC), an
+ * im2col kernel; a packing left by another variant (stale tag) is not misread. */
+static void test_packed_weights(void **state)
+{
+    (void)state;
+    kern_conv_params cases[] = {
+        conv2(1, 300, 140, 1, 6, 7, 1, 1, 1, 0, 0), /* pointwise, m > MC, k > KC */
+        conv2(2, 12, 18, 2, 9, 11, 3, 2, 1, 1, 0),  /* im2col, 2 groups, batch 2 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const kern_conv_params *p = &cases[i];
+        const int64_t nx = p->n * p->c * prod(p->in, 2), ny = p->n * p->m * prod(p->out, 2);
+        const int64_t nw = p->m * (p->c / p->group) * prod(p->k, 2);
+        float *x = rand_vec(nx), *w = rand_vec(nw), *b = rand_vec(p->m);
+        float *y0 = malloc((size_t)ny * sizeof(float)), *y1 = malloc((size_t)ny * sizeof(float));
+        float *s = malloc(kern_conv_f32_scratch(p) * sizeof(float));
+        const size_t np = kern_conv_f32_packed_size(p);
+        assert_true(np > 0);
+        float *wp = malloc(np * sizeof(float));
+        assert_true(x && w && b && y0 && y1 && s && wp);
+        int tag = -1;
+        for (int isa = 0; isa < KERN_ISA_COUNT; isa++) {
+            if (kern_isa_force((kern_isa)isa))
+                continue;
+            kern_conv_f32(p, x, w, b, y0, s);
+            if (tag >= 0) { /* packed by the previous variant */
+                kern_conv_f32_packed(p, x, w, wp, tag, b, NULL, y1, s);
+                assert_memory_equal(y0, y1, (size_t)ny * sizeof(float));
+            }
+            tag = kern_conv_f32_pack(p, w, wp);
+            assert_int_equal(tag, kern_conv_f32_pack_tag());
+            for (int64_t j = 0; j < ny; j++)
+                y1[j] = NAN;
+            kern_conv_f32_packed(p, x, w, wp, tag, b, NULL, y1, s);
+            assert_memory_equal(y0, y1, (size_t)ny * sizeof(float));
+        }
+        free(x);
+        free(w);
+        free(b);
         free(y0);
         free(y1);
+        free(s);
+        free(wp);
     }
+    assert_int_equal(kern_isa_force(KERN_ISA_PORTABLE), 0);
 }
 
 int main(void)
@@ -244,6 +342,8 @@ int main(void)
         cmocka_unit_test(test_1d_and_3d),
         cmocka_unit_test(test_depthwise),
         cmocka_unit_test(test_twins_bit_identical),
+        cmocka_unit_test(test_depthwise_fused),
+        cmocka_unit_test(test_packed_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

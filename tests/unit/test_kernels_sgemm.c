@@ -1,7 +1,8 @@
 /* The blocked SGEMM (kernels/sgemm.c) against a naive double-precision product on odd
  * sizes: 1, 3, 7, 17, 33 and sizes crossing the KC/MC/NC block edges, transposed and
- * strided operands, the row bias, the few-row paths; and the portable and AVX2 twins give
- * bit-identical results. Tolerance: a float sum of K products has error at most
+ * strided operands, the row bias, the few-row paths (on the default variant); every variant
+ * of KERN_ISA_LIST the machine has gives the portable bits, and every variant fuses its
+ * multiply-adds. Tolerance: a float sum of K products has error at most
  * ~K * FLT_EPSILON * sum|a*b| (the classic recursive-summation bound), so each output is
  * checked against (K + 2) * FLT_EPSILON * sum|a*b| computed alongside the reference. */
 #include "testutil.h"
@@ -119,30 +120,80 @@ static void test_k_zero_gives_bias(void **state)
                 c[5] == 0);
 }
 
-/* The AVX2 twin must reproduce the portable result bit for bit (see isa.h). */
+/* Every available variant of KERN_ISA_LIST must reproduce the portable result bit for bit
+ * (see isa.h), on the tiled path (partial tiles of every variant's tile shape, two k blocks,
+ * row-major and transposed B) and on both few-row paths. */
 static void test_twins_bit_identical(void **state)
 {
     (void)state;
-    if (!kern_isa_available(KERN_ISA_AVX2)) {
-        /* nothing to compare on this machine: the portable path is the only one */
-        assert_int_equal(kern_isa_force(KERN_ISA_AVX2), -1);
-        assert_int_equal(kern_isa_active(), KERN_ISA_PORTABLE);
-        return;
+    static const int64_t cases[][5] = {
+        /* m, n, k, transposed B, bias */
+        {37, 53, 300, 0, 1}, {19, 70, 33, 1, 0}, {3, 41, 300, 0, 1}, {2, 29, 70, 1, 1},
+    };
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        const int64_t m = cases[ci][0], n = cases[ci][1], k = cases[ci][2];
+        float *a = rand_vec(m * k), *b = rand_vec(k * n), *bv = rand_vec(m);
+        kern_sgemm g = {.m = m, .n = n, .k = k, .a = a, .a_rs = k, .a_cs = 1, .b = b,
+                        .row_bias = cases[ci][4] ? bv : NULL};
+        g.b_rs = cases[ci][3] ? 1 : n;
+        g.b_cs = cases[ci][3] ? k : 1;
+        assert_int_equal(kern_isa_force(KERN_ISA_PORTABLE), 0);
+        float *c0 = check_sgemm(g);
+        for (int isa = 0; isa < KERN_ISA_COUNT; isa++) {
+            if (!kern_isa_available((kern_isa)isa)) {
+                assert_int_equal(kern_isa_force((kern_isa)isa), -1);
+                continue;
+            }
+            assert_int_equal(kern_isa_force((kern_isa)isa), 0);
+            if (ci == 0)
+                print_message("sgemm twin %s (float level %d)\n", kern_isa_name((kern_isa)isa),
+                              (int)kern_isa_float_level());
+            float *c1 = check_sgemm(g);
+            assert_memory_equal(c0, c1, (size_t)(m * (n + 5)) * sizeof(float));
+            free(c1);
+        }
+        free(c0);
+        free(a);
+        free(b);
+        free(bv);
     }
-    int64_t m = 37, n = 53, k = 300;
-    float *a = rand_vec(m * k), *b = rand_vec(k * n), *bv = rand_vec(m);
-    kern_sgemm g = {.m = m, .n = n, .k = k, .a = a, .a_rs = k, .a_cs = 1, .b = b, .b_rs = n,
-                    .b_cs = 1, .row_bias = bv};
     assert_int_equal(kern_isa_force(KERN_ISA_PORTABLE), 0);
-    float *c0 = check_sgemm(g);
-    assert_int_equal(kern_isa_force(KERN_ISA_AVX2), 0);
-    float *c1 = check_sgemm(g);
-    assert_memory_equal(c0, c1, (size_t)(m * (n + 5)) * sizeof(float));
-    free(c0);
-    free(c1);
-    free(a);
-    free(b);
-    free(bv);
+}
+
+/* Every multiply-add is fused (one rounding) on every variant and path: with A row
+ * (-1, u) and B column (1, u), u = 1 + 2^-12, the sum -1 + u*u is 2^-11 + 2^-24 exactly
+ * when u*u is not rounded first (rounded, u*u = 1 + 2^-11 and the sum is 2^-11). */
+static void test_fused_multiply_add(void **state)
+{
+    (void)state;
+    const float u = 1.0f + ldexpf(1.0f, -12), want = ldexpf(1.0f, -11) + ldexpf(1.0f, -24);
+    enum { M = 9, N = 40, K = 2 };
+    float a[M * K], b[K * N], bt[N * K], c[M * N];
+    for (int i = 0; i < M; i++) {
+        a[i * K] = -1;
+        a[i * K + 1] = u;
+    }
+    for (int j = 0; j < N; j++) {
+        b[j] = bt[j * K] = 1;
+        b[N + j] = bt[j * K + 1] = u;
+    }
+    float s[4096];
+    assert_true(kern_sgemm_scratch(M, N, K) <= sizeof s / sizeof s[0]);
+    for (int isa = 0; isa < KERN_ISA_COUNT; isa++) {
+        if (kern_isa_force((kern_isa)isa))
+            continue;
+        for (int path = 0; path < 3; path++) { /* tiles, few rows x row-major B, x B^T */
+            kern_sgemm g = {.m = path ? 2 : M, .n = N, .k = K, .a = a, .a_rs = K, .a_cs = 1,
+                            .b = path == 2 ? bt : b, .b_rs = path == 2 ? 1 : N,
+                            .b_cs = path == 2 ? K : 1, .c = c, .ldc = N};
+            kern_sgemm_run(&g, s);
+            for (int64_t i = 0; i < g.m * N; i++)
+                if (c[i] != want)
+                    fail_msg("%s path %d: C[%lld] = %a, want %a", kern_isa_name((kern_isa)isa),
+                             path, (long long)i, c[i], want);
+        }
+    }
+    assert_int_equal(kern_isa_force(KERN_ISA_PORTABLE), 0);
 }
 
 /* kern_gemm_f32: alpha, beta and the broadcast C on top of the product. */
@@ -181,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_general_strides),
         cmocka_unit_test(test_k_zero_gives_bias),
         cmocka_unit_test(test_twins_bit_identical),
+        cmocka_unit_test(test_fused_multiply_add),
         cmocka_unit_test(test_gemm_epilogue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
