@@ -36,6 +36,7 @@
 #include "tosac/ir.h"
 #include "tosac/spec.h"
 #include "tosac/tosa.h"
+#include "tosa/tosa_names.h"
 
 typedef struct lower_ctx {
     const tosa_spec *spec;
@@ -44,6 +45,7 @@ typedef struct lower_ctx {
     int *tmap;             /* g->n_tensors entries: IR tensor id -> tensor in b, or -1 */
     int n_tmap;
     unsigned fresh;        /* counter behind fresh names */
+    tosa_names names;      /* index of b's tensor names (rules only append to b) */
     int64_t opset;         /* the model's ai.onnx opset (13 when the graph does not say):
                               Softmax/LogSoftmax axis semantics changed at 13 */
     tosac_error *err;
