@@ -225,6 +225,19 @@ int lower_const(lower_ctx *c, const char *prefix, tosac_dtype dt, int rank, cons
     return k;
 }
 
+int lower_const_owned(lower_ctx *c, const char *prefix, tosac_dtype dt, int rank,
+                      const int64_t *shape, void *data)
+{
+    int k = add_tensor(c, prefix, dt, rank, shape, NULL, 0);
+    if (k < 0) {
+        free(data);
+        return -1;
+    }
+    c->b->tensors[k].data = data; /* graph_build's tensors own malloc'd data */
+    c->b->tensors[k].data_size = (size_t)tosac_shape_numel(rank, shape) * tosac_dtype_size(dt);
+    return lower_emit(c, TOSA_OP_CONST, NULL, NULL, 0, &k, 1) ? -1 : k;
+}
+
 int lower_scalar(lower_ctx *c, const char *prefix, tosac_dtype dt, int64_t v)
 {
     int64_t one = 1;
