@@ -223,6 +223,10 @@ tosac_code ir_node_set_strings(ir_graph *g, int node, const char *name, const ch
 /* Copies t (data included). */
 tosac_code ir_node_set_tensor(ir_graph *g, int node, const char *name, const tosac_tensor *t,
                               tosac_error *err);
+/* The same taking over t's data (t is left empty; freed on failure): no copy of a large
+ * Constant's value at import. */
+tosac_code ir_node_take_tensor(ir_graph *g, int node, const char *name, tosac_tensor *t,
+                               tosac_error *err);
 /* Takes ownership of sub (also on failure); sets sub->parent = g. */
 tosac_code ir_node_set_graph(ir_graph *g, int node, const char *name, ir_graph *sub,
                              tosac_error *err);
@@ -259,12 +263,27 @@ int ir_graph_producer(const ir_graph *g, int tensor);
  * capture t (an If/Loop/Scan reads it too; graph outputs not counted). If nodes is not NULL,
  * up to max consumer node indices are stored (a node reading t twice appears twice). */
 int ir_graph_consumers(const ir_graph *g, int tensor, int *nodes, int max);
+/* A snapshot of g's producers and consumers (ir_uses.c): the two queries above in constant
+ * time, same answers, for code that asks them per node of a graph it does not change. */
+typedef struct ir_uses {
+    int n_tensors;
+    int *producer; /* per tensor */
+    int *start;    /* per tensor + 1: its readers are readers[start[t] .. start[t + 1]) */
+    int *readers;
+    unsigned char *captured; /* per tensor: a live node's body captures it */
+} ir_uses;
+tosac_code ir_uses_build(const ir_graph *g, ir_uses *u, tosac_error *err);
+void ir_uses_free(ir_uses *u);
+int ir_uses_producer(const ir_uses *u, int tensor);
+int ir_uses_consumers(const ir_uses *u, int tensor, int *nodes, int max);
 /* True when t is a graph output of g. */
 bool ir_graph_is_output(const ir_graph *g, int tensor);
 bool ir_graph_is_input(const ir_graph *g, int tensor);
 /* Constant data of t: an initializer's data, or the value of a Constant node producing t
  * (every value_* form). NULL if t is not constant. *out gets dtype/rank/shape/data (borrowed). */
 bool ir_graph_const_value(const ir_graph *g, int tensor, tosac_tensor *out);
+/* The same with t's producer known (ir_uses_producer; -2: look it up). */
+bool ir_graph_const_value_from(const ir_graph *g, int tensor, int producer, tosac_tensor *out);
 
 /* Every input slot of live nodes (and graph outputs, and subgraph captures) reading old_t
  * reads new_t instead. */

@@ -162,6 +162,10 @@ tosa_block *tosa_region_add_block(tosa_region *r, const char *name);
 int tosa_block_add_tensor(tosa_block *b, const char *name, tosac_dtype dt, int rank,
                           const int64_t *shape, const void *data, size_t data_size,
                           tosac_error *err);
+/* The same for a name the caller knows the block does not have (tosa_names_fresh). */
+int tosa_block_add_new_tensor(tosa_block *b, const char *name, tosac_dtype dt, int rank,
+                              const int64_t *shape, const void *data, size_t data_size,
+                              tosac_error *err);
 int tosa_block_find_tensor(const tosa_block *b, const char *name); /* -1 if absent */
 /* Adds an operator (inputs/outputs copied, attr copied deep); returns its index or -1. */
 int tosa_block_add_op(tosa_block *b, tosa_op op, const tosa_attr *attr, const int *inputs,

@@ -52,26 +52,49 @@ static tosac_code apply_shapes(ir_model *m, const tosac_compile_options *o, tosa
     return ir_model_infer_shapes(m, err);
 }
 
+static size_t name_hash(const char *s)
+{
+    size_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
 /* Every node gets a unique name ("<OpType>_<i>" when it had none or a repeated one) so the
- * report can follow it through the passes (pass-made nodes inherit their origin's name). */
+ * report can follow it through the passes (pass-made nodes inherit their origin's name).
+ * Earlier nodes' final names are kept in a hash set (node index + 1 per slot). */
 static tosac_code name_nodes(ir_graph *g, tosac_error *err)
 {
-    for (int i = 0; i < g->n_nodes; i++) {
+    size_t cap = 64;
+    while (cap < (size_t)g->n_nodes * 2 + 2)
+        cap *= 2;
+    int *set = calloc(cap, sizeof *set);
+    if (!set)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    tosac_code rc = TOSAC_OK;
+    for (int i = 0; i < g->n_nodes && !rc; i++) {
         ir_node *n = &g->nodes[i];
         bool dup = !n->name || !n->name[0];
-        for (int k = 0; k < i && !dup; k++)
-            dup = strcmp(g->nodes[k].name, n->name) == 0;
-        if (!dup)
-            continue;
-        char buf[128];
-        snprintf(buf, sizeof buf, "%s_%d", n->op_type, i);
-        char *nm = strdup(buf);
-        if (!nm)
-            return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
-        free(n->name);
-        n->name = nm;
+        size_t h = dup ? 0 : name_hash(n->name) & (cap - 1);
+        for (; !dup && set[h]; h = (h + 1) & (cap - 1))
+            dup = strcmp(g->nodes[set[h] - 1].name, n->name) == 0;
+        if (dup) {
+            char buf[128];
+            snprintf(buf, sizeof buf, "%s_%d", n->op_type, i);
+            char *nm = strdup(buf);
+            if (!nm) {
+                rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+                break;
+            }
+            free(n->name);
+            n->name = nm;
+            for (h = name_hash(nm) & (cap - 1); set[h]; h = (h + 1) & (cap - 1))
+                ;
+        }
+        set[h] = i + 1;
     }
-    return TOSAC_OK;
+    free(set);
+    return rc;
 }
 
 static tosac_code remember_nodes(compile_state *s, tosac_error *err)

@@ -19,6 +19,58 @@ static const char *name_of(const ir_node *n)
     return n->name ? n->name : "";
 }
 
+/* The nodes (k < n) of each name in increasing order: a hash of names to the first one and a
+ * chain to the next (a scan of every node per model node made the report quadratic). */
+typedef struct by_name {
+    const ir_graph *g;
+    int *slot, *next; /* slot: first node + 1, 0 empty */
+    size_t cap;
+} by_name;
+
+static size_t hash_name(const char *s)
+{
+    size_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static bool by_name_init(by_name *b, const ir_graph *g, int n)
+{
+    b->g = g;
+    b->cap = 64;
+    while (b->cap < (size_t)n * 2 + 2)
+        b->cap *= 2;
+    b->slot = calloc(b->cap, sizeof *b->slot);
+    b->next = malloc(((size_t)n + 1) * sizeof *b->next);
+    if (!b->slot || !b->next)
+        return false;
+    for (int k = n - 1; k >= 0; k--) { /* from the end: each new first is the smallest */
+        const char *nm = name_of(&g->nodes[k]);
+        size_t h = hash_name(nm) & (b->cap - 1);
+        while (b->slot[h] && strcmp(name_of(&g->nodes[b->slot[h] - 1]), nm) != 0)
+            h = (h + 1) & (b->cap - 1);
+        b->next[k] = b->slot[h] - 1;
+        b->slot[h] = k + 1;
+    }
+    return true;
+}
+
+static void by_name_free(by_name *b)
+{
+    free(b->slot);
+    free(b->next);
+}
+
+/* The first node named name, -1 if none; then b->next[k] until -1. */
+static int by_name_first(const by_name *b, const char *name)
+{
+    for (size_t h = hash_name(name) & (b->cap - 1); b->slot[h]; h = (h + 1) & (b->cap - 1))
+        if (strcmp(name_of(&b->g->nodes[b->slot[h] - 1]), name) == 0)
+            return b->slot[h] - 1;
+    return -1;
+}
+
 typedef struct fate {
     int shown;      /* the live node whose placement the model node gets, or -1 (folded) */
     bool renamed;   /* some live node of this origin has another op_type */
@@ -26,14 +78,14 @@ typedef struct fate {
 
 /* The model node's own node (same op_type) decides when it survived; otherwise (decomposed)
  * the first of its nodes on the CPU, else the first delegated one. */
-static fate fate_of(const ir_graph *g, const partition_plan *plan, const char *name,
-                    const char *op_type, unsigned char *claimed)
+static fate fate_of(const ir_graph *g, const partition_plan *plan, const by_name *bn,
+                    const char *name, const char *op_type, unsigned char *claimed)
 {
     fate f = {-1, false};
     int self = -1, cpu = -1, dlg = -1;
-    for (int k = 0; k < g->n_nodes && k < plan->n_nodes; k++) {
+    for (int k = by_name_first(bn, name); k >= 0; k = bn->next[k]) {
         const ir_node *n = &g->nodes[k];
-        if (n->dead || strcmp(name_of(n), name) != 0)
+        if (n->dead)
             continue;
         claimed[k] = 1;
         f.renamed |= n->op_type != op_type;
@@ -79,12 +131,12 @@ static void write_placement(tosac_json_writer *w, const ir_graph *g, const parti
 /* What the passes made of a model node, each with its own placement
  * ("parts": [{"op_type": "Reciprocal", "placement": "cpu", ...}, {"op_type": "Mul", ...}]). */
 static void write_parts(tosac_json_writer *w, const ir_graph *g, const partition_plan *plan,
-                        const char *name)
+                        const by_name *bn, const char *name)
 {
     tosac_json_key(w, "parts");
     tosac_json_begin_array(w);
-    for (int k = 0; k < g->n_nodes && k < plan->n_nodes; k++) {
-        if (g->nodes[k].dead || strcmp(name_of(&g->nodes[k]), name) != 0)
+    for (int k = by_name_first(bn, name); k >= 0; k = bn->next[k]) {
+        if (g->nodes[k].dead)
             continue;
         tosac_json_begin_object(w);
         tosac_json_key(w, "op_type");
@@ -96,7 +148,8 @@ static void write_parts(tosac_json_writer *w, const ir_graph *g, const partition
 }
 
 static void write_entry(tosac_json_writer *w, const ir_graph *g, const partition_plan *plan,
-                        const char *name, const char *op_type, const fate *f, bool from_pass)
+                        const by_name *bn, const char *name, const char *op_type, const fate *f,
+                        bool from_pass)
 {
     tosac_json_begin_object(w);
     tosac_json_key(w, "name");
@@ -117,7 +170,7 @@ static void write_entry(tosac_json_writer *w, const ir_graph *g, const partition
                                    "quantization parameters)");
     }
     if (f->renamed)
-        write_parts(w, g, plan, name);
+        write_parts(w, g, plan, bn, name);
     tosac_json_end_object(w);
 }
 
@@ -129,8 +182,13 @@ char *compile_report(const tosa_spec *spec, const compile_orig_node *orig, int n
     char spec_s[128];
     tosa_spec_to_string(spec, spec_s, sizeof spec_s);
     unsigned char *claimed = calloc((size_t)g->n_nodes + 1, 1);
-    if (!claimed)
+    by_name bn = {0};
+    if (!claimed || !by_name_init(&bn, g, g->n_nodes < plan->n_nodes ? g->n_nodes
+                                                                       : plan->n_nodes)) {
+        free(claimed);
+        by_name_free(&bn);
         return NULL;
+    }
     tosac_json_begin_object(&w);
     tosac_json_key(&w, "spec");
     tosac_json_write_string(&w, spec_s);
@@ -141,16 +199,17 @@ char *compile_report(const tosa_spec *spec, const compile_orig_node *orig, int n
     tosac_json_key(&w, "nodes");
     tosac_json_begin_array(&w);
     for (int i = 0; i < n_orig; i++) {
-        fate f = fate_of(g, plan, orig[i].name, orig[i].op_type, claimed);
-        write_entry(&w, g, plan, orig[i].name, orig[i].op_type, &f, false);
+        fate f = fate_of(g, plan, &bn, orig[i].name, orig[i].op_type, claimed);
+        write_entry(&w, g, plan, &bn, orig[i].name, orig[i].op_type, &f, false);
     }
     for (int k = 0; k < g->n_nodes && k < plan->n_nodes; k++) {
         if (g->nodes[k].dead || claimed[k])
             continue;
         fate f = {k, false};
-        write_entry(&w, g, plan, name_of(&g->nodes[k]), g->nodes[k].op_type, &f, true);
+        write_entry(&w, g, plan, &bn, name_of(&g->nodes[k]), g->nodes[k].op_type, &f, true);
     }
     free(claimed);
+    by_name_free(&bn);
     tosac_json_end_array(&w);
     tosac_json_end_object(&w);
     size_t len;

@@ -119,6 +119,12 @@ static tosac_code rewrite(const void *in, size_t len, const buf *plan, const rt_
         return rc;
     uint32_t ns = v.n_sections + (rr ? 1 : 0);
     buf b = {0};
+    size_t total = sizeof(rt_header_rec) + ns * (sizeof(rt_section_rec) + 16) + plan->len +
+                   (rr ? sizeof *rr : 0) + 16;
+    for (uint32_t s = 0; s < v.n_sections; s++)
+        total += v.sections[s].kind == RT_SEC_PLAN ? 0 : (size_t)v.sections[s].size;
+    if ((b.d = malloc(total)))
+        b.cap = total;
     rt_header_rec h;
     memcpy(&h, in, sizeof h);
     h.n_sections = ns;
@@ -158,13 +164,12 @@ static tosac_code rewrite(const void *in, size_t len, const buf *plan, const rt_
     return TOSAC_OK;
 }
 
-/* Plans p and writes it (with rr, when given). */
-static tosac_code plan_and_write(const tosac_program *p, const tosac_plan_sizes *extra,
-                                 const rt_runtime_rec *rr, tosac_program_plan *pl, void **out,
-                                 size_t *out_len, tosac_error *err)
+/* Plans p and writes it (raw: p's bytes with an empty plan; rr, when given). */
+static tosac_code plan_and_write(const tosac_program *p, const void *raw, size_t raw_len,
+                                 const tosac_plan_sizes *extra, const rt_runtime_rec *rr,
+                                 tosac_program_plan *pl, void **out, size_t *out_len,
+                                 tosac_error *err)
 {
-    void *raw = NULL;
-    size_t raw_len = 0;
     buf plan = {0};
     tosac_error e;
     tosac_error_clear(&e);
@@ -174,14 +179,11 @@ static tosac_code plan_and_write(const tosac_program *p, const tosac_plan_sizes 
                  ? tosac_fail(err, rc, "%s", e.msg)
                  : tosac_fail(err, TOSAC_ERR_INTERNAL, "internal error: the compiled program "
                               "cannot be planned: %s", e.msg);
-    if (!rc)
-        rc = tosac_program_to_bytes(p, &raw, &raw_len, err);
     if (!rc) {
         plan_section(pl, &plan);
         rc = plan.oom ? tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing a program")
                       : rewrite(raw, raw_len, &plan, rr, out, out_len, err);
     }
-    free(raw);
     free(plan.d);
     return rc;
 }
@@ -250,9 +252,13 @@ tosac_code tosac_program_build(tosac_program *p, void **out, size_t *out_len, to
     memset(&extra, 0, sizeof extra);
     rt_sizes sz;
     memset(&sz, 0, sizeof sz);
+    void *raw = NULL;
+    size_t raw_len = 0;
     tosac_code rc = sort_graphs(p->cpu->graph, 0, err);
+    if (!rc) /* written once: the plans replace only its PLAN section */
+        rc = tosac_program_to_bytes(p, &raw, &raw_len, err);
     if (!rc)
-        rc = plan_and_write(p, NULL, NULL, &pl, &first, &first_len, err);
+        rc = plan_and_write(p, raw, raw_len, NULL, NULL, &pl, &first, &first_len, err);
     tosac_program_plan_free(&pl);
     if (!rc)
         rc = measure(p, first, first_len, &extra, &sz, err);
@@ -262,8 +268,9 @@ tosac_code tosac_program_build(tosac_program *p, void **out, size_t *out_len, to
     rr.dynamic_bytes = (sz.dynamic_bytes + 15) / 16 * 16;
     rr.thread_scratch = sz.thread_scratch;
     if (!rc)
-        rc = plan_and_write(p, &extra, &rr, &pl, out, out_len, err);
+        rc = plan_and_write(p, raw, raw_len, &extra, &rr, &pl, out, out_len, err);
     tosac_program_plan_free(&pl);
+    free(raw);
     free(first);
     free((void *)extra.n_nodes);
     free((void *)extra.scratch);

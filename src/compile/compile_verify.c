@@ -22,12 +22,12 @@ static tosac_code validate_delegates(const tosac_program *p, const tosa_spec *sp
         for (int r = 0; r < g->n_regions; r++)
             for (int b = 0; b < g->regions[r].n_blocks; b++) {
                 const tosa_block *blk = &g->regions[r].blocks[b];
-                for (int i = 0; i < blk->n_ops; i++)
-                    if (!tosa_validate_op(spec, blk, i, reason, sizeof reason))
-                        return tosac_fail(err, TOSAC_ERR_INTERNAL,
-                                          "delegate %d, block '%s', operator %d is not legal "
-                                          "under %s: %s", d, blk->name ? blk->name : "",
-                                          i, spec_s, reason);
+                int i = tosa_validate_first_illegal(spec, blk, reason, sizeof reason);
+                if (i >= 0)
+                    return tosac_fail(err, TOSAC_ERR_INTERNAL,
+                                      "delegate %d, block '%s', operator %d is not legal "
+                                      "under %s: %s", d, blk->name ? blk->name : "",
+                                      i, spec_s, reason);
             }
     }
     return TOSAC_OK;

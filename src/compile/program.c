@@ -66,6 +66,18 @@ static void put(wbuf *w, const void *src, size_t n)
     w->len += n;
 }
 
+/* Room for n more bytes at once (a known size saves the doubling copies). */
+static void reserve(wbuf *w, size_t n)
+{
+    if (w->oom || n > SIZE_MAX / 2 - w->len || w->len + n <= w->cap)
+        return;
+    unsigned char *g = realloc(w->d, w->len + n);
+    if (g) { /* else put reports it */
+        w->d = g;
+        w->cap = w->len + n;
+    }
+}
+
 static void pad(wbuf *w, size_t align)
 {
     static const unsigned char zeros[16];
@@ -381,6 +393,8 @@ static void find_delegate(const writer *w, int d, int32_t *graph, int32_t *node)
 typedef struct section {
     uint32_t kind;
     wbuf body;
+    void *tail; /* malloc'd bytes after body (a delegate's .tosa file: not copied twice) */
+    size_t tail_len;
 } section;
 
 static tosac_code build_sections(const tosac_program *p, writer *w, section *secs, int *n_secs,
@@ -492,11 +506,11 @@ static tosac_code build_sections(const tosac_program *p, writer *w, section *sec
         pad(&b, RT_PROGRAM_ALIGN);
         r.tosa_offset = b.len;
         r.tosa_size = tl;
-        put(&b, t, tl);
-        free(t);
         if (!b.oom)
             memcpy(b.d, &r, sizeof r);
         secs[ns].kind = RT_SEC_DELEGATE;
+        secs[ns].tail = t;
+        secs[ns].tail_len = tl;
         secs[ns++].body = b;
     }
     /* PLAN: empty here; tosac_program_build (compile_runtime.c) plans the written program
@@ -529,9 +543,11 @@ tosac_code tosac_program_to_bytes(const tosac_program *p, void **buf, size_t *le
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing a program");
     tosac_code rc = build_sections(p, &w, secs, &ns, err);
     bool oom = false, big = w.too_big;
+    size_t total = sizeof(rt_header_rec) + (size_t)ns * sizeof(rt_section_rec);
     for (int i = 0; i < ns; i++) {
         oom |= secs[i].body.oom;
-        big |= secs[i].body.len > UINT32_MAX;
+        big |= secs[i].body.len + secs[i].tail_len > UINT32_MAX;
+        total += RT_PROGRAM_ALIGN + secs[i].body.len + secs[i].tail_len;
     }
     wbuf *all[] = {&w.graphs, &w.tensors, &w.nodes, &w.attrs, &w.quants, &w.opsets,
                    &w.ids, &w.ints, &w.floats, &w.crecs, &w.cdata};
@@ -549,6 +565,7 @@ tosac_code tosac_program_to_bytes(const tosac_program *p, void **buf, size_t *le
         memcpy(h.magic, RT_PROGRAM_MAGIC, 8);
         h.version = RT_PROGRAM_VERSION;
         h.n_sections = (uint32_t)ns;
+        reserve(&out, total + RT_PROGRAM_ALIGN);
         put(&out, &h, sizeof h);
         put(&out, NULL, (size_t)ns * sizeof(rt_section_rec));
         for (int i = 0; i < ns; i++) {
@@ -557,8 +574,9 @@ tosac_code tosac_program_to_bytes(const tosac_program *p, void **buf, size_t *le
             memset(&s, 0, sizeof s);
             s.kind = secs[i].kind;
             s.offset = out.len;
-            s.size = secs[i].body.len;
+            s.size = secs[i].body.len + secs[i].tail_len;
             put(&out, secs[i].body.d, secs[i].body.len);
+            put(&out, secs[i].tail, secs[i].tail_len);
             if (!out.oom)
                 memcpy(out.d + sizeof h + (size_t)i * sizeof s, &s, sizeof s);
         }
@@ -569,8 +587,10 @@ tosac_code tosac_program_to_bytes(const tosac_program *p, void **buf, size_t *le
         if (out.oom)
             rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing a program");
     }
-    for (int i = 0; i < ns; i++)
+    for (int i = 0; i < ns; i++) {
         free(secs[i].body.d);
+        free(secs[i].tail);
+    }
     free(secs);
     free_writer(&w);
     if (rc) {

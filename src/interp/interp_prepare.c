@@ -88,25 +88,30 @@ static tosac_code add_var(interp_state *st, const tosa_tensor *t, tosac_error *e
     return TOSAC_OK;
 }
 
-/* A constant the interpreter may use in place: its data is only ever read (no operator
- * but CONST / CONST_SHAPE writes it and it is not a block input that binding would copy to). */
-static bool read_only_constant(const tosa_block *b, int t)
+/* Marks with 1 in w[t] every tensor an operator other than CONST / CONST_SHAPE writes or the
+ * block takes as an input (binding copies to those), 0 elsewhere: in one pass (a scan of the
+ * operators per constant made preparing quadratic in the block size). */
+static void mark_written(const tosa_block *b, unsigned char *w)
 {
-    const tosa_tensor *d = &b->tensors[t];
-    if (!d->data || d->variable || d->outer_ref)
-        return false;
+    memset(w, 0, (size_t)b->n_tensors);
     for (int i = 0; i < b->n_inputs; i++)
-        if (b->inputs[i] == t)
-            return false;
+        if (b->inputs[i] >= 0 && b->inputs[i] < b->n_tensors)
+            w[b->inputs[i]] = 1;
     for (int i = 0; i < b->n_ops; i++) {
         const tosa_operator *o = &b->ops[i];
         if (o->op == TOSA_OP_CONST || o->op == TOSA_OP_CONST_SHAPE)
             continue;
         for (int k = 0; k < o->n_outputs; k++)
-            if (o->outputs[k] == t)
-                return false;
+            if (o->outputs[k] >= 0 && o->outputs[k] < b->n_tensors)
+                w[o->outputs[k]] = 1;
     }
-    return true;
+}
+
+/* A constant the interpreter may use in place: its data is only ever read (not written, see
+ * mark_written). */
+static bool read_only_constant(const tosa_tensor *d, bool written)
+{
+    return d->data && !d->variable && !d->outer_ref && !written;
 }
 
 interp_block_state *interp_find_block_state(interp_state *st, const tosa_block *b, int depth)
@@ -124,8 +129,13 @@ static tosac_code alloc_tensors(interp_state *st, interp_block_state *bs, tosac_
     bs->owned = bs->tensors ? state_alloc(st, (size_t)b->n_tensors, err) : NULL;
     if (!bs->owned)
         return err->code;
+    /* owned[] holds the marks until the loop reaches them (later ones, left by an error,
+     * meet tensors without data: releasing those is a no-op) */
+    mark_written(b, bs->owned);
     for (int t = 0; t < b->n_tensors; t++) {
         const tosa_tensor *d = &b->tensors[t];
+        bool written = bs->owned[t];
+        bs->owned[t] = 0;
         if (d->is_unranked)
             return tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
                               "block '%s': tensor '%s' is unranked (not supported)", b->name, d->name);
@@ -141,7 +151,7 @@ static tosac_code alloc_tensors(interp_state *st, interp_block_state *bs, tosac_
                               d->name, d->data_size, nbytes);
         /* constants in place (never written), main-block tensors where the caller puts them */
         void *buf = NULL;
-        if (read_only_constant(b, t))
+        if (read_only_constant(d, written))
             buf = d->data;
         else if (bs->depth == 0 && st->place)
             buf = st->place(st->place_user, b, t, nbytes);

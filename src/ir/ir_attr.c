@@ -171,6 +171,21 @@ tosac_code ir_node_set_tensor(ir_graph *g, int node, const char *name, const tos
     return ir_tensor_copy(&a->t, t, err);
 }
 
+tosac_code ir_node_take_tensor(ir_graph *g, int node, const char *name, tosac_tensor *t,
+                               tosac_error *err)
+{
+    ir_attr *a = slot(g, node, name, IR_ATTR_TENSOR, err);
+    if (!a) {
+        tosac_tensor_free(t);
+        return err ? err->code : TOSAC_ERR_INTERNAL;
+    }
+    if (!t->owns_data) /* a view: the attribute needs its own copy */
+        return ir_tensor_copy(&a->t, t, err);
+    a->t = *t;
+    memset(t, 0, sizeof *t);
+    return TOSAC_OK;
+}
+
 tosac_code ir_node_set_tensors(ir_graph *g, int node, const char *name, tosac_tensor *ts, int n,
                                tosac_error *err)
 {

@@ -93,6 +93,11 @@ static void set_view(tosac_tensor *out, tosac_dtype dt, int rank, const int64_t 
 
 bool ir_graph_const_value(const ir_graph *g, int tensor, tosac_tensor *out)
 {
+    return ir_graph_const_value_from(g, tensor, -2, out);
+}
+
+bool ir_graph_const_value_from(const ir_graph *g, int tensor, int producer, tosac_tensor *out)
+{
     if (tensor < 0 || tensor >= g->n_tensors)
         return false;
     const ir_tensor *t = &g->tensors[tensor];
@@ -102,7 +107,7 @@ bool ir_graph_const_value(const ir_graph *g, int tensor, tosac_tensor *out)
         set_view(out, t->dtype, t->rank, t->shape, t->data, t->nbytes);
         return true;
     }
-    int p = ir_graph_producer(g, tensor);
+    int p = producer == -2 ? ir_graph_producer(g, tensor) : producer;
     if (p < 0 || !ir_node_is(&g->nodes[p], "Constant") || g->nodes[p].n_attrs != 1)
         return false;
     const ir_attr *a = &g->nodes[p].attrs[0];

@@ -36,6 +36,7 @@
 #include "tosac/ir.h"
 #include "tosac/spec.h"
 #include "tosac/tosa.h"
+#include "tosa/tosa_names.h"
 
 typedef struct lower_ctx {
     const tosa_spec *spec;
@@ -44,6 +45,7 @@ typedef struct lower_ctx {
     int *tmap;             /* g->n_tensors entries: IR tensor id -> tensor in b, or -1 */
     int n_tmap;
     unsigned fresh;        /* counter behind fresh names */
+    tosa_names names;      /* index of b's tensor names (rules only append to b) */
     int64_t opset;         /* the model's ai.onnx opset (13 when the graph does not say):
                               Softmax/LogSoftmax axis semantics changed at 13 */
     tosac_error *err;
@@ -95,6 +97,9 @@ int lower_concat_groups(lower_ctx *c, const char *prefix, int *parts, int n, con
 /* A constant: new tensor with a copy of data (nbytes from dtype and shape) and its CONST. */
 int lower_const(lower_ctx *c, const char *prefix, tosac_dtype dt, int rank, const int64_t *shape,
                 const void *data);
+/* lower_const taking over data (malloc'd; freed on failure) instead of copying it. */
+int lower_const_owned(lower_ctx *c, const char *prefix, tosac_dtype dt, int rank,
+                      const int64_t *shape, void *data);
 /* A [1] constant of dtype dt holding v (zero points, MUL shift); v must fit dt (float types:
  * f32 any integer value, f16/bf16 only 0). */
 int lower_scalar(lower_ctx *c, const char *prefix, tosac_dtype dt, int64_t v);

@@ -109,6 +109,43 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x, c
     return TOSAC_OK;
 }
 
+/* dst[dmap(o, k, yx)] = src[(o * nk + k) * khw + yx] over o < no, k < nk, yx < khw, for
+ * dst index (o * khw + yx) * nk + k (OHWI; transpose per output channel) or, depthwise
+ * (nk = 1), yx * no + o ([KH,KW,C,M] with o = c*M + m). Typed loops: a memcpy call per
+ * element was the hot spot. */
+#define RELAYOUT(T)                                                                         \
+    do {                                                                                    \
+        const T *s_ = (const void *)src;                                                    \
+        T *d_ = (void *)dst;                                                                \
+        for (int64_t o = 0; o < no; o++, s_ += nk * khw)                                    \
+            if (dw)                                                                         \
+                for (int64_t yx = 0; yx < khw; yx++)                                        \
+                    d_[yx * no + o] = s_[yx];                                               \
+            else                                                                            \
+                for (int64_t yx = 0; yx < khw; yx++)                                        \
+                    for (int64_t k = 0; k < nk; k++)                                        \
+                        d_[(o * khw + yx) * nk + k] = s_[k * khw + yx];                     \
+    } while (0)
+
+static void relayout(char *dst, const char *src, size_t es, bool dw, int64_t no, int64_t nk,
+                     int64_t khw)
+{
+    switch (es) {
+    case 1: RELAYOUT(uint8_t); break;
+    case 2: RELAYOUT(uint16_t); break;
+    case 4: RELAYOUT(uint32_t); break;
+    case 8: RELAYOUT(uint64_t); break;
+    default:
+        for (int64_t o = 0; o < no; o++)
+            for (int64_t k = 0; k < nk; k++)
+                for (int64_t yx = 0; yx < khw; yx++) {
+                    int64_t d = dw ? yx * no + o : (o * khw + yx) * nk + k;
+                    memcpy(dst + d * (int64_t)es, src + ((o * nk + k) * khw + yx) * (int64_t)es,
+                           es);
+                }
+    }
+}
+
 /* Weights re-laid for TOSA, as a CONST of dtype dt (element size es). */
 static int weights(lower_ctx *c, const conv_geom *g, const tosac_tensor *wv, size_t es)
 {
@@ -118,32 +155,14 @@ static int weights(lower_ctx *c, const conv_geom *g, const tosac_tensor *wv, siz
         tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory laying out weights");
         return -1;
     }
-    const char *src = wv->data;
-    for (int64_t o = 0; o < g->oc; o++)
-        for (int64_t i = 0; i < ci; i++)
-            for (int64_t y = 0; y < g->kh; y++)
-                for (int64_t x = 0; x < g->kw; x++) {
-                    int64_t s = ((o * ci + i) * g->kh + y) * g->kw + x, d;
-                    if (g->depthwise) /* [KH,KW,C,M], o = c*M + m */
-                        d = ((y * g->kw + x) * g->c + o / g->mult) * g->mult + o % g->mult;
-                    else /* [OC,KH,KW,IC] */
-                        d = ((o * g->kh + y) * g->kw + x) * ci + i;
-                    if (es == 1) /* typed copies: a memcpy call per element was the hot spot */
-                        dst[d] = src[s];
-                    else if (es == 4)
-                        ((uint32_t *)(void *)dst)[d] = ((const uint32_t *)(const void *)src)[s];
-                    else
-                        memcpy(dst + d * (int64_t)es, src + s * (int64_t)es, es);
-                }
+    relayout(dst, wv->data, es, g->depthwise, g->oc, ci, g->kh * g->kw);
     int64_t shape[4];
     if (g->depthwise) {
         shape[0] = g->kh; shape[1] = g->kw; shape[2] = g->c; shape[3] = g->mult;
     } else {
         shape[0] = g->oc; shape[1] = g->kh; shape[2] = g->kw; shape[3] = ci;
     }
-    int k = lower_const(c, "weight", wv->dtype, 4, shape, dst);
-    free(dst);
-    return k;
+    return lower_const_owned(c, "weight", wv->dtype, 4, shape, dst);
 }
 
 /* The weights' single zero point (TOSA has one per tensor). */

@@ -21,6 +21,7 @@ tosac_code lower_ctx_init(lower_ctx *c, const tosa_spec *spec, const ir_graph *g
     while (top->parent)
         top = top->parent;
     c->opset = top->onnx_opset > 0 ? top->onnx_opset : 13;
+    tosa_names_init(&c->names, b);
     c->n_tmap = g->n_tensors;
     c->tmap = malloc((size_t)(g->n_tensors > 0 ? g->n_tensors : 1) * sizeof *c->tmap);
     if (!c->tmap)
@@ -34,22 +35,18 @@ void lower_ctx_fini(lower_ctx *c)
 {
     free(c->tmap);
     c->tmap = NULL;
+    tosa_names_free(&c->names);
 }
 
-/* base, base_1, base_2, ...: the first name the block does not have yet. */
-static void unique_name(const lower_ctx *c, const char *base, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s", base);
-    for (unsigned k = 1; tosa_block_find_tensor(c->b, buf) >= 0; k++)
-        snprintf(buf, len, "%s_%u", base, k);
-}
-
+/* A new tensor named base, base_1, base_2, ...: the first name the block does not have yet. */
 static int add_tensor(lower_ctx *c, const char *base, tosac_dtype dt, int rank,
                       const int64_t *shape, const void *data, size_t nbytes)
 {
-    char name[256];
-    unique_name(c, base && *base ? base : "t", name, sizeof name);
-    return tosa_block_add_tensor(c->b, name, dt, rank, shape, data, nbytes, c->err);
+    char name[256], stem[256];
+    base = base && *base ? base : "t";
+    snprintf(stem, sizeof stem, "%s_", base);
+    tosa_names_fresh(&c->names, base, stem, name, sizeof name);
+    return tosa_block_add_new_tensor(c->b, name, dt, rank, shape, data, nbytes, c->err);
 }
 
 static tosac_code check_static(lower_ctx *c, const ir_tensor *t)
@@ -226,6 +223,19 @@ int lower_const(lower_ctx *c, const char *prefix, tosac_dtype dt, int rank, cons
     if (k < 0 || lower_emit(c, TOSA_OP_CONST, NULL, NULL, 0, &k, 1))
         return -1;
     return k;
+}
+
+int lower_const_owned(lower_ctx *c, const char *prefix, tosac_dtype dt, int rank,
+                      const int64_t *shape, void *data)
+{
+    int k = add_tensor(c, prefix, dt, rank, shape, NULL, 0);
+    if (k < 0) {
+        free(data);
+        return -1;
+    }
+    c->b->tensors[k].data = data; /* graph_build's tensors own malloc'd data */
+    c->b->tensors[k].data_size = (size_t)tosac_shape_numel(rank, shape) * tosac_dtype_size(dt);
+    return lower_emit(c, TOSA_OP_CONST, NULL, NULL, 0, &k, 1) ? -1 : k;
 }
 
 int lower_scalar(lower_ctx *c, const char *prefix, tosac_dtype dt, int64_t v)

@@ -28,6 +28,7 @@
 
 #include "lower/lower.h"
 #include "tosa/tosa_internal.h"
+#include "tosa/tosa_names.h"
 
 typedef struct lp_state {
     tosa_block *b;
@@ -38,6 +39,7 @@ typedef struct lp_state {
     int cap;
     bool final;    /* second sweep: size-1 transposes become reshapes */
     tosac_error *err;
+    tosa_names names; /* per sweep (fix_outputs renames) */
 } lp_state;
 
 static bool lp_fit(lp_state *s)
@@ -70,12 +72,10 @@ static bool lp_fit(lp_state *s)
 static int lp_tensor(lp_state *s, int like, tosac_dtype dt, int rank, const int64_t *shape,
                      const void *data, size_t nbytes)
 {
-    char name[300];
-    const char *base = s->b->tensors[like].name;
-    snprintf(name, sizeof name, "%s_pre", base);
-    for (unsigned k = 1; tosa_block_find_tensor(s->b, name) >= 0; k++)
-        snprintf(name, sizeof name, "%s_pre%u", base, k);
-    int t = tosa_block_add_tensor(s->b, name, dt, rank, shape, data, nbytes, s->err);
+    char name[300], stem[300];
+    snprintf(stem, sizeof stem, "%s_pre", s->b->tensors[like].name);
+    tosa_names_fresh(&s->names, stem, stem, name, sizeof name);
+    int t = tosa_block_add_new_tensor(s->b, name, dt, rank, shape, data, nbytes, s->err);
     return t >= 0 && lp_fit(s) ? t : -1;
 }
 
@@ -583,6 +583,7 @@ static tosac_code sweep(lp_state *s)
         s->prod[i] = s->shared[i] = -1;
     }
     tosac_code rc = TOSAC_OK;
+    tosa_names_init(&s->names, b);
     int i = 0;
     for (; i < n_old && !rc; i++) {
         tosa_operator *o = &old[i];
@@ -590,6 +591,7 @@ static tosac_code sweep(lp_state *s)
             o->inputs[k] = s->alias[o->inputs[k]];
         rc = visit(s, o);
     }
+    tosa_names_free(&s->names);
     for (int k = rc ? i - 1 : n_old; k < n_old; k++)
         lp_drop(&old[k]);
     free(old);
@@ -601,7 +603,10 @@ tosac_code lower_layout_propagate(tosa_block *b, tosac_error *err)
     for (int i = 0; i < b->n_ops; i++)
         if (b->ops[i].op == TOSA_OP_COND_IF || b->ops[i].op == TOSA_OP_WHILE_LOOP)
             return TOSAC_OK; /* sub-blocks name this block's tensors: leave names alone */
-    lp_state s = {b, NULL, NULL, NULL, 0, false, err};
+    lp_state s;
+    memset(&s, 0, sizeof s);
+    s.b = b;
+    s.err = err;
     tosac_code rc = lp_fit(&s) ? sweep(&s) : err->code;
     if (!rc) {
         s.final = true;

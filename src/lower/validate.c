@@ -2,6 +2,7 @@
  * never need to know which profile or extension allows what. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lower/validate.h"
@@ -60,9 +61,9 @@ typedef struct binding {
 } binding;
 
 /* Checks one operand against its argument and binds its element type. */
-static bool check_operand(const tosa_spec *spec, const tosa_block *b, const tosa_spec_op *sop,
-                          const tosa_spec_arg *arg, int tensor, binding *bd, char *reason,
-                          size_t len)
+static bool check_operand(const tosa_spec *spec, const tosa_block *b, const int *prod,
+                          const tosa_spec_op *sop, const tosa_spec_arg *arg, int tensor,
+                          binding *bd, char *reason, size_t len)
 {
     const char *op = sop->name;
     if (tensor < 0 || tensor >= b->n_tensors)
@@ -81,7 +82,7 @@ static bool check_operand(const tosa_spec *spec, const tosa_block *b, const tosa
                         t->rank, lo, hi);
     }
     if (arg->ctc && !tosa_spec_has_ext(spec, TOSA_EXT_DYNAMIC)) {
-        int p = tosa_block_producer(b, tensor);
+        int p = prod ? prod[tensor] : tosa_block_producer(b, tensor);
         if (p < 0 || (b->ops[p].op != TOSA_OP_CONST && b->ops[p].op != TOSA_OP_CONST_SHAPE))
             return fail(reason, len, "%s: '%s' must be a compile-time constant", op, arg->name);
     }
@@ -95,8 +96,9 @@ static bool check_operand(const tosa_spec *spec, const tosa_block *b, const tosa
     return true;
 }
 
-static bool check_operands(const tosa_spec *spec, const tosa_block *b, const tosa_spec_op *sop,
-                           const tosa_operator *o, binding *bd, char *reason, size_t len)
+static bool check_operands(const tosa_spec *spec, const tosa_block *b, const int *prod,
+                           const tosa_spec_op *sop, const tosa_operator *o, binding *bd,
+                           char *reason, size_t len)
 {
     for (int pass = 0; pass < 2; pass++) {
         tosa_arg_category cat = pass ? TOSA_ARG_OUTPUT : TOSA_ARG_INPUT;
@@ -120,7 +122,7 @@ static bool check_operands(const tosa_spec *spec, const tosa_block *b, const tos
                 continue;
             int take = is_list(a) ? n - (n_args - 1) : 1;
             for (int k = 0; k < take; k++)
-                if (!check_operand(spec, b, sop, a, ops[next++], bd, reason, len))
+                if (!check_operand(spec, b, prod, sop, a, ops[next++], bd, reason, len))
                     return false;
         }
     }
@@ -203,8 +205,9 @@ static bool check_rows(const tosa_spec *spec, const tosa_spec_op *sop, const bin
     return fail(reason, len, "%s: no form for %s", sop->name, types);
 }
 
-bool tosa_validate_op(const tosa_spec *spec, const tosa_block *b, int op_index, char *reason,
-                      size_t len)
+/* tosa_validate_op with prod[t] = tosa_block_producer(b, t) for every tensor, or NULL. */
+static bool validate_op(const tosa_spec *spec, const tosa_block *b, const int *prod,
+                        int op_index, char *reason, size_t len)
 {
     if (reason && len)
         reason[0] = '\0';
@@ -220,7 +223,7 @@ bool tosa_validate_op(const tosa_spec *spec, const tosa_block *b, int op_index, 
     binding bd;
     for (int i = 0; i < TOSA_SPEC_MAX_TYPES; i++)
         bd.t[i] = TOSAC_DT_UNKNOWN;
-    if (!check_operands(spec, b, sop, o, &bd, reason, len))
+    if (!check_operands(spec, b, prod, sop, o, &bd, reason, len))
         return false;
     int acc = tosa_spec_op_type_index(sop, "acc_t");
     if (acc >= 0 && has_arg(sop, "acc_type")) {
@@ -233,10 +236,35 @@ bool tosa_validate_op(const tosa_spec *spec, const tosa_block *b, int op_index, 
     return !tosa_spec_is_u55_subset(spec) || tosa_u55_op_ok(spec, b, op_index, reason, len);
 }
 
+bool tosa_validate_op(const tosa_spec *spec, const tosa_block *b, int op_index, char *reason,
+                      size_t len)
+{
+    return validate_op(spec, b, NULL, op_index, reason, len);
+}
+
+int tosa_validate_first_illegal(const tosa_spec *spec, const tosa_block *b, char *reason,
+                                size_t len)
+{
+    if (!b)
+        return -1;
+    /* the producers once (the first writer, as tosa_block_producer finds it): a scan per
+     * constant operand made validation quadratic in the block size */
+    int *prod = malloc(((size_t)b->n_tensors + 1) * sizeof *prod);
+    for (int t = 0; prod && t < b->n_tensors; t++)
+        prod[t] = -1;
+    for (int i = b->n_ops - 1; prod && i >= 0; i--)
+        for (int k = 0; k < b->ops[i].n_outputs; k++)
+            if (b->ops[i].outputs[k] >= 0 && b->ops[i].outputs[k] < b->n_tensors)
+                prod[b->ops[i].outputs[k]] = i;
+    int bad = -1;
+    for (int i = 0; i < b->n_ops && bad < 0; i++)
+        if (!validate_op(spec, b, prod, i, reason, len))
+            bad = i;
+    free(prod);
+    return bad;
+}
+
 bool tosa_validate_block(const tosa_spec *spec, const tosa_block *b, char *reason, size_t len)
 {
-    for (int i = 0; b && i < b->n_ops; i++)
-        if (!tosa_validate_op(spec, b, i, reason, len))
-            return false;
-    return true;
+    return tosa_validate_first_illegal(spec, b, reason, len) < 0;
 }

@@ -25,6 +25,10 @@ bool tosa_u55_op_ok(const tosa_spec *spec, const tosa_block *b, int op_index, ch
                     size_t len);
 /* Every operator of b; the first illegal one's reason. */
 bool tosa_validate_block(const tosa_spec *spec, const tosa_block *b, char *reason, size_t len);
+/* The same giving the index of the first illegal operator (reason set), -1 if all are legal.
+ * Linear in the block size (tosa_validate_op per operator would look up producers by scan). */
+int tosa_validate_first_illegal(const tosa_spec *spec, const tosa_block *b, char *reason,
+                                size_t len);
 
 /* Index of the operator of b writing tensor t; -1 if none (block input or unused). */
 int tosa_block_producer(const tosa_block *b, int t);

@@ -278,9 +278,7 @@ static tosac_code import_attr(importer *im, ir_graph *g, int node, const Onnx__A
         }
         if (rc)
             return rc;
-        rc = ir_node_set_tensor(g, node, name, &t, err);
-        tosac_tensor_free(&t);
-        return rc;
+        return ir_node_take_tensor(g, node, name, &t, err);
     }
     case IR_ATTR_GRAPH: {
         if (!ap->g)

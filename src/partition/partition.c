@@ -66,7 +66,9 @@ static bool creates_cycle(grouping *s, int a, int b, int n_nodes)
 static tosac_code build_succ(grouping *s, int n_nodes, tosac_error *err)
 {
     const ir_graph *g = s->g;
-    for (int i = 0; i < n_nodes; i++) {
+    ir_uses u;
+    tosac_code rc = ir_uses_build(g, &u, err);
+    for (int i = 0; !rc && i < n_nodes; i++) {
         const ir_node *n = &g->nodes[i];
         if (n->dead)
             continue;
@@ -74,24 +76,21 @@ static tosac_code build_succ(grouping *s, int n_nodes, tosac_error *err)
             int t = n->outputs[o];
             if (t < 0)
                 continue;
-            int cnt = ir_graph_consumers(g, t, NULL, 0);
+            int cnt = ir_uses_consumers(&u, t, NULL, 0);
             if (cnt == 0)
                 continue;
-            int *buf = malloc((size_t)cnt * sizeof *buf);
             int *grown = realloc(s->succ[i], ((size_t)s->n_succ[i] + (size_t)cnt) * sizeof(int));
-            if (!buf || !grown) {
-                free(buf);
-                free(grown);
-                return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");
+            if (!grown) {
+                rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");
+                break;
             }
             s->succ[i] = grown;
-            ir_graph_consumers(g, t, buf, cnt);
-            memcpy(s->succ[i] + s->n_succ[i], buf, (size_t)cnt * sizeof *buf);
+            ir_uses_consumers(&u, t, s->succ[i] + s->n_succ[i], cnt);
             s->n_succ[i] += cnt;
-            free(buf);
         }
     }
-    return TOSAC_OK;
+    ir_uses_free(&u);
+    return rc;
 }
 
 static void grouping_free(grouping *s, int n_nodes)
@@ -291,8 +290,11 @@ bool partition_captured(const ir_graph *g, int t)
 tosac_code partition_io(const ir_graph *g, const partition_plan *p, int k, int **ins, int *n_in,
                         int **outs, int *n_out, tosac_error *err)
 {
-    int *nodes, nn;
-    tosac_code rc = partition_nodes(g, p, k, &nodes, &nn, err);
+    int *nodes = NULL, nn = 0;
+    ir_uses u;
+    tosac_code rc = ir_uses_build(g, &u, err);
+    if (!rc)
+        rc = partition_nodes(g, p, k, &nodes, &nn, err);
     int cap = g->n_tensors > 0 ? g->n_tensors : 1;
     *ins = malloc((size_t)cap * sizeof **ins);
     *outs = malloc((size_t)cap * sizeof **outs);
@@ -304,9 +306,9 @@ tosac_code partition_io(const ir_graph *g, const partition_plan *p, int k, int *
         for (int i = 0; i < n->n_inputs; i++) {
             int t = n->inputs[i];
             tosac_tensor cv;
-            if (t < 0 || ir_graph_const_value(g, t, &cv) || in_list(*ins, *n_in, t))
+            int pr = ir_uses_producer(&u, t);
+            if (t < 0 || ir_graph_const_value_from(g, t, pr, &cv) || in_list(*ins, *n_in, t))
                 continue;
-            int pr = ir_graph_producer(g, t);
             if (pr < 0 || pr >= p->n_nodes || p->part[pr] != k)
                 (*ins)[(*n_in)++] = t;
         }
@@ -316,21 +318,16 @@ tosac_code partition_io(const ir_graph *g, const partition_plan *p, int k, int *
                 continue;
             /* a body reading t through a capture is a CPU reader (bodies are never
              * delegated whole) */
-            bool outside = ir_graph_is_output(g, t) || partition_captured(g, t);
-            int cnt = ir_graph_consumers(g, t, NULL, 0);
-            int *who = cnt ? malloc((size_t)cnt * sizeof *who) : NULL;
-            if (cnt && !who) {
-                rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");
-                break;
-            }
-            ir_graph_consumers(g, t, who, cnt);
+            bool outside = ir_graph_is_output(g, t) || (t < u.n_tensors && u.captured[t]);
+            int cnt = ir_uses_consumers(&u, t, NULL, 0);
+            const int *who = cnt ? u.readers + u.start[t] : NULL;
             for (int c = 0; c < cnt && !outside; c++)
                 outside = who[c] >= p->n_nodes || p->part[who[c]] != k;
-            free(who);
             if (outside)
                 (*outs)[(*n_out)++] = t;
         }
     }
     free(nodes);
+    ir_uses_free(&u);
     return rc;
 }

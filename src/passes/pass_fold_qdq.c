@@ -173,6 +173,15 @@ static tosac_code fold_node(ir_graph *g, int ni, bool *done, tosac_error *err)
     return TOSAC_OK;
 }
 
+/* u with u->start[t] turned into t's reader count (ir_graph_consumers(g, t, NULL, 0)). */
+static tosac_code live_reads(const ir_graph *g, ir_uses *u, tosac_error *err)
+{
+    tosac_code rc = ir_uses_build(g, u, err);
+    for (int t = 0; !rc && t < u->n_tensors; t++)
+        u->start[t] = u->start[t + 1] - u->start[t];
+    return rc;
+}
+
 tosac_code pass_fold_qdq(ir_graph *g, const pass_ctx *c, tosac_error *err)
 {
     (void)c;
@@ -188,14 +197,28 @@ tosac_code pass_fold_qdq(ir_graph *g, const pass_ctx *c, tosac_error *err)
         if (rc)
             return rc;
     }
-    /* DequantizeLinear nodes whose value nobody reads any more */
-    for (int ni = 0; ni < g->n_nodes; ni++) {
+    /* DequantizeLinear nodes whose value nobody reads any more: reader counts taken once
+     * and kept as nodes die (taken again after one with a body, whose captures count too) */
+    ir_uses u;
+    tosac_code rc = live_reads(g, &u, err);
+    for (int ni = 0; !rc && ni < g->n_nodes; ni++) {
         ir_node *n = &g->nodes[ni];
-        if (is_op(n, "DequantizeLinear") && n->outputs[0] >= 0 &&
-            !ir_graph_is_output(g, n->outputs[0]) &&
-            ir_graph_consumers(g, n->outputs[0], NULL, 0) == 0)
-            ir_node_kill(g, ni);
+        int y = n->n_outputs > 0 ? n->outputs[0] : -1;
+        if (!is_op(n, "DequantizeLinear") || n->dead || y < 0 || ir_graph_is_output(g, y) ||
+            (y < u.n_tensors && u.start[y] != 0))
+            continue;
+        ir_node_kill(g, ni);
+        for (int k = 0; k < n->n_inputs; k++)
+            if (n->inputs[k] >= 0 && n->inputs[k] < u.n_tensors)
+                u.start[n->inputs[k]]--;
+        if (ir_node_subgraph(n, 0)) {
+            ir_uses_free(&u);
+            rc = live_reads(g, &u, err);
+        }
     }
+    ir_uses_free(&u);
+    if (rc)
+        return rc;
     ir_graph_compact(g);
     return TOSAC_OK;
 }

@@ -12,6 +12,17 @@ void fb_build_free(fb_builder *b)
     memset(b, 0, sizeof *b);
 }
 
+void fb_build_reserve(fb_builder *b, size_t n)
+{
+    if (b->oom || n <= b->cap)
+        return;
+    uint8_t *p = realloc(b->buf, n);
+    if (p) { /* no memory: growth on demand reports it */
+        b->buf = p;
+        b->cap = n;
+    }
+}
+
 size_t fb_build_zeros(fb_builder *b, size_t n)
 {
     if (b->oom)

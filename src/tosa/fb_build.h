@@ -28,6 +28,8 @@ typedef struct fb_field {
 void fb_build_init(fb_builder *b);
 void fb_build_free(fb_builder *b);
 
+/* Makes room for n bytes in all (a size known ahead saves the doubling copies). */
+void fb_build_reserve(fb_builder *b, size_t n);
 /* Appends n zero bytes; returns their position (garbage if b->oom). */
 size_t fb_build_zeros(fb_builder *b, size_t n);
 /* Pads with zeros until len % align == want (want < align). */

@@ -79,9 +79,9 @@ tosa_block *tosa_region_add_block(tosa_region *r, const char *name)
 }
 
 /* tosa_block_add_tensor without the (linear) duplicate-name check */
-static int push_tensor(tosa_block *b, const char *name, tosac_dtype dt, int rank,
-                       const int64_t *shape, const void *data, size_t data_size,
-                       tosac_error *err)
+int tosa_block_add_new_tensor(tosa_block *b, const char *name, tosac_dtype dt, int rank,
+                              const int64_t *shape, const void *data, size_t data_size,
+                              tosac_error *err)
 {
     if (!name) {
         tosac_fail(err, TOSAC_ERR_INPUT, "block '%s': tensor without a name", b->name);
@@ -126,7 +126,7 @@ int tosa_block_add_tensor(tosa_block *b, const char *name, tosac_dtype dt, int r
         tosac_fail(err, TOSAC_ERR_INPUT, "block '%s': duplicate tensor name '%s'", b->name, name);
         return -1;
     }
-    return push_tensor(b, name, dt, rank, shape, data, data_size, err);
+    return tosa_block_add_new_tensor(b, name, dt, rank, shape, data, data_size, err);
 }
 
 static int *dup_indices(const int *src, int n, bool *oom)

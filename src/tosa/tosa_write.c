@@ -325,12 +325,28 @@ static tosac_code put_graph(writer *w)
     return TOSAC_OK;
 }
 
+/* About the file's size: constant data (most of it) plus a generous share per tensor and
+ * operator; an estimate only (the builder grows past it). */
+static size_t size_estimate(const tosa_graph *g)
+{
+    size_t n = 4096;
+    for (int r = 0; r < g->n_regions; r++)
+        for (int k = 0; k < g->regions[r].n_blocks; k++) {
+            const tosa_block *b = &g->regions[r].blocks[k];
+            for (int i = 0; i < b->n_tensors; i++)
+                n += b->tensors[i].data_size + 2 * TOSA_DATA_ALIGN + 160;
+            n += (size_t)b->n_ops * 160;
+        }
+    return n;
+}
+
 tosac_code tosa_graph_write(const tosa_graph *g, void **buf, size_t *len, tosac_error *err)
 {
     *buf = NULL;
     *len = 0;
     writer w = {{0}, g, err};
     fb_build_init(&w.fb);
+    fb_build_reserve(&w.fb, size_estimate(g));
     tosac_code rc = put_graph(&w);
     if (!rc && w.fb.oom)
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing the .tosa file");

@@ -9,6 +9,10 @@
 #include "kernels/isa.h"
 #include "tosac/version.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 static const struct {
     const char *name;
     int (*fn)(int, char **);
@@ -76,6 +80,13 @@ static char **split_equals(int argc, char **argv, int *out_argc)
 
 int main(int argc, char **argv)
 {
+#ifdef __GLIBC__
+    /* compile makes and frees a few buffers of a program's size (tens of MB): from the heap,
+     * kept after free, they are reused instead of mapped afresh (page faults were a third of
+     * a compile) */
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+#endif
     tosac_set_warning_handler(tosac_warn_stderr, NULL);
     /* a debugging aid: an unknown value keeps the automatic choice */
     const char *isa = getenv("TOSAC_KERNEL_ISA");

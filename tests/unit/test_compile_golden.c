@@ -1,0 +1,160 @@
+/* Compile output is pinned (issue 10: compile got faster without changing a byte): the
+ * programs `tosac compile` writes for zoo models are compared, section by section, with
+ * signatures taken from the compiler before the speed work (commit 479d959): each section's
+ * size and 64-bit FNV-1a hash, and the whole file's. FNV-1a detects changes, it is not a
+ * security hash. What breaks it: any change to lowering, names, constant layout, the plan,
+ * the measured scratch or the writers. A deliberate change of the output updates the
+ * expected line: the failure message prints the new one (check the change is meant). */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/rt_program.h"
+#include "util/fileio.h"
+
+typedef struct golden {
+    const char *model, *spec, *shape; /* shape: one --input-shape, or NULL */
+    const char *sig;
+} golden;
+
+static const golden cases[] = {
+    {"resnet18_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
+         "file 11908576 98d488417f4c0e6f; "
+         "STRINGS 360 364f1df524b3ae5d; "
+         "SIGNATURE 208 97e418142ef0fa9e; "
+         "CPU 1256 1e41a35a23dbaa71; "
+         "CONSTANTS 449 a69cd2821a905eae; "
+         "DELEGATE 11794268 6b045cd9b2809b88; "
+         "PLAN 8672 26a4063b1752aad1; "
+         "REPORT 103067 26da6ae28692c985; "
+         "RUNTIME 32 2c8d614921d79e5c"},
+    {"mobilenet_v2_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
+         "file 4011440 689a40f6fa07ba53; "
+         "STRINGS 380 f93990e0e9fd5d69; "
+         "SIGNATURE 208 efbedb9e16315f8e; "
+         "CPU 1256 5c892c28a9a4bfd1; "
+         "CONSTANTS 449 3b1e1947a81068db; "
+         "DELEGATE 3760674 5fa111662172b797; "
+         "PLAN 16880 ebf348e697716b2a; "
+         "REPORT 231287 86b7db7816de3c6f; "
+         "RUNTIME 32 68541926485354e7"},
+    {"synth_qdq_s16_op21_conv", "TOSA-1.0+INT+int16", NULL,
+         "file 8288 c77ad8ad10803513; "
+         "STRINGS 185 e9ab14f18ae7f2b4; "
+         "SIGNATURE 208 4df13898ab5db3d4; "
+         "CPU 1256 b33aa9bb30b35476; "
+         "CONSTANTS 450 9df1294b050f93f4; "
+         "DELEGATE 3816 723197a5a8e29fa9; "
+         "PLAN 464 e0b9d118dcdcaafb; "
+         "REPORT 1616 0935674a3132a7bd; "
+         "RUNTIME 32 d5e04bd762efe1f2"},
+    {"synth_qdq_s8_op13_conv_dw", "TOSA-1.0+INT", NULL,
+         "file 7280 d11ab948a3a750d5; "
+         "STRINGS 188 58868900bc70735a; "
+         "SIGNATURE 208 8e1ad5e28ad8a4b4; "
+         "CPU 1256 c0675d683bfcad13; "
+         "CONSTANTS 449 2acfa6cafdafa40e; "
+         "DELEGATE 2808 705f9d251dcbeea7; "
+         "PLAN 464 ee4a36cb996ee3fb; "
+         "REPORT 1609 5bb1763fd91aee6f; "
+         "RUNTIME 32 366d1b63a8e2356d"},
+    {"synth_qdq_s8_op13_split_matmul", "TOSA-1.0+INT", NULL,
+         "file 10880 3792c2a705b12ef0; "
+         "STRINGS 266 d0f19d11213ba558; "
+         "SIGNATURE 304 e32e3da949e7970a; "
+         "CPU 1756 24dbc777f2cb75cb; "
+         "CONSTANTS 673 8e48c81dfa4cdc8e; "
+         "DELEGATE 4095 062bda5692d621a4; "
+         "PLAN 728 6abe6d2baf0f9cdf; "
+         "REPORT 2761 76b6972589e7a38e; "
+         "RUNTIME 32 0fb60076b2086c04"},
+    {"ppocr_mobile_v2_cls", "TOSA-1.0+FP", "x=1,3,48,192",
+         "file 712192 6644b5cd5fd735dc; "
+         "STRINGS 196 a500be939a59813a; "
+         "SIGNATURE 208 229edb5f165dc96d; "
+         "CPU 488 575de074697d45a9; "
+         "CONSTANTS 16 88201fb960ff6465; "
+         "DELEGATE 617204 9a0a2e27cd3e8ccf; "
+         "PLAN 13320 e39b034cf1215e69; "
+         "REPORT 80455 f69af965549c5481; "
+         "RUNTIME 32 f2d63f8c9106ad25"},
+};
+
+static uint64_t fnv1a(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3u;
+    return h;
+}
+
+static const char *kind_name(uint32_t k)
+{
+    static const char *names[] = {"?", "STRINGS", "SIGNATURE", "CPU", "DELEGATE", "CONSTANTS",
+                                  "PLAN", "REPORT", "RUNTIME"};
+    return k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
+/* "file BYTES HASH; KIND BYTES HASH; ..." of a program file's bytes. */
+static void signature(const unsigned char *d, size_t n, char *out, size_t cap)
+{
+    rt_header_rec h;
+    assert_true(n >= sizeof h);
+    memcpy(&h, d, sizeof h);
+    size_t len = (size_t)snprintf(out, cap, "file %zu %016llx", n,
+                                  (unsigned long long)fnv1a(d, n));
+    assert_true(sizeof h + (size_t)h.n_sections * sizeof(rt_section_rec) <= n);
+    for (uint32_t i = 0; i < h.n_sections && len < cap; i++) {
+        rt_section_rec s;
+        memcpy(&s, d + sizeof h + i * sizeof s, sizeof s);
+        assert_true(s.offset <= n && s.size <= n - s.offset);
+        len += (size_t)snprintf(out + len, cap - len, "; %s %llu %016llx", kind_name(s.kind),
+                                (unsigned long long)s.size,
+                                (unsigned long long)fnv1a(d + s.offset, (size_t)s.size));
+    }
+}
+
+static void test_zoo_programs_unchanged(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    int failures = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const golden *g = &cases[c];
+        char model[1024], out[1100];
+        snprintf(model, sizeof model, "%s/model.onnx", tu_shared(tu_join("models", g->model)));
+        snprintf(out, sizeof out, "%s/%s.tosac", dir, g->model);
+        const char *args[] = {"compile", model, "--spec", g->spec, "-o", out, "-q",
+                              g->shape ? "--input-shape" : NULL, g->shape, NULL};
+        char *errs = NULL;
+        int rc = tu_cli_argv(NULL, &errs, args);
+        if (rc != 0)
+            fail_msg("%s: exit %d: %s", g->model, rc, errs ? errs : "");
+        free(errs);
+        void *d = NULL;
+        size_t n = 0;
+        tosac_error err;
+        if (tosac_read_file(out, &d, &n, &err))
+            fail_msg("%s", err.msg);
+        char sig[1024];
+        signature(d, n, sig, sizeof sig);
+        free(d);
+        printf("%s %s: %s\n", g->model, g->spec, strcmp(sig, g->sig) ? "CHANGED" : "same");
+        if (strcmp(sig, g->sig)) {
+            printf("  expected %s\n  now      %s\n", g->sig, sig);
+            failures++;
+        }
+    }
+    tu_rmtree_free(dir);
+    assert_int_equal(failures, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zoo_programs_unchanged),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
