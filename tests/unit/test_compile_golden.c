@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/isa.h"
 #include "runtime/rt_program.h"
 #include "util/fileio.h"
 
@@ -155,10 +156,57 @@ static void test_zoo_programs_unchanged(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* The compiler measures the runtime's state and scratch on its own machine: the program must
+ * not depend on which kernel variant that machine runs (each accelerated family allocates the
+ * largest need of all its variants). Every available variant compiles the int8 and int16
+ * convolution models to the same bytes. */
+static void test_same_bytes_on_every_variant(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    const char *const models[][2] = {{"synth_qdq_s8_op13_conv_dw", "TOSA-1.0+INT"},
+                                     {"synth_qdq_s16_op21_conv", "TOSA-1.0+INT+int16"},
+                                     {"synth_qdq_s8_op13_split_matmul", "TOSA-1.0+INT"}};
+    for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+        void *first = NULL;
+        size_t first_n = 0;
+        int ran = 0;
+        for (int v = 0; v < KERN_ISA_COUNT; v++) {
+            if (!kern_isa_available((kern_isa)v))
+                continue;
+            char model[1024], out[1100];
+            snprintf(model, sizeof model, "%s/model.onnx", tu_shared(tu_join("models", models[m][0])));
+            snprintf(out, sizeof out, "%s/%s.%d.tosac", dir, models[m][0], v);
+            setenv("TOSAC_KERNEL_ISA", kern_isa_name((kern_isa)v), 1);
+            const char *args[] = {"compile", model, "--spec", models[m][1], "-o", out, "-q", NULL};
+            assert_int_equal(tu_cli_argv(NULL, NULL, args), 0);
+            void *d = NULL;
+            size_t n = 0;
+            tosac_error err;
+            assert_int_equal(tosac_read_file(out, &d, &n, &err), TOSAC_OK);
+            if (!first) {
+                first = d;
+                first_n = n;
+            } else {
+                if (n != first_n || memcmp(d, first, n) != 0)
+                    fail_msg("%s: the program compiled with %s differs from the first variant's",
+                             models[m][0], kern_isa_name((kern_isa)v));
+                free(d);
+            }
+            ran++;
+        }
+        printf("%s: %d variants, one program\n", models[m][0], ran);
+        free(first);
+    }
+    unsetenv("TOSAC_KERNEL_ISA");
+    tu_rmtree_free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zoo_programs_unchanged),
+        cmocka_unit_test(test_same_bytes_on_every_variant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
