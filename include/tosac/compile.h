@@ -8,6 +8,10 @@
 #include "tosac/program.h"
 #include "tosac/spec.h"
 
+/* Version of the JSON schema of `compile --report` and `inspect PROGRAM --json`
+ * (docs/REPORT.md); raised when a field changes meaning or goes away. */
+#define TOSAC_REPORT_SCHEMA_VERSION 1
+
 typedef struct tosac_compile_options {
     const char *spec;                   /* "TOSA-1.0+INT", ... */
     const char *const *input_shapes;    /* "NAME=D0,D1,..." each */

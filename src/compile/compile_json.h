@@ -18,7 +18,8 @@ typedef struct compile_orig_node {
     const char *op_type;   /* interned */
 } compile_orig_node;
 
-/* The partition report (compile_report.c): {"spec", "delegates", "body_delegates", "nodes":
+/* The partition report (compile_report.c, schema in docs/REPORT.md): {"schema_version",
+ * "spec", "n_delegates", "body_delegates", "nodes":
  * [...]} with every top-level model node's placement ("delegate" + index, "cpu" + category +
  * reason, or "folded"), found through the names pass-made nodes inherit from their origin;
  * body_delegates counts the delegates inside If/Loop/Scan bodies (indices after the top

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compile/compile_json.h"
+#include "tosac/compile.h"
 
 static const char *name_of(const ir_node *n)
 {
@@ -190,9 +191,11 @@ char *compile_report(const tosa_spec *spec, const compile_orig_node *orig, int n
         return NULL;
     }
     tosac_json_begin_object(&w);
+    tosac_json_key(&w, "schema_version"); /* docs/REPORT.md */
+    tosac_json_write_int(&w, TOSAC_REPORT_SCHEMA_VERSION);
     tosac_json_key(&w, "spec");
     tosac_json_write_string(&w, spec_s);
-    tosac_json_key(&w, "delegates");
+    tosac_json_key(&w, "n_delegates");
     tosac_json_write_int(&w, plan->n_parts);
     tosac_json_key(&w, "body_delegates");
     tosac_json_write_int(&w, body_delegates);

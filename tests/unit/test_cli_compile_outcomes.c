@@ -126,7 +126,7 @@ static void check_summary(const char *model, const char *const *extra, bool want
     }
     assert_true(n_cat >= 1 && n_cat <= 3);
     int64_t nd = 0, nb = 0;
-    assert_true(tosac_json_int(tosac_json_get(r, "delegates"), &nd));
+    assert_true(tosac_json_int(tosac_json_get(r, "n_delegates"), &nd));
     assert_true(tosac_json_int(tosac_json_get(r, "body_delegates"), &nb));
     assert_true(want_bodies ? nb > 0 : nb == 0);
     char line[512];

@@ -5,8 +5,9 @@
  * security hash. What breaks it: any change to lowering, names, constant layout, the plan,
  * the measured scratch or the writers. A deliberate change of the output updates the
  * expected line: the failure message prints the new one (check the change is meant).
- * Updated once since: the RUNTIME section (state bytes with the accelerated kernels' prepared
- * data, and the per-thread scratch it now records); every other section as before. The
+ * Updated since: the RUNTIME section (state bytes with the accelerated kernels' prepared
+ * data, and the per-thread scratch it now records) and the REPORT section (schema_version,
+ * n_delegates: docs/REPORT.md); every other section as before. The
  * RUNTIME record is the same whichever kernel variant the compiling machine runs (prepared
  * data and scratch are the largest over all variants). */
 #include "testutil.h"
@@ -26,64 +27,64 @@ typedef struct golden {
 
 static const golden cases[] = {
     {"resnet18_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
-         "file 11908576 478f9fe217d7d8f2; "
+         "file 11908608 3906ea7617836c58; "
          "STRINGS 360 364f1df524b3ae5d; "
          "SIGNATURE 208 97e418142ef0fa9e; "
          "CPU 1256 1e41a35a23dbaa71; "
          "CONSTANTS 449 a69cd2821a905eae; "
          "DELEGATE 11794268 6b045cd9b2809b88; "
          "PLAN 8672 26a4063b1752aad1; "
-         "REPORT 103067 26da6ae28692c985; "
+         "REPORT 103092 6d25cf4ad198a31f; "
          "RUNTIME 32 74bd94e406c0f29d"},
     {"mobilenet_v2_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
-         "file 4011440 45dde89a8116c6c2; "
+         "file 4011456 7308bbb4dc2d1599; "
          "STRINGS 380 f93990e0e9fd5d69; "
          "SIGNATURE 208 efbedb9e16315f8e; "
          "CPU 1256 5c892c28a9a4bfd1; "
          "CONSTANTS 449 3b1e1947a81068db; "
          "DELEGATE 3760674 5fa111662172b797; "
          "PLAN 16880 ebf348e697716b2a; "
-         "REPORT 231287 86b7db7816de3c6f; "
+         "REPORT 231312 d2d375eff129fc69; "
          "RUNTIME 32 fcc10086011c8c3e"},
     {"synth_qdq_s16_op21_conv", "TOSA-1.0+INT+int16", NULL,
-         "file 8288 02b848f7ac20429b; "
+         "file 8320 f38aab562b071826; "
          "STRINGS 185 e9ab14f18ae7f2b4; "
          "SIGNATURE 208 4df13898ab5db3d4; "
          "CPU 1256 b33aa9bb30b35476; "
          "CONSTANTS 450 9df1294b050f93f4; "
          "DELEGATE 3816 723197a5a8e29fa9; "
          "PLAN 464 e0b9d118dcdcaafb; "
-         "REPORT 1616 0935674a3132a7bd; "
+         "REPORT 1641 27410b68294108b3; "
          "RUNTIME 32 f355c22fbd90556a"},
     {"synth_qdq_s8_op13_conv_dw", "TOSA-1.0+INT", NULL,
-         "file 7280 ad79ac9875c532cd; "
+         "file 7312 1087a07d96329dae; "
          "STRINGS 188 58868900bc70735a; "
          "SIGNATURE 208 8e1ad5e28ad8a4b4; "
          "CPU 1256 c0675d683bfcad13; "
          "CONSTANTS 449 2acfa6cafdafa40e; "
          "DELEGATE 2808 705f9d251dcbeea7; "
          "PLAN 464 ee4a36cb996ee3fb; "
-         "REPORT 1609 5bb1763fd91aee6f; "
+         "REPORT 1634 8ad5cd6ce203dc75; "
          "RUNTIME 32 6241a0f2dff5aab5"},
     {"synth_qdq_s8_op13_split_matmul", "TOSA-1.0+INT", NULL,
-         "file 10880 3ea37c9b7f671922; "
+         "file 10912 1b53e6ebc7ea3167; "
          "STRINGS 266 d0f19d11213ba558; "
          "SIGNATURE 304 e32e3da949e7970a; "
          "CPU 1756 24dbc777f2cb75cb; "
          "CONSTANTS 673 8e48c81dfa4cdc8e; "
          "DELEGATE 4095 062bda5692d621a4; "
          "PLAN 728 6abe6d2baf0f9cdf; "
-         "REPORT 2761 76b6972589e7a38e; "
+         "REPORT 2786 4fca0edac17880b0; "
          "RUNTIME 32 2d19441be87a8d3e"},
     {"ppocr_mobile_v2_cls", "TOSA-1.0+FP", "x=1,3,48,192",
-         "file 712192 f2b5693b442a9f19; "
+         "file 712208 5cf605b060e31f64; "
          "STRINGS 196 a500be939a59813a; "
          "SIGNATURE 208 229edb5f165dc96d; "
          "CPU 488 575de074697d45a9; "
          "CONSTANTS 16 88201fb960ff6465; "
          "DELEGATE 617204 9a0a2e27cd3e8ccf; "
          "PLAN 13320 e39b034cf1215e69; "
-         "REPORT 80455 f69af965549c5481; "
+         "REPORT 80480 17e504af30f1d52d; "
          "RUNTIME 32 99b1a6ec60708230"},
 };
 

@@ -78,7 +78,7 @@ static void test_mobilenet_fp(void **state)
         gemm += strcmp(op, "Gemm") == 0 && strcmp(where, "delegate") == 0;
     }
     int64_t n_delegates = -1;
-    assert_true(tosac_json_int(tosac_json_get(doc, "delegates"), &n_delegates));
+    assert_true(tosac_json_int(tosac_json_get(doc, "n_delegates"), &n_delegates));
     tosac_json_free(doc);
     assert_int_equal(conv, 52);
     assert_int_equal(gemm, 1);

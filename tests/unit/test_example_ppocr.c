@@ -48,7 +48,7 @@ static void test_quantize_compile_run(void **state)
     /* One delegate: only the input's QuantizeLinear and the output's DequantizeLinear stay on
      * the CPU (an INT-only delegate reads and writes integer tensors). */
     int64_t n_delegates = -1;
-    assert_true(tosac_json_int(tosac_json_get(doc, "delegates"), &n_delegates));
+    assert_true(tosac_json_int(tosac_json_get(doc, "n_delegates"), &n_delegates));
     assert_int_equal(n_delegates, 1);
     tosac_json_free(doc);
     free(buf);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tosac/compile.h"
 #include "tosac/program.h"
 #include "util/fileio.h"
 #include "util/json.h"
@@ -63,6 +64,15 @@ static void test_json(void **state)
     tosac_error_clear(&err);
     assert_int_equal(tosac_json_parse(out, strlen(out), &j, &err), TOSAC_OK);
     assert_string_equal(tosac_json_string(tosac_json_get(j, "spec")), "TOSA-1.0+INT+int16+u55");
+    /* docs/REPORT.md: the report's fields, with the same meaning as in compile --report */
+    int64_t sv = 0, nd = -1, bd = -1;
+    assert_true(tosac_json_int(tosac_json_get(j, "schema_version"), &sv));
+    assert_int_equal(sv, TOSAC_REPORT_SCHEMA_VERSION);
+    assert_true(tosac_json_int(tosac_json_get(j, "n_delegates"), &nd));
+    assert_int_equal(nd, 1);
+    assert_int_equal(tosac_json_count(tosac_json_get(j, "delegates")), 1);
+    assert_true(tosac_json_int(tosac_json_get(j, "body_delegates"), &bd));
+    assert_int_equal(bd, 0);
     const tosac_json *nodes = tosac_json_get(j, "nodes");
     assert_int_equal(tosac_json_count(nodes), 13);
     int delegated = 0, cpu = 0;

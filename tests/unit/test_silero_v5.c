@@ -160,7 +160,7 @@ static void test_fp_program_matches_onnxruntime(void **st)
                           "--input-shape", "state=2,1,128", "--report", rep, NULL};
     char *errs = compile(dir, "fp.prog", opts, prog);
     /* delegates in the top graph and in the If bodies; the summary line counts both */
-    int64_t top = report_int(rep, "delegates"), body = report_int(rep, "body_delegates");
+    int64_t top = report_int(rep, "n_delegates"), body = report_int(rep, "body_delegates");
     assert_true(top > 0 && body > 0);
     char want[128];
     snprintf(want, sizeof want, "compiled: %lld delegates (%lld in control-flow bodies)",

@@ -34,7 +34,7 @@ static tosac_json *read_report(const char *path)
 static int64_t delegates(const tosac_json *doc)
 {
     int64_t n = -1;
-    assert_true(tosac_json_int(tosac_json_get(doc, "delegates"), &n));
+    assert_true(tosac_json_int(tosac_json_get(doc, "n_delegates"), &n));
     return n;
 }
 

@@ -47,7 +47,7 @@ static void print_summary(const char *report)
     if (!report || tosac_json_parse(report, strlen(report), &r, &err))
         return;
     int64_t top = 0, body = 0;
-    tosac_json_int(tosac_json_get(r, "delegates"), &top);
+    tosac_json_int(tosac_json_get(r, "n_delegates"), &top);
     tosac_json_int(tosac_json_get(r, "body_delegates"), &body);
     const tosac_json *nodes = tosac_json_get(r, "nodes");
     const char *cat[MAX_CATS];

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "runtime/rt_program.h"
+#include "tosac/compile.h"
 #include "tosac/program.h"
 #include "tosac/runtime.h"
 #include "util/fileio.h"
@@ -376,13 +377,18 @@ static char *build_json(const char *path, const tosac_program *p, const rt_progr
     tosac_json_writer w;
     tosac_json_writer_init(&w, true);
     tosac_json_begin_object(&w);
+    tosac_json_key(&w, "schema_version"); /* docs/REPORT.md: shared with compile --report */
+    tosac_json_write_int(&w, TOSAC_REPORT_SCHEMA_VERSION);
     tosac_json_key(&w, "program");
     tosac_json_write_string(&w, path);
     json_layout(&w, v);
-    if (rep && tosac_json_get(rep, "spec")) {
-        tosac_json_key(&w, "spec");
-        put_value(&w, tosac_json_get(rep, "spec"));
-    }
+    /* the report's own fields, with their meaning (n_delegates: top-level delegates) */
+    static const char *const shared[] = {"spec", "n_delegates", "body_delegates"};
+    for (size_t i = 0; rep && i < sizeof shared / sizeof shared[0]; i++)
+        if (tosac_json_get(rep, shared[i])) {
+            tosac_json_key(&w, shared[i]);
+            put_value(&w, tosac_json_get(rep, shared[i]));
+        }
     if (rep && tosac_json_get(rep, "nodes")) {
         tosac_json_key(&w, "nodes");
         put_value(&w, tosac_json_get(rep, "nodes"));
