@@ -203,6 +203,16 @@ static void test_help_texts(void **state)
     assert_non_null(strstr(out, "usage: tosac run"));
     assert_non_null(strstr(out, "--output-dir DIR"));
     free(out);
+    /* every command's help ends with a real example of itself */
+    const char *const cmds[] = {"spec", "compile", "quantize", "run", "inspect", "bench", "compare"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        assert_int_equal(tu_cli(&out, NULL, cmds[i], "--help", NULL), 0);
+        char want[64];
+        snprintf(want, sizeof want, "\nExample:\n  tosac %s ", cmds[i]);
+        if (!strstr(out, want))
+            fail_msg("'tosac %s --help' has no example", cmds[i]);
+        free(out);
+    }
 }
 
 /* Runs the CLI with stdout on a pipe nobody reads (SIGPIPE ignored, so writes fail with

@@ -32,7 +32,9 @@ static const char usage[] =
     "Programs only: --threads N runs the accelerated kernels on N threads (default 1);\n"
     "--reference runs every delegate operator on the reference interpreter. kernels: the\n"
     "kernel variant in use (TOSAC_KERNEL_ISA=portable|avx2|avx512vnni forces one), or\n"
-    "reference.\n";
+    "reference.\n"
+    "Example:\n"
+    "  tosac bench model.prog --input input=sample.npy --runs 50 --threads 2\n";
 
 typedef struct bench_args {
     const char *file;

@@ -17,7 +17,9 @@ static const char usage[] =
     "over error energy; inf when equal), and within_tolerance: every element satisfies\n"
     "|result - reference| <= atol + rtol * |reference| (defaults: atol 1e-3, rtol 1e-3).\n"
     "--qtol N --scale S: a tolerance of N output quantization steps of size S\n"
-    "(atol = 1e-3 + N * S). Exit 0 within tolerance, 1 outside, 2 cannot compare.\n";
+    "(atol = 1e-3 + N * S). Exit 0 within tolerance, 1 outside, 2 cannot compare.\n"
+    "Example:\n"
+    "  tosac compare expected/logits.npy out/logits.npy --qtol 2 --scale 0.0253\n";
 
 static int parse_tol(const char *opt, const char *v, double *out)
 {

@@ -22,13 +22,17 @@ static void usage(void)
            "  --calib  calibration samples: FILE.npy (one-input model), NAME=FILE.npy per input,\n"
            "           or DIR with one sub-folder per sample holding <input>.npy, or (a one-input\n"
            "           model) DIR of .npy files, one sample each; repeatable\n"
-           "  --calib-method  how activation ranges come from the samples: minmax (default),\n"
+           "  --calib-method  how activation ranges come from the samples: minmax,\n"
            "           moving-average, percentile[=P] (each tail clipped at 100-P %%, P 99.99),\n"
-           "           mse or entropy (a histogram searched for the least squared error / KL)\n"
+           "           mse (default) or entropy (a histogram searched for the least squared\n"
+           "           error / KL; docs/USAGE.md says why mse is the default)\n"
            "  --exclude NAME|OP_TYPE,...  nodes (by name or operator type) that stay float\n"
            "  --report FILE.json  per activation: min/max seen, range, scale, zero point, dtype,\n"
            "           SQNR (dB) of its quantization on the calibration samples (null: exact)\n"
-           "  -o       written whole or not at all; refused when it names the model or a --calib file\n");
+           "  -o       written whole or not at all; refused when it names the model or a --calib file\n"
+           "Example:\n"
+           "  tosac quantize model.onnx --scheme a8w8 --calib samples/ -o model_qdq.onnx \\\n"
+           "      --report quant.json\n");
 }
 
 static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *err)

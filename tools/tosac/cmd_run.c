@@ -61,18 +61,25 @@ int cmd_run(int argc, char **argv)
                     "Programs only:\n"
                     "  --threads N             the accelerated kernels on N threads (default 1)\n"
                     "  --reference             every delegate operator on the reference\n"
-                    "                          interpreter (no accelerated kernels; same bits)\n");
+                    "                          interpreter (no accelerated kernels; same bits)\n"
+                    "Example:\n"
+                    "  tosac run model.prog --input input=sample.npy --output-dir out/\n");
 }
 
 int cmd_inspect(int argc, char **argv)
 {
     return dispatch(argc, argv, inspect_tosa, inspect_onnx, inspect_program,
-                    "usage: tosac inspect (PROGRAM | MODEL.onnx | GRAPH.tosa) [--json]\n"
+                    "usage: tosac inspect (PROGRAM | MODEL.onnx | GRAPH.tosa) [--json | --dot | --mlir]\n"
                     "Prints operators, tensors, shapes, types and attributes.\n"
-                    "  --json                  one JSON object instead of text\n"
+                    "  --json                  one JSON object instead of text (programs:\n"
+                    "                          docs/REPORT.md)\n"
+                    "  --dot                   Graphviz: a program's delegates as clusters,\n"
+                    "                          or an ONNX model's graph\n"
+                    "  --mlir                  .tosa graphs only: MLIR in the tosa dialect\n"
                     "ONNX models only:\n"
-                    "  --dot                   the graph in Graphviz dot syntax\n"
                     "  --input-shape NAME=D0,D1,...\n"
                     "                          fix a dynamic input's shape before inferring\n"
-                    "                          shapes (repeatable)\n");
+                    "                          shapes (repeatable)\n"
+                    "Example:\n"
+                    "  tosac inspect model.prog --dot | dot -Tsvg -o model.svg\n");
 }

@@ -17,7 +17,9 @@ static const char usage[] =
     "  --json  one JSON object: spec, version, profiles, extensions, u55, level,\n"
     "          keeps_int64, level_limits, operators_allowed (and operators with --ops)\n"
     "  --ops   every operator the spec allows, one line per legal type combination:\n"
-    "          NAME type=dtype ... (what makes it legal)\n";
+    "          NAME type=dtype ... (what makes it legal)\n"
+    "Example:\n"
+    "  tosac spec TOSA-1.0+INT+int16+u55 --ops\n";
 
 /* "i8", "-" for no tensor, "bs32:fp4e2m1" for a block-scaled position. */
 static void put_type(FILE *f, const tosa_spec_row *row, int i)
