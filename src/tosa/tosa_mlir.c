@@ -389,6 +389,20 @@ static bool emit_op(mctx *m, const tosa_block *blk, int depth, const tosa_operat
     return true;
 }
 
+/* "%v_a: type, %v_b: type": the block's inputs as arguments (of a func or a region). */
+static bool block_args(mctx *m, const tosa_block *blk, int depth)
+{
+    for (int i = 0; i < blk->n_inputs; i++) {
+        if (i)
+            put(m->b, ", ");
+        value_name(m, depth, blk->inputs[i]);
+        put(m->b, ": ");
+        if (!type_of(m, &blk->tensors[blk->inputs[i]]))
+            return false;
+    }
+    return true;
+}
+
 /* A block: a func (the main block) or a region body; outer references become the caller's
  * values, which MLIR regions may use directly. */
 static bool emit_block(mctx *m, const tosa_block *blk, const tosa_block *caller, int depth,
@@ -397,14 +411,8 @@ static bool emit_block(mctx *m, const tosa_block *blk, const tosa_block *caller,
     /* outer references: alias the caller's value (identity, so the name is local) */
     if (is_func) {
         put(m->b, "  func.func @%s(", func_name);
-        for (int i = 0; i < blk->n_inputs; i++) {
-            if (i)
-                put(m->b, ", ");
-            value_name(m, depth, blk->inputs[i]);
-            put(m->b, ": ");
-            if (!type_of(m, &blk->tensors[blk->inputs[i]]))
-                return false;
-        }
+        if (!block_args(m, blk, depth))
+            return false;
         put(m->b, ") -> (");
         for (int i = 0; i < blk->n_outputs; i++) {
             if (i)
@@ -416,14 +424,8 @@ static bool emit_block(mctx *m, const tosa_block *blk, const tosa_block *caller,
     } else {
         indent(m, depth - 1);
         put(m->b, "^bb0(");
-        for (int i = 0; i < blk->n_inputs; i++) {
-            if (i)
-                put(m->b, ", ");
-            value_name(m, depth, blk->inputs[i]);
-            put(m->b, ": ");
-            if (!type_of(m, &blk->tensors[blk->inputs[i]]))
-                return false;
-        }
+        if (!block_args(m, blk, depth))
+            return false;
         put(m->b, "):\n");
         for (int t = 0; t < blk->n_tensors; t++) {
             if (!blk->tensors[t].outer_ref)
