@@ -147,6 +147,15 @@ static void test_dot(void **state)
     assert_non_null(strstr(out, "fillcolor=white, label=\"TRANSPOSE\"];"));
     assert_non_null(strstr(out, " -> dout1_1 [label=\"i16[1x2x49x32]\"];"));
     free(out);
+    /* the ONNX model with --spec: compiled in memory, the same picture as its program's */
+    char *model = strdup(tu_shared(MODEL)), *from_onnx = NULL;
+    assert_int_equal(tu_cli(&out, NULL, "inspect", prg, "--dot", NULL), 0);
+    assert_int_equal(tu_cli(&from_onnx, NULL, "inspect", model, "--dot", "--spec",
+                            "TOSA-1.0+INT+int16+u55", NULL), 0);
+    assert_string_equal(from_onnx, out);
+    free(from_onnx);
+    free(out);
+    free(model);
     char *errout = NULL;
     assert_int_equal(tu_cli(NULL, &errout, "inspect", prg, "--dot", "--json", NULL), 2);
     assert_non_null(strstr(errout, "--json and --dot exclude each other"));

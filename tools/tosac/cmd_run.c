@@ -77,6 +77,8 @@ int cmd_inspect(int argc, char **argv)
                     "                          or an ONNX model's graph\n"
                     "  --mlir                  .tosa graphs only: MLIR in the tosa dialect\n"
                     "ONNX models only:\n"
+                    "  --spec SPEC             with --dot: compile for SPEC in memory and draw\n"
+                    "                          what runs where, as for a program\n"
                     "  --input-shape NAME=D0,D1,...\n"
                     "                          fix a dynamic input's shape before inferring\n"
                     "                          shapes (repeatable)\n"

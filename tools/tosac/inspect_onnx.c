@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tosac/compile.h"
+#include "tosac/program.h"
 #include "tosac/onnx.h"
 
 typedef struct op_count {
@@ -171,7 +173,7 @@ int inspect_onnx(int argc, char **argv)
 {
     const char *path = NULL;
     int json = 0, dot = 0, n_shapes = 0;
-    const char *shapes[32];
+    const char *shapes[32], *spec = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = 1;
@@ -179,6 +181,8 @@ int inspect_onnx(int argc, char **argv)
             dot = 1;
         else if (strcmp(argv[i], "--input-shape") == 0 && i + 1 < argc && n_shapes < 32)
             shapes[n_shapes++] = argv[++i];
+        else if (strcmp(argv[i], "--spec") == 0 && i + 1 < argc)
+            spec = argv[++i];
         else if (argv[i][0] == '-')
             return cli_error(TOSAC_ERR_INPUT, "inspect: unknown or incomplete option '%s'", argv[i]);
         else if (!path)
@@ -188,6 +192,8 @@ int inspect_onnx(int argc, char **argv)
     }
     if (json && dot)
         return cli_error(TOSAC_ERR_INPUT, "inspect: --json and --dot exclude each other");
+    if (spec && !dot)
+        return cli_error(TOSAC_ERR_INPUT, "inspect: --spec goes with --dot (what runs where)");
     tosac_error err;
     tosac_error_clear(&err);
     ir_model *m = NULL;
@@ -209,6 +215,22 @@ int inspect_onnx(int argc, char **argv)
     if (ir_model_infer_shapes(m, &ierr) && n_shapes > 0) {
         ir_model_free(m);
         return cli_report(&ierr);
+    }
+    if (dot && spec) { /* what runs where: compiled in memory, drawn like a program */
+        tosac_compile_options o;
+        memset(&o, 0, sizeof o);
+        o.spec = spec;
+        o.input_shapes = shapes;
+        o.n_input_shapes = n_shapes;
+        tosac_program *p = NULL;
+        char *rep = NULL;
+        tosac_code rc = tosac_compile_model(m, &o, &p, &rep, &err); /* consumes m */
+        free(rep);
+        if (rc)
+            return cli_report(&err);
+        inspect_program_dot(stdout, p);
+        tosac_program_free(p);
+        return 0;
     }
     if (dot) {
         ir_graph_dump_dot(m->graph, stdout);
