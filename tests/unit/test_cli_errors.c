@@ -45,6 +45,31 @@ static void test_top_level(void **state)
     assert_non_null(strstr(out, "tosac "));
     assert_non_null(strstr(out, "(TOSA 1.0, 1.1; kernels: "));
     free(out);
+    /* --quiet and --verbose exclude each other, for any command */
+    char *e3 = NULL;
+    assert_int_equal(tu_cli(&out, &e3, "spec", "TOSA-1.0+INT", "-q", "--verbose", NULL), 2);
+    assert_non_null(strstr(e3, "--quiet and --verbose exclude each other"));
+    free(out);
+    free(e3);
+    /* --verbose: compile lists each CPU node with its reason; --quiet: nothing on stderr */
+    const char *m = tu_shared("models/synth_qdq_s8_op13_conv/model.onnx");
+    char *mm = strdup(m), *dir = tu_mkdtemp(), *prog = strdup(tu_join(dir, "c.prog"));
+    assert_int_equal(tu_cli(&out, &e3, "compile", mm, "--spec", "TOSA-1.0+INT", "-o", prog,
+                            "--verbose", NULL), 0);
+    assert_non_null(strstr(e3, "tosac: compiled: 1 delegate"));
+    assert_non_null(strstr(e3, "\ntosac: cpu: "));
+    assert_non_null(strstr(e3, "(QuantizeLinear): "));
+    free(out);
+    free(e3);
+    assert_int_equal(tu_cli(&out, &e3, "compile", mm, "--spec", "TOSA-1.0+INT", "-o", prog,
+                            "--quiet", NULL), 0);
+    assert_string_equal(e3, "");
+    free(out);
+    free(e3);
+    free(prog);
+    free(mm);
+    tu_rmtree(dir);
+    free(dir);
     /* --opt=value is --opt value */
     char *err2 = NULL;
     assert_int_equal(tu_cli(&out, &err2, "spec", "--json=x", NULL), 2);

@@ -132,7 +132,7 @@ static void test_if_branches_become_delegates(void **state)
     tosac_program *p = compile_fp(if_model(), &report);
     /* the If itself stays on the CPU; each branch is one delegate */
     assert_non_null(strstr(report, "\"the_if\""));
-    assert_non_null(strstr(report, "\"delegates\": 0,"));
+    assert_non_null(strstr(report, "\"n_delegates\": 0,"));
     assert_non_null(strstr(report, "\"body_delegates\": 2,"));
     assert_int_equal(p->n_delegates, 2);
     const ir_graph *g = p->cpu->graph;

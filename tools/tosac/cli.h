@@ -21,6 +21,11 @@ void cli_put_json_str(FILE *f, const char *s);
  * is told about. */
 const char *cli_name_list(const char *const *names, int n, char *buf, size_t len);
 
+/* --quiet / -q and --verbose / -v, given anywhere after the command (main.c takes them out of
+ * argv): quiet drops warnings, the compile summary and progress; verbose adds detail (the
+ * compile lists every CPU node with its reason). */
+extern int cli_quiet, cli_verbose;
+
 /* True if argv holds -h or --help. */
 int cli_wants_help(int argc, char **argv);
 

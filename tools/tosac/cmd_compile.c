@@ -17,7 +17,8 @@ static const char usage[] =
     "                     [--emit-mlir FILE.mlir]\n"
     "                     [--report FILE.json|-] [--input-shape NAME=D0,D1,...]...\n"
     "                     [--quantize a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ...\n"
-    "                      [--calib-method METHOD] [--exclude NAME|OP_TYPE,...]] [--quiet]\n"
+    "                      [--calib-method METHOD] [--exclude NAME|OP_TYPE,...]]\n"
+    "                     [--quiet | --verbose]\n"
     "--quantize (also spelled --scheme, as in tosac quantize) calibrates a float model on the\n"
     "--calib samples and quantizes it (int8 activations for a8w8, int16 for a16w8 (needs\n"
     "+int16); int8 per-channel weights) before compiling; inputs with dynamic dimensions then\n"
@@ -31,7 +32,8 @@ static const char usage[] =
     "--report - prints the report on standard output. The program is read back, loaded and\n"
     "validated before anything is written; all outputs appear together or not at all, and an\n"
     "output naming the input model is refused. On success one line on stderr counts the\n"
-    "delegates, the delegated compute nodes and the commonest CPU reasons (--quiet: none).\n"
+    "delegates, the delegated compute nodes and the commonest CPU reasons (--quiet: none;\n"
+    "--verbose: also one line per CPU node with its reason).\n"
     "Exit 0 success, 2 bad input or a model the spec cannot express (e.g. a float model\n"
     "under an integer-only spec without --quantize), 1 internal error.\n";
 
@@ -102,6 +104,15 @@ static void print_summary(const char *report)
         len += snprintf(line + len, sizeof line - (size_t)len, ", %d other", rest);
     if (len > 0 && (size_t)len < sizeof line)
         fprintf(stderr, "%s\n", line);
+    for (int i = 0; cli_verbose && i < tosac_json_count(nodes); i++) {
+        const tosac_json *n = tosac_json_at(nodes, i);
+        const char *pl = tosac_json_string(tosac_json_get(n, "placement"));
+        if (pl && strcmp(pl, "cpu") == 0)
+            fprintf(stderr, "tosac: cpu: %s (%s): %s\n",
+                    tosac_json_string(tosac_json_get(n, "name")),
+                    tosac_json_string(tosac_json_get(n, "op_type")),
+                    tosac_json_string(tosac_json_get(n, "reason")));
+    }
     tosac_json_free(r);
 }
 
@@ -114,13 +125,8 @@ int cmd_compile(int argc, char **argv)
     const char *model = NULL, *out = NULL, *shapes[MAX_SHAPES], *calib[MAX_CALIB];
     tosac_compile_options o;
     memset(&o, 0, sizeof o);
-    bool quiet = false;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
-        if (strcmp(s, "--quiet") == 0 || strcmp(s, "-q") == 0) {
-            quiet = true;
-            continue;
-        }
         const char **slot = strcmp(s, "--spec") == 0        ? &o.spec
                             : strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ? &out
                             : strcmp(s, "--emit-tosa") == 0 ? &o.emit_dir
@@ -175,7 +181,7 @@ int cmd_compile(int argc, char **argv)
         return cli_report(&err);
     if (report_stdout)
         printf("%s\n", report);
-    if (!quiet)
+    if (!cli_quiet)
         print_summary(report);
     free(report);
     return 0;

@@ -39,7 +39,7 @@ static void show(void *ctx, const char *pass, int done, int total)
 quant_progress_fn cli_quant_progress(void **ctx)
 {
     static progress_state state;
-    if (!isatty(STDERR_FILENO))
+    if (cli_quiet || !isatty(STDERR_FILENO))
         return NULL;
     memset(&state, 0, sizeof state);
     clock_gettime(CLOCK_MONOTONIC, &state.start);

@@ -32,7 +32,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: tosac [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n'tosac COMMAND --help' describes one command.\n");
+    fprintf(f, "\n'tosac COMMAND --help' describes one command. Every command takes --quiet (-q:\n"
+               "no warnings, summaries or progress) or --verbose (-v: more detail), and\n"
+               "--opt=value as well as --opt value.\n");
 }
 
 static int run(int argc, char **argv)
@@ -56,6 +58,8 @@ static int run(int argc, char **argv)
     return cli_error(TOSAC_ERR_INPUT, "unknown command '%s' (try 'tosac --help')", argv[1]);
 }
 
+int cli_quiet = 0, cli_verbose = 0;
+
 /* "--opt=value" becomes "--opt" "value", so every option takes both spellings. A single
  * dash or a bare argument (NAME=FILE.npy) is left alone. */
 static char **split_equals(int argc, char **argv, int *out_argc)
@@ -66,7 +70,11 @@ static char **split_equals(int argc, char **argv, int *out_argc)
         return NULL;
     for (int i = 0; i < argc; i++) {
         char *eq = strchr(argv[i], '=');
-        if (i > 1 && strncmp(argv[i], "--", 2) == 0 && eq && eq > argv[i] + 2) {
+        if (i > 1 && (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)) {
+            cli_quiet = 1;
+        } else if (i > 1 && (strcmp(argv[i], "--verbose") == 0 || strcmp(argv[i], "-v") == 0)) {
+            cli_verbose = 1;
+        } else if (i > 1 && strncmp(argv[i], "--", 2) == 0 && eq && eq > argv[i] + 2) {
             *eq = 0; /* argv strings are writable */
             v[n++] = argv[i];
             v[n++] = eq + 1;
@@ -96,6 +104,12 @@ int main(int argc, char **argv)
     char **nargv = split_equals(argc, argv, &nargc);
     if (!nargv)
         return cli_error(TOSAC_ERR_INTERNAL, "out of memory");
+    if (cli_quiet && cli_verbose) {
+        free(nargv);
+        return cli_error(TOSAC_ERR_INPUT, "--quiet and --verbose exclude each other");
+    }
+    if (cli_quiet)
+        tosac_set_warning_handler(NULL, NULL);
     int status = run(nargc, nargv);
     free(nargv);
     /* Output that could not be written (a full disk, a closed pipe) is a failure, not a
