@@ -35,6 +35,14 @@
 typedef enum kern_isa { KERN_ISA_LIST(KERN_ISA_ENUM_) KERN_ISA_COUNT } kern_isa;
 #undef KERN_ISA_ENUM_
 
+/* A function kept apart from its callers (no inlining, cloning or cross-function
+ * optimisation: GCC's noipa; clang has only noinline). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define KERN_NOIPA __attribute__((noipa))
+#else
+#define KERN_NOIPA __attribute__((noinline))
+#endif
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define KERN_HAVE_AVX2_TWIN 1
 #define KERN_AVX2_ATTR __attribute__((target("avx2")))
