@@ -33,8 +33,8 @@ static const char *const keeper[N_SPECS] = {"TOSA-1.1+INT+int64", "TOSA-1.1+INT+
 static const int64_t s4[1] = {4};
 
 typedef struct model_case {
-    tosac_dtype xdt;      /* I16 / BOOL: x -> Cast(to=INT64); I64: x is read directly */
-    const char *op;       /* "Add" (with c) or "Abs" */
+    tosac_dtype xdt;      /* I16 / U16 / BOOL: x -> Cast(to=INT64); I64: x is read directly */
+    const char *op;       /* "Add", "Sub", "Mul" (with c) or "Abs" */
     int64_t c[4];
     int64_t x[4];         /* the input (bool: 0/1) */
 } model_case;
@@ -66,6 +66,8 @@ static tosac_tensor input(const model_case *mc, void *buf)
     for (int i = 0; i < 4; i++) {
         if (mc->xdt == TOSAC_DT_I16)
             ((int16_t *)buf)[i] = (int16_t)mc->x[i];
+        else if (mc->xdt == TOSAC_DT_U16)
+            ((uint16_t *)buf)[i] = (uint16_t)mc->x[i];
         else if (mc->xdt == TOSAC_DT_BOOL)
             ((uint8_t *)buf)[i] = (uint8_t)mc->x[i];
         else
@@ -78,8 +80,10 @@ static tosac_tensor input(const model_case *mc, void *buf)
 static void expected(const model_case *mc, int64_t *y)
 {
     for (int i = 0; i < 4; i++)
-        y[i] = strcmp(mc->op, "Abs") == 0 ? (mc->x[i] < 0 ? -mc->x[i] : mc->x[i])
-                                          : mc->x[i] + mc->c[i];
+        y[i] = strcmp(mc->op, "Abs") == 0   ? (mc->x[i] < 0 ? -mc->x[i] : mc->x[i])
+               : strcmp(mc->op, "Sub") == 0 ? mc->x[i] - mc->c[i]
+               : strcmp(mc->op, "Mul") == 0 ? mc->x[i] * mc->c[i]
+                                            : mc->x[i] + mc->c[i];
 }
 
 typedef struct expect {
@@ -237,6 +241,31 @@ static void test_range_crossing_int32(void **state)
     const expect kept_bool = {TOSAC_OK, NULL, "CAST ADD", "bool i64", "TosaDelegate"};
     check_all(&plus_one, &cpu, &kept_bool, NULL, &cpu);
     check_all(&below, &cpu, &kept_i16, &kept_i16_fp, &cpu);
+}
+
+/* Computed ranges of Sub and Mul at and across the bounds, where a wrong pairing of the
+ * operands' bounds would look narrow: int16 x in [-32768, 32767] minus c in
+ * [-2^31 + 32768, 0] reaches 2^31 - 1 exactly (narrowed), minus c in [-2^31 + 32767, 5]
+ * reaches 2^31 (x = 32767, c = -2^31 + 32767: not narrowed; a range taken as
+ * [a.lo - b.lo, a.hi - b.hi] would fit and the sum would wrap to -2^31); uint16 x in
+ * [0, 65535] times c in [-40000, 1] reaches -2621400000 (65535 * -40000) only through the
+ * a.hi * b.lo corner. */
+static void test_sub_mul_ranges(void **state)
+{
+    (void)state;
+    model_case sub_fits = {TOSAC_DT_I16, "Sub", {-P31 + 32768, 0, 7, -7}, {32767, -32768, 0, 1}};
+    model_case sub_over = {TOSAC_DT_I16, "Sub", {-P31 + 32767, 0, 5, -5}, {32767, -32768, 0, 1}};
+    model_case mul_over = {TOSAC_DT_U16, "Mul", {-40000, 1, 0, -1}, {65535, 65535, 7, 0}};
+    const expect narrowed = {TOSAC_OK, NULL, "CAST SUB", "i16 i32", "TosaDelegate Cast"};
+    const expect fp = {TOSAC_OK, NULL, "SUB", "i32", "Cast TosaDelegate Cast"};
+    const expect kept_sub = {TOSAC_OK, NULL, "CAST SUB", "i16 i32 i64", "TosaDelegate"};
+    const expect kept_sub_fp = {TOSAC_OK, NULL, "SUB", "i64", "Cast TosaDelegate"};
+    const expect cpu_sub = {TOSAC_OK, NULL, "", "", "Cast Sub"};
+    check_all(&sub_fits, &narrowed, &kept_sub, &kept_sub_fp, &fp);
+    check_all(&sub_over, &cpu_sub, &kept_sub, &kept_sub_fp, &cpu_sub);
+    const expect cpu_mul = {TOSAC_OK, NULL, "", "", "Cast Mul"};
+    const expect kept_mul = {TOSAC_OK, NULL, "MUL", "i8 i64", "Cast TosaDelegate"}; /* i8: MUL's shift */
+    check_all(&mul_over, &cpu_mul, &kept_mul, NULL, &cpu_mul);
 }
 
 /* A runtime int64 input has no known range: CPU without EXT-INT64 (whatever the constant),
@@ -478,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_in_range_constant),
         cmocka_unit_test(test_constant_beyond_int32),
         cmocka_unit_test(test_range_crossing_int32),
+        cmocka_unit_test(test_sub_mul_ranges),
         cmocka_unit_test(test_runtime_input),
         cmocka_unit_test(test_abs_graph_output),
         cmocka_unit_test(test_mixed_readers),

@@ -1,7 +1,13 @@
 /* Lowering Resize / Upsample to RESIZE: scale/offset/border per coordinate mode and nearest
  * mode, NCHW<->NHWC transposes, int8 bilinear (i32 result, zero point ADD, one RESCALE),
- * rejections, and interpreter runs against the ONNX backend-test outputs. */
+ * rejections, interpreter runs against the ONNX backend-test outputs, and nearest-mode ties
+ * compiled and run as programs. */
 #include "lower_testutil.h"
+
+#include "cpu/cpu_exec.h"
+#include "tosac/compile.h"
+#include "tosac/onnx.h"
+#include "tosac/program.h"
 
 /* one channel: the NCHW <-> NHWC transposes around RESIZE only move a size-1 dimension and
  * the cleanup turns them into RESHAPEs */
@@ -208,6 +214,111 @@ static void test_rejections(void **state)
     ir_graph_free(g);
 }
 
+/* ---- nearest-mode ties through the whole compile path ----
+ * Resize nearest on a model compiled by tosac_compile_model and run as a program, float and
+ * int8 (Q/DQ at scale 1, zp 0: the values are the indices' own integers), each ONNX
+ * nearest_mode, where every sampling position is a tie or an exact index:
+ *  - half_pixel x0.5 on 8 columns: x_orig = (o + 0.5) * 2 - 0.5 = 2o + 0.5, a tie for every o;
+ *  - asymmetric x2 on 4 columns: x_orig = o / 2, a tie at every odd o, clamped to column 3.
+ * x[c] = 10 * c + 1, so the output names the chosen column. The CPU executor (the ONNX
+ * semantics) gives the same values. */
+typedef struct nearest_tie {
+    const char *coord, *mode;
+    int in_w, out_w;
+    float scale;
+    int col[8]; /* the column each output samples */
+} nearest_tie;
+
+static ir_model *nearest_model(const nearest_tie *t, int quantized)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    ir_model *m = ir_model_new();
+    assert_int_equal(ir_model_set_opset(m, "", 13, &err), TOSAC_OK);
+    ir_graph *g = m->graph;
+    const int64_t xs[4] = {1, 1, 1, t->in_w}, ys[4] = {1, 1, 1, t->out_w}, four = 4;
+    const float sc[4] = {1, 1, 1, t->scale}, one = 1.0f;
+    const int8_t zero = 0;
+    int x = lt_input(g, "x", TOSAC_DT_F32, 4, xs), r_in = x;
+    int s = lt_const(g, "scales", TOSAC_DT_F32, 1, &four, sc);
+    int y = lt_tensor(g, "y", TOSAC_DT_F32, 4, ys), r_out = y;
+    int sq = -1, zq = -1;
+    if (quantized) {
+        sq = lt_const(g, "s", TOSAC_DT_F32, 0, NULL, &one);
+        zq = lt_const(g, "z", TOSAC_DT_I8, 0, NULL, &zero);
+        int xq = lt_tensor(g, "x_q", TOSAC_DT_I8, 4, xs);
+        r_in = lt_tensor(g, "x_f", TOSAC_DT_F32, 4, xs);
+        int qi[3] = {x, sq, zq}, di[3] = {xq, sq, zq};
+        assert_true(ir_graph_add_node(g, "QuantizeLinear", NULL, "q", qi, 3, &xq, 1, &err) >= 0);
+        assert_true(ir_graph_add_node(g, "DequantizeLinear", NULL, "dq", di, 3, &r_in, 1, &err) >= 0);
+        r_out = lt_tensor(g, "r_f", TOSAC_DT_F32, 4, ys);
+    }
+    int ins[3] = {r_in, -1, s};
+    int n = ir_graph_add_node(g, "Resize", NULL, "resize", ins, 3, &r_out, 1, &err);
+    assert_true(n >= 0);
+    set_str(g, n, "mode", "nearest");
+    set_str(g, n, "coordinate_transformation_mode", t->coord);
+    set_str(g, n, "nearest_mode", t->mode);
+    if (quantized) {
+        int rq = lt_tensor(g, "r_q", TOSAC_DT_I8, 4, ys);
+        int qi[3] = {r_out, sq, zq}, di[3] = {rq, sq, zq};
+        assert_true(ir_graph_add_node(g, "QuantizeLinear", NULL, "q2", qi, 3, &rq, 1, &err) >= 0);
+        assert_true(ir_graph_add_node(g, "DequantizeLinear", NULL, "dq2", di, 3, &y, 1, &err) >= 0);
+    }
+    assert_int_equal(ir_graph_mark_output(g, y, &err), TOSAC_OK);
+    assert_int_equal(onnx_record_quant(g, &err), TOSAC_OK);
+    return m;
+}
+
+static void test_nearest_ties_compiled(void **state)
+{
+    (void)state;
+    static const nearest_tie ties[] = {
+        {"half_pixel", "round_prefer_floor", 8, 4, 0.5f, {0, 2, 4, 6}},
+        {"half_pixel", "round_prefer_ceil", 8, 4, 0.5f, {1, 3, 5, 7}},
+        {"half_pixel", "floor", 8, 4, 0.5f, {0, 2, 4, 6}},
+        {"half_pixel", "ceil", 8, 4, 0.5f, {1, 3, 5, 7}},
+        {"asymmetric", "round_prefer_floor", 4, 8, 2.0f, {0, 0, 1, 1, 2, 2, 3, 3}},
+        {"asymmetric", "round_prefer_ceil", 4, 8, 2.0f, {0, 1, 1, 2, 2, 3, 3, 3}},
+        {"asymmetric", "floor", 4, 8, 2.0f, {0, 0, 1, 1, 2, 2, 3, 3}},
+        {"asymmetric", "ceil", 4, 8, 2.0f, {0, 1, 1, 2, 2, 3, 3, 3}},
+    };
+    for (size_t k = 0; k < sizeof ties / sizeof ties[0]; k++)
+        for (int quantized = 0; quantized < 2; quantized++) {
+            const nearest_tie *t = &ties[k];
+            float xv[8], want[8];
+            for (int i = 0; i < t->in_w; i++)
+                xv[i] = (float)(10 * i + 1);
+            for (int i = 0; i < t->out_w; i++)
+                want[i] = xv[t->col[i]];
+            const int64_t xs[4] = {1, 1, 1, t->in_w};
+            tosac_tensor in = lt_host(TOSAC_DT_F32, 4, xs, xv), ref, got;
+            tosac_error err;
+            tosac_error_clear(&err);
+            ir_model *rm = nearest_model(t, quantized);
+            assert_int_equal(cpu_run_model(rm, &in, 1, &ref, 1, &err), TOSAC_OK);
+            ir_model_free(rm);
+            lt_expect_f32(&ref, want, t->out_w, 0, 0);
+            tosac_compile_options o;
+            memset(&o, 0, sizeof o);
+            o.spec = quantized ? "TOSA-1.0+INT" : "TOSA-1.0+FP";
+            tosac_program *p = NULL;
+            if (tosac_compile_model(nearest_model(t, quantized), &o, &p, NULL, &err))
+                fail_msg("%s %s: compile: %s", t->coord, t->mode, err.msg);
+            assert_int_equal(p->n_delegates, 1);
+            assert_non_null(lt_find_op(p->delegates[0], TOSA_OP_RESIZE, 0));
+            if (tosac_program_run(p, &in, 1, &got, 1, &err))
+                fail_msg("%s %s: run: %s", t->coord, t->mode, err.msg);
+            if (memcmp(got.data, want, (size_t)t->out_w * sizeof *want) != 0)
+                print_error("%s %s %s: output differs\n", t->coord, t->mode,
+                            quantized ? "int8" : "float");
+            lt_expect_f32(&got, want, t->out_w, 0, 0);
+            tosac_tensor_free(&got);
+            tosac_tensor_free(&ref);
+            tosac_program_free(p);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_int8_bilinear),
         cmocka_unit_test(test_int16_bilinear),
         cmocka_unit_test(test_rejections),
+        cmocka_unit_test(test_nearest_ties_compiled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
