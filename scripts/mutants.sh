@@ -82,7 +82,9 @@ TAB=$(printf '\t')
 WANT="$*"
 records >"${TMPDIR:-/tmp}/mutants.$$" || exit 2
 RECS=${TMPDIR:-/tmp}/mutants.$$
-trap 'rm -f "$RECS"' EXIT
+MUTATED="" # the scratch file a mutant is applied to, put back however the script ends
+trap 'rm -f "$RECS"; [ -n "$MUTATED" ] && cp "$WORK/orig" "$MUTATED"' EXIT
+trap 'exit 130' INT TERM
 
 # --check: every mutant well-formed, its file present, its text there exactly once, and the
 # replacement different; names unique; at least 20 mutants.
@@ -163,6 +165,7 @@ while IFS="$TAB" read -r name file from to tests why; do
     t0=$(date +%s)
     dst=$SRC/$file
     cp "$dst" "$WORK/orig"
+    MUTATED=$dst
     apply "$WORK/orig" "$from" "$to" >"$dst"
     echo "mutants: $name ($file)"
     # Without --full only what the mutant's tests run is rebuilt: the CLI (tests drive it) and
@@ -198,6 +201,7 @@ while IFS="$TAB" read -r name file from to tests why; do
         fi
     fi
     cp "$WORK/orig" "$dst" # a fresh time stamp: make rebuilds the restored file
+    MUTATED=""
     secs=$(($(date +%s) - t0))
     echo "  -> $result (${secs}s)"
     esc_from=$(printf '%s' "$from" | sed 's/|/\\|/g')

@@ -136,12 +136,36 @@ static void test_identical_pair_disappears(void **state)
     ir_model_free(m);
 }
 
+/* Equal zero points but another scale (0.1 -> 0.2, zp 0 both sides) is a requantization,
+ * not a no-op: an Identity (one RESCALE by 0.5), and y = 0.2 * round(q_in / 2) with
+ * q_in = 2, -4, 10, -12 (no ties): had the pair been dropped y would be 0.2 * q_in. */
+static void test_same_zero_point_other_scale(void **state)
+{
+    (void)state;
+    ir_model *m = build(false, 0, 0.2f, 0);
+    pt_run(m->graph, pass_fold_qdq, "TOSA-1.0+INT");
+    pt_run(m->graph, pass_fold_requant, "TOSA-1.0+INT");
+    const ir_graph *g = m->graph;
+    int id = pt_find(g, "Identity");
+    assert_true(id >= 0);
+    assert_string_equal(g->tensors[g->nodes[id].inputs[0]].name, "x_q");
+    assert_string_equal(g->tensors[g->nodes[id].outputs[0]].name, "y_q");
+    ir_model_free(m);
+
+    float y[4];
+    compile_run(build(false, 0, 0.2f, 0), 1, (const float[]){0.2f, -0.4f, 1.0f, -1.2f}, y);
+    const float want[4] = {0.2f * 1, 0.2f * -2, 0.2f * 5, 0.2f * -6};
+    for (int i = 0; i < 4; i++)
+        assert_true(y[i] == want[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scalar_mul_folds),
         cmocka_unit_test(test_dq_q_pair_becomes_identity),
         cmocka_unit_test(test_identical_pair_disappears),
+        cmocka_unit_test(test_same_zero_point_other_scale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

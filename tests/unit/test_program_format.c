@@ -385,6 +385,35 @@ static void test_refusals(void **state)
     memcpy(m, buf, len);
     put32(m, cpu + 8 + 4, 0xffffffffu); /* tensors.count */
     refused(m, len, "table tensors");
+    /* a table inside its section by size but running past its end from its offset: the
+     * ints table's count one more than fits after its offset (still below section / 8) */
+    const rt_section_rec *cpu_sec = NULL, *const_sec = NULL;
+    for (uint32_t i = 0; i < v.n_sections; i++) {
+        if (v.sections[i].kind == RT_SEC_CPU)
+            cpu_sec = &v.sections[i];
+        if (v.sections[i].kind == RT_SEC_CONSTANTS)
+            const_sec = &v.sections[i];
+    }
+    assert_non_null(cpu_sec);
+    assert_non_null(const_sec);
+    uint32_t ints_count = (uint32_t)((cpu_sec->size - v.cpu->ints.offset) / 8 + 1);
+    assert_true(v.cpu->ints.offset >= 8 && (uint64_t)ints_count * 8 <= cpu_sec->size);
+    memcpy(m, buf, len);
+    put32(m, cpu + 7 * sizeof(rt_table_rec) + 4, ints_count); /* ints.count */
+    refused(m, len, "CPU section: table ints");
+    /* constant data starting inside its section but ending past it: the CONSTANTS section
+     * shortened by 2 bytes, so the record with the last data keeps its offset and runs out */
+    uint32_t last = 0;
+    for (uint32_t i = 1; i < v.n_constants; i++)
+        if (rt_constant(&v, i)->offset > rt_constant(&v, last)->offset)
+            last = i;
+    assert_true(rt_constant(&v, last)->offset + rt_constant(&v, last)->nbytes == const_sec->size);
+    assert_true(rt_constant(&v, last)->nbytes > 2);
+    memcpy(m, buf, len);
+    put64(m, tab + 24 * (size_t)(const_sec - v.sections) + 16, const_sec->size - 2);
+    char want_c[64];
+    snprintf(want_c, sizeof want_c, "CONSTANTS record %u: data at", last);
+    refused(m, len, want_c);
     /* a node input id out of its graph */
     const rt_node_rec *n0 = rt_graph_node(&v, 0, 0);
     size_t id_at = (size_t)((const unsigned char *)&v.ids[n0->inputs_at] - buf);
