@@ -187,11 +187,16 @@ while IFS="$TAB" read -r name file from to tests why; do
         else
             set -- -R "^($(echo $tests | tr ' ' '|'))\$"
         fi
-        ctest --test-dir "$BUILD" -j "$JOBS" --timeout 600 "$@" >"$WORK/ctest-$name.log" 2>&1 || true
+        ctest --test-dir "$BUILD" -j "$JOBS" --timeout 600 --output-on-failure "$@" \
+            >"$WORK/ctest-$name.log" 2>&1 || true
         failed=$(sed -n 's/^[[:space:]]*[0-9][0-9]* - \([^ ]*\) (.*/\1/p' "$WORK/ctest-$name.log" | tr '\n' ' ')
+        # the cmocka tests that failed inside them (names only, each once)
+        cases=$(sed -n 's/^\[  FAILED  \] \(test_[A-Za-z0-9_]*\)$/\1/p' "$WORK/ctest-$name.log" |
+            sort -u | tr '\n' ' ' | sed 's/ *$//; s/ /, /g')
         ran=$(sed -n 's/.*tests passed, [0-9]* tests failed out of \([0-9]*\).*/\1/p' "$WORK/ctest-$name.log")
         if [ -n "$failed" ]; then
             result=$(echo "$failed" | sed 's/ *$//; s/ /, /g')
+            [ -z "$cases" ] || result="$result ($cases)"
         elif [ -z "$ran" ]; then
             result="NO TEST RAN (regex '$tests')"
             missed=$((missed + 1))

@@ -90,6 +90,7 @@ typedef struct qt_rq {
     int shift_lo, shift_hi;     /* per-channel shifts drawn from here */
     int double_round, per_channel;
     int acc_bits;               /* log2 of the accumulators' typical size (picks multipliers) */
+    int pow2;                   /* multipliers exactly 2^(k-1) (not wild ones): exact ties */
 } qt_rq;
 
 /* Appends q's RESCALE (+CLAMP) reading tensor acc (rank, shape; nc_all channels last);
@@ -111,7 +112,7 @@ static int qt_append_requant(cg *t, int acc, int rank, const int64_t *shape, int
             int k = (int)sh[i] - q->acc_bits + 5;
             k = k < 1 ? 1 : k > 31 ? 31 : k;
             mul[i] = wild ? (int64_t)(tu_rand() & 0x7fffffff)
-                          : (int64_t)(tu_below(1u << (k - 1)) | (1u << (k - 1)));
+                          : (int64_t)((q->pow2 ? 0 : tu_below(1u << (k - 1))) | (1u << (k - 1)));
         }
         int r_in[5] = {acc, cg_const(t, TOSAC_DT_I32, nc, mul), cg_const(t, TOSAC_DT_I8, nc, sh),
                        cg_scalar(t, TOSAC_DT_I32, 0), cg_scalar(t, TOSAC_DT_I8, q->ozp)};

@@ -62,7 +62,7 @@ static void build(cg *t, const conv_case *cc, tosac_tensor *x, tosac_tensor *wx)
     a.acc_type = TOSAC_DT_I32;
     cg_op(t, TOSA_OP_CONV2D, &a, ins, 5, conv);
     qt_rq rq = {cc->rescale, cc->clamp, cc->clamp_lo, cc->clamp_hi, cc->ozp, cc->shift_lo,
-                cc->shift_hi, cc->double_round, cc->per_channel, cc->wmax > 16 ? 21 : 15};
+                cc->shift_hi, cc->double_round, cc->per_channel, cc->wmax > 16 ? 21 : 15, 0};
     int last = qt_append_requant(t, conv, 4, os, cc->oc, &rq);
     tosac_error err;
     tosac_error_clear(&err);

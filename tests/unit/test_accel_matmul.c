@@ -5,7 +5,8 @@
  *
  * - test_matmul_const_b: B a constant (packed at init, one pack per batch): batch 3, odd H,
  *   C and W (tails of every tile, W crossing 64), A_zp -128 / 127 / 0, per-channel and
- *   single RESCALE, DOUBLE_ROUND near shift 32, W = 1; a CLAMP fused (3 ops).
+ *   single RESCALE, DOUBLE_ROUND near shift 32, W = 1, exact ties (multiplier 2^9, shift 16);
+ *   a CLAMP fused (3 ops).
  * - test_matmul_activation_b: B an input (packed per invoke into scratch), batch 2, on the
  *   fake 3-thread pool too; a MATMUL without RESCALE (int32 out).
  * - test_matmul_range_error: a shift too small for the values: the reference's REQUIRE
@@ -69,6 +70,16 @@ static void test_matmul_const_b(void **state)
     m.rq.shift_lo = 32;
     m.rq.shift_hi = 34;
     m.rq.ozp = -7;
+    assert_true(check(&m, 2));
+    /* ties: C = 1 (|acc| <= 2^14 < 2^15, the REQUIRE of shift 16), multiplier 2^9 and shift
+     * 16 on the channels that are not wild: acc * 2^9 / 2^16 = acc / 128 lands on .5 whenever
+     * acc = 64 mod 128 (about one output in 128), which rounds up (SINGLE_ROUND) */
+    m = base();
+    m.azp = 0;
+    m.c = 1;
+    m.rq.shift_lo = m.rq.shift_hi = 16;
+    m.rq.acc_bits = 11;
+    m.rq.pow2 = 1;
     assert_true(check(&m, 2));
     m = base();
     m.rq.clamp = 1;

@@ -89,6 +89,42 @@ static void test_quantize_exact(void **state)
         }
 }
 
+/* The general loop (every type but the four typed ones: int32 here): halfway points
+ * (k + 0.5) * s round half to even before the zero point (0, then -7) is added; saturation
+ * at both int32 bounds, infinities, NaN (0). Expected values by ref_quant and by hand. */
+static void test_quantize_general_loop(void **state)
+{
+    (void)state;
+    const float s = 0.25f;
+    float x[611];
+    int32_t y[611];
+    int64_t n = 0;
+    for (int k = -300; k <= 300; k++)
+        x[n++] = (float)((k + 0.5) * s);
+    const float special[] = {3e9f, -3e9f, 1e10f, INFINITY, -INFINITY, NAN, 0.5f, -0.5f,
+                             1.5f, -2.5f};
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
+        x[n++] = special[i];
+    for (int zi = 0; zi < 2; zi++) {
+        const int32_t z = zi ? -7 : 0;
+        kern_quantize_f32(1, 1, n, x, &s, TOSAC_DT_I32, &z, y);
+        for (int64_t i = 0; i < n; i++) {
+            int64_t want = ref_quant(x[i], s, z, INT32_MIN, INT32_MAX);
+            if (y[i] != want)
+                fail_msg("int32 zp %d: x = %.9g gave %d, want %lld", z, x[i], y[i],
+                         (long long)want);
+        }
+        /* the ties by hand: 0.125 / 0.25 = 0.5 -> 0, -0.375 / 0.25 = -1.5 -> -2,
+         * 0.625 / 0.25 = 2.5 -> 2 */
+        assert_int_equal(y[300], 0 + z);
+        assert_int_equal(y[298], -2 + z);
+        assert_int_equal(y[302], 2 + z);
+        assert_int_equal(y[601], INT32_MAX);
+        assert_int_equal(y[602], INT32_MIN);
+        assert_int_equal(y[606], 0); /* NaN: 0, not the zero point */
+    }
+}
+
 /* Per-channel layout [outer 2, channels 3, inner 5], each channel its scale and zero point. */
 static void test_per_channel(void **state)
 {
@@ -144,6 +180,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quantize_exact),
+        cmocka_unit_test(test_quantize_general_loop),
         cmocka_unit_test(test_per_channel),
         cmocka_unit_test(test_dequantize_exact),
     };
