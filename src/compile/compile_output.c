@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile/program_internal.h"
 #include "tosac/compile.h"
 #include "tosac/onnx.h"
 #include "util/fileio.h"

@@ -159,7 +159,7 @@ static void test_kept_compile_inputs(void **state)
             tosac_program *p = NULL;
             rc = tosac_compile_model(m, &o, &p, NULL, &err);
             if (p)
-                delegates = p->n_delegates;
+                delegates = tosac_program_n_delegates(p);
             tosac_program_free(p);
         }
         bool ok = KEPT[i].msg ? rc != TOSAC_OK && rc != TOSAC_ERR_INTERNAL &&
