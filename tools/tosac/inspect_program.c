@@ -506,5 +506,9 @@ int inspect_program(int argc, char **argv)
     tosac_json_free(rep);
     tosac_program_free(p);
     free(buf);
+    char mp[TOSAC_MSG_PATH];
+    const char *shown = tosac_msg_path(path, mp);
+    if (rc && !strstr(err.msg, shown)) /* the reader's message names no file */
+        return cli_error(err.code ? err.code : TOSAC_ERR_INTERNAL, "%s: %s", shown, err.msg);
     return rc ? cli_report(&err) : 0;
 }
