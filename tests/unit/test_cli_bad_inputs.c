@@ -5,8 +5,8 @@
  * stderr line holding the row's message (naming the file where there is one), and no output
  * file left behind; an output path naming an input leaves the input's bytes as they were.
  * The bad files are made here from the shared test data or written byte by byte. Under the
- * sanitizer build LeakSanitizer runs in each tosac process: a leak on an error path exits 23,
- * not 2, and fails the row. */
+ * sanitizer build LeakSanitizer runs in each tosac process: a leak on an error path exits 1
+ * (ASan's code for a leak report), not 2, and fails the row. */
 #include "testutil.h"
 
 #include <stdio.h>
