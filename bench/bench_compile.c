@@ -49,7 +49,7 @@ static int bench(const char *name, const char *model, int runs)
             return 1;
         }
         double t2 = now_ms();
-        delegates = p->n_delegates;
+        delegates = tosac_program_n_delegates(p);
         tosac_program_free(p);
         imp[r] = t1 - t0;
         comp[r] = t2 - t1;

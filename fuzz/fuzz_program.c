@@ -3,10 +3,9 @@
  * an arena of that size when it is at most FUZZ_ARENA_MAX_BYTES, one invoke on the zeroed
  * inputs), the compiler's reader (tosac_program_from_bytes, which rebuilds the IR),
  * then the load-time preparation a run does (tosac_program_prepare); a program with no graph
- * inputs is also run. Preparation
- * allocates every declared delegate tensor, so programs declaring more than
- * FUZZ_PREPARE_MAX_BYTES in all are only loaded: bounding declared sizes before allocating is
- * the resource-limit part of issue 12 (docs/RELIABILITY.md). */
+ * inputs is also run. Preparation allocates the arena the rebuilt program's plan asks for:
+ * scripts/fuzz.sh builds with TOSAC_LIMIT_RUNTIME_REGION at 256 MiB, so a program declaring
+ * more is refused by that limit before anything is allocated (include/tosac/limits.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +13,6 @@
 #include "tosac/program.h"
 #include "tosac/runtime.h"
 
-#define FUZZ_PREPARE_MAX_BYTES (256.0 * 1024 * 1024)
 #define FUZZ_ARENA_MAX_BYTES ((size_t)64 << 20)
 
 /* The bytes as a deployed runtime takes them. */
@@ -29,24 +27,6 @@ static void run_on_runtime(const void *prog, size_t len)
     if (arena && tosac_rt_init(prog, len, arena, need, &rt, &err) == TOSAC_OK)
         tosac_rt_invoke(rt, &err);
     free(arena);
-}
-
-/* Bytes the delegates' declared tensors take (a double: declared shapes may overflow int64). */
-static double declared_bytes(const tosac_program *p)
-{
-    double total = 0;
-    for (int d = 0; d < p->n_delegates; d++)
-        for (int r = 0; r < p->delegates[d]->n_regions; r++)
-            for (int b = 0; b < p->delegates[d]->regions[r].n_blocks; b++) {
-                const tosa_block *blk = &p->delegates[d]->regions[r].blocks[b];
-                for (int t = 0; t < blk->n_tensors; t++) {
-                    double n = 8; /* at least an int64 per element, whatever the dtype */
-                    for (int i = 0; i < blk->tensors[t].rank; i++)
-                        n *= blk->tensors[t].shape[i] > 1 ? (double)blk->tensors[t].shape[i] : 1;
-                    total += n;
-                }
-            }
-    return total;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -66,8 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (tosac_program_from_bytes(data, size, &p, &err) != TOSAC_OK)
         return 0;
-    if (declared_bytes(p) <= FUZZ_PREPARE_MAX_BYTES && tosac_program_prepare(p, &err) == TOSAC_OK && p->cpu->graph->n_inputs == 0) {
-        int n = p->cpu->graph->n_outputs;
+    const ir_graph *g = tosac_program_cpu(p)->graph;
+    if (tosac_program_prepare(p, &err) == TOSAC_OK && g->n_inputs == 0) {
+        int n = g->n_outputs;
         if (n > 0 && n <= 64) {
             tosac_tensor *outs = calloc((size_t)n, sizeof *outs);
             if (outs && tosac_program_run(p, NULL, 0, outs, n, &err) == TOSAC_OK)

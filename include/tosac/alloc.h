@@ -1,5 +1,6 @@
 /* The allocator type of the allocation seam (helpers in src/util/alloc.h): code that the
- * runtime links allocates only through a tosac_allocator it is given. */
+ * runtime links allocates only through a tosac_allocator it is given.
+ * Plain data by design: the caller supplies the callbacks. */
 #ifndef TOSAC_ALLOC_H
 #define TOSAC_ALLOC_H
 

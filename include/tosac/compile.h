@@ -12,6 +12,7 @@
  * (docs/REPORT.md); raised when a field changes meaning or goes away. */
 #define TOSAC_REPORT_SCHEMA_VERSION 1
 
+/* Options are plain data by design: the caller fills a struct (zero = defaults). */
 typedef struct tosac_compile_options {
     const char *spec;                   /* "TOSA-1.0+INT", ... */
     const char *const *input_shapes;    /* "NAME=D0,D1,..." each */

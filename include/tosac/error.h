@@ -1,6 +1,7 @@
 /* Errors: every fallible function takes a tosac_error* and returns a tosac_code.
  * The first failure wins: later tosac_fail calls on an already-failed error keep
- * the original message, so the innermost, most specific reason reaches the user. */
+ * the original message, so the innermost, most specific reason reaches the user.
+ * tosac_error is plain data by design: a caller-owned message buffer, read as err.msg. */
 #ifndef TOSAC_ERROR_H
 #define TOSAC_ERROR_H
 

@@ -21,7 +21,10 @@
  *
  * Pointers into a graph's tensors[] / nodes[] are invalidated by any call that adds tensors or
  * nodes; keep ids, not pointers, across such calls. Everything is released by ir_model_free /
- * ir_graph_free. Strings given to the builder are copied. */
+ * ir_graph_free. Strings given to the builder are copied.
+ *
+ * Plain data by design, not opaque: the IR is the data model users build models in and walk
+ * (tensors, nodes, attributes are read by index); the builders below keep its invariants. */
 #ifndef TOSAC_IR_H
 #define TOSAC_IR_H
 

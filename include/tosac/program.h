@@ -20,17 +20,22 @@
 #define TOSAC_PROGRAM_MAGIC "TOSACPRG"
 #define TOSAC_DELEGATE_OP "TosaDelegate"
 
-typedef struct tosac_program_exec tosac_program_exec;
+/* Opaque: what tosac_compile_model / tosac_program_read_file give, read through the accessors
+ * below (the definition is src/compile/program_internal.h). */
+typedef struct tosac_program tosac_program;
 
-typedef struct tosac_program {
-    ir_model *cpu;              /* the CPU graph (TosaDelegate nodes for the delegates) */
-    int n_delegates;
-    tosa_graph **delegates;     /* parsed .tosa graphs */
-    char **meta;                /* per delegate: I/O metadata JSON text */
-    tosac_program_exec *run_;    /* private: execution plan, built on first run */
-    char *report;               /* the compile report JSON (partition: every node's placement
-                                 * and reasons), or NULL (programs written without one) */
-} tosac_program;
+/* The program's parts, owned by p (valid until tosac_program_free). An index out of range
+ * gives NULL. */
+int tosac_program_n_delegates(const tosac_program *p);
+/* The i-th delegate's TOSA graph (the node TosaDelegate with index i runs it). */
+const tosa_graph *tosac_program_delegate(const tosac_program *p, int i);
+/* The i-th delegate's I/O metadata JSON text, as `--emit-tosa` writes it. */
+const char *tosac_program_delegate_meta(const tosac_program *p, int i);
+/* The CPU part: a graph IR in which each delegate is a TosaDelegate node. */
+const ir_model *tosac_program_cpu(const tosac_program *p);
+/* The compile report JSON (every node's placement and reasons), or NULL for a program
+ * written without one. */
+const char *tosac_program_report(const tosac_program *p);
 
 /* Serializes p (the .tosa graphs written with the deterministic writer) with an empty memory
  * plan: the runtime needs tosac_program_build's file (tosac/compile.h), which write_file

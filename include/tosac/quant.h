@@ -51,6 +51,7 @@ typedef enum quant_calib_method {
  * "sqnr"), done of total samples; called with 0 as a pass starts, then after each sample. */
 typedef void (*quant_progress_fn)(void *ctx, const char *pass, int done, int total);
 
+/* Plain data by design (options and calibration samples): the caller fills them. */
 typedef struct quant_options {
     quant_scheme scheme;
     quant_calib_method method;

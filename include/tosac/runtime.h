@@ -52,6 +52,7 @@ typedef const tosac_rt_op *(*tosac_rt_resolver)(const char *op_type);
  * for every i in [0, n_tasks), each on one of n_threads threads (thread in [0, n_threads)), and
  * return when all are done. */
 typedef void (*tosac_rt_task)(void *ctx, int i, int thread);
+/* Options are plain data by design: the caller fills them (zero = defaults). */
 typedef struct tosac_rt_parallel {
     int n_threads;
     void (*run)(void *pool, int n_tasks, tosac_rt_task task, void *ctx);

@@ -15,7 +15,8 @@
  * The operator tables (src/spec/spec_tables_1_*.c) are generated from the same XML by
  * tools/gen_spec/gen_spec.py. Each operator lists its arguments and every legal combination
  * of its symbolic types (<types>: in_t, weight_t, acc_t, ...) with the profiles/extensions
- * that make it legal. */
+ * that make it legal.
+ * tosa_spec is plain data by design: a small value (parsed once, copied freely, no heap). */
 #ifndef TOSAC_SPEC_H
 #define TOSAC_SPEC_H
 

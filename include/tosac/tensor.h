@@ -1,5 +1,6 @@
 /* A host tensor: dtype, static shape, contiguous C-order data in the in-memory
- * representation of dtype.h. Used for npy I/O, interpreter inputs/outputs and runtime I/O. */
+ * representation of dtype.h. Used for npy I/O, interpreter inputs/outputs and runtime I/O.
+ * Plain data by design: a value the caller fills or reads directly (dtype, shape, data). */
 #ifndef TOSAC_TENSOR_H
 #define TOSAC_TENSOR_H
 

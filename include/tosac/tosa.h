@@ -5,7 +5,10 @@
  * kept in the in-memory representation of dtype.h (INT4 unpacked to one int8 per value,
  * INT48 sign-extended in int64, SHAPE as int64); packing happens only in the file codec.
  * Everything a graph owns comes from its allocator (libc for built graphs and
- * tosa_graph_read; the caller's for tosa_graph_read_ex) and is released by tosa_graph_free. */
+ * tosa_graph_read; the caller's for tosa_graph_read_ex) and is released by tosa_graph_free.
+ * Plain data by design, not opaque: a graph is the data users walk (blocks, operators,
+ * tensors by index), as tosac inspect and the lowering tests do; it is built only through
+ * tosa_graph_* and freed by tosa_graph_free. */
 #ifndef TOSAC_TOSA_H
 #define TOSAC_TOSA_H
 

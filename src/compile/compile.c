@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "compile/compile_json.h"
+#include "compile/program_internal.h"
 #include "cpu/cpu_exec.h"
 #include "lower/lower.h"
 #include "partition/partition.h"

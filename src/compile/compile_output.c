@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile/program_internal.h"
 #include "tosac/compile.h"
 #include "tosac/onnx.h"
 #include "util/fileio.h"
@@ -20,7 +21,7 @@ static bool is_input(const char *path, const char *model, const tosac_compile_op
         return true;
     for (int i = 0; i < o->n_calib; i++) {
         const char *eq = strchr(o->calib[i], '=');
-        if (tosac_same_file(path, o->calib[i]) || (eq && tosac_same_file(path, eq + 1)))
+        if (tosac_file_within(path, o->calib[i]) || (eq && tosac_file_within(path, eq + 1)))
             return true;
     }
     return false;
@@ -39,7 +40,7 @@ static tosac_code check_paths(const char *model, const char *out, const tosac_co
         if (is_input(path[i], model, o))
             return tosac_fail(err, TOSAC_ERR_INPUT,
                               "%s '%s' names an input of the command (the model or a --calib "
-                              "file): it would be overwritten", what[i],
+                              "file or a file in a --calib folder): it would be overwritten", what[i],
                               tosac_msg_path(path[i], mp));
         for (int k = 0; k < i; k++)
             if (path[k] && tosac_same_file(path[i], path[k]))
@@ -171,6 +172,9 @@ tosac_code tosac_compile_file_report(const char *model_path, const char *out_pat
     if (report)
         *report = NULL;
     tosac_code rc = check_paths(model_path, out_path, o, err);
+    tosa_spec spec0; /* a bad spec string is its own error, before the model is read */
+    if (!rc && o->spec)
+        rc = tosa_spec_parse(o->spec, &spec0, err);
     if (rc)
         return rc;
     ir_model *m = NULL;
@@ -187,14 +191,22 @@ tosac_code tosac_compile_file_report(const char *model_path, const char *out_pat
     void *bytes = NULL;
     size_t len = 0;
     tosa_spec spec;
-    rc = tosac_compile_model(m, o, &p, &rep, err);
+    tosac_error local; /* the model's problems name its file */
+    tosac_error_clear(&local);
+    rc = tosac_compile_model(m, o, &p, &rep, &local);
+    if (rc)
+        rc = tosac_fail(err, rc, "'%s': %s", tosac_msg_path(model_path, mp), local.msg);
     if (!rc && float_on_int && p->n_delegates == 0)
         rc = tosac_fail(err, TOSAC_ERR_UNSUPPORTED,
                         "'%s' is a float model and %s has no FP profile, so nothing can be "
                         "delegated: quantize it (--quantize a8w8 --calib SAMPLES) or add +FP",
                         tosac_msg_path(model_path, mp), o->spec);
-    if (!rc)
-        rc = tosac_program_build(p, &bytes, &len, err);
+    if (!rc) {
+        tosac_error_clear(&local);
+        rc = tosac_program_build(p, &bytes, &len, &local);
+        if (rc)
+            rc = tosac_fail(err, rc, "'%s': %s", tosac_msg_path(model_path, mp), local.msg);
+    }
     if (!rc)
         rc = tosa_spec_parse(o->spec, &spec, err);
     if (!rc)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "compile/compile_plan.h"
+#include "compile/program_internal.h"
 
 #define PLAN_MAX_NESTING 64
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compile/compile_plan.h"
+#include "compile/program_internal.h"
 #include "runtime/rt_internal.h"
 #include "tosac/compile.h"
 
@@ -215,6 +216,11 @@ static tosac_code measure(const tosac_program *p, const void *bytes, size_t len,
         if ((uint32_t)g >= v.n_graphs || v.graphs[g].n_nodes != (uint32_t)n_nodes[g])
             rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "program: the plan's graph %d is not the "
                             "file's", g);
+    if (!rc && v.plan->arena_bytes > (uint64_t)TOSAC_LIMIT_RUNTIME_REGION) /* before malloc */
+        rc = tosac_fail(err, TOSAC_ERR_INPUT, "the program's tensors need an arena of %llu "
+                        "bytes, beyond the limit of %llu (TOSAC_LIMIT_RUNTIME_REGION)",
+                        (unsigned long long)v.plan->arena_bytes,
+                        (unsigned long long)TOSAC_LIMIT_RUNTIME_REGION);
     if (!rc) {
         arena_bytes += (size_t)v.plan->arena_bytes;
         /* page-aligned: padding above 16-byte alignment is the same on every run, so the

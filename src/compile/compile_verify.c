@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile/program_internal.h"
 #include "lower/validate.h"
 #include "tosac/compile.h"
 #include "tosac/runtime.h"

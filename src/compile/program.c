@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compile/compile_json.h"
+#include "compile/program_internal.h"
 #include "runtime/rt_program.h"
 #include "tosac/compile.h"
 #include "tosac/program.h"
@@ -29,6 +30,31 @@ void tosac_program_free(tosac_program *p)
     free(p->meta);
     free(p->report);
     free(p);
+}
+
+int tosac_program_n_delegates(const tosac_program *p)
+{
+    return p ? p->n_delegates : 0;
+}
+
+const tosa_graph *tosac_program_delegate(const tosac_program *p, int i)
+{
+    return p && p->delegates && i >= 0 && i < p->n_delegates ? p->delegates[i] : NULL;
+}
+
+const char *tosac_program_delegate_meta(const tosac_program *p, int i)
+{
+    return p && p->meta && i >= 0 && i < p->n_delegates ? p->meta[i] : NULL;
+}
+
+const ir_model *tosac_program_cpu(const tosac_program *p)
+{
+    return p ? p->cpu : NULL;
+}
+
+const char *tosac_program_report(const tosac_program *p)
+{
+    return p ? p->report : NULL;
 }
 
 /* ---------------- writing ---------------- */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile/program_internal.h"
 #include "tosac/compile.h"
 #include "tosac/program.h"
 #include "tosac/runtime.h"

@@ -534,13 +534,9 @@ tosac_code onnx_import_file(const char *path, ir_model **out, tosac_error *err)
     tosac_code rc = onnx_import_bytes(buf, len, dir, out, &local);
     free(dir);
     free(buf);
-    if (rc) { /* a file that is not a model at all is named */
-        bool decode = strncmp(local.msg, "truncated or corrupt ONNX", 25) == 0 ||
-                      strncmp(local.msg, "empty ONNX model", 16) == 0;
+    if (rc) { /* every problem of the model names its file */
         char mp[TOSAC_MSG_PATH];
-        if (decode)
-            return tosac_fail(err, rc, "'%s': %s", tosac_msg_path(path, mp), local.msg);
-        return tosac_fail(err, rc, "%s", local.msg);
+        return tosac_fail(err, rc, "'%s': %s", tosac_msg_path(path, mp), local.msg);
     }
     return rc;
 }

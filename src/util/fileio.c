@@ -1,3 +1,4 @@
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "util/fileio.h"
 
 #include <errno.h>
@@ -211,6 +212,21 @@ bool tosac_same_file(const char *a, const char *b)
     if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
     return strcmp(a, b) == 0;
+}
+
+bool tosac_file_within(const char *path, const char *a)
+{
+    if (tosac_same_file(path, a))
+        return true;
+    struct stat sa, sp;
+    if (stat(a, &sa) != 0 || !S_ISDIR(sa.st_mode) || stat(path, &sp) != 0)
+        return false;
+    char *rp = realpath(path, NULL), *ra = realpath(a, NULL);
+    size_t n = ra ? strlen(ra) : 0;
+    bool in = rp && ra && strncmp(rp, ra, n) == 0 && (rp[n] == '/' || (n == 1 && ra[0] == '/'));
+    free(rp);
+    free(ra);
+    return in;
 }
 
 tosac_code tosac_write_file(const char *path, const void *data, size_t len, tosac_error *err)

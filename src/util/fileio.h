@@ -39,6 +39,9 @@ void tosac_stage_abort(tosac_stage *s);
 /* True when a and b name the same existing file (same device and inode: links and other
  * spellings included), or are the same string. */
 bool tosac_same_file(const char *a, const char *b);
+/* True when path names an existing file that is a or lies (at any depth) inside a, when a
+ * is a folder: writing path would overwrite one of the folder's inputs. */
+bool tosac_file_within(const char *path, const char *a);
 
 /* mkdir -p for one directory level chain; ok if it exists. */
 tosac_code tosac_mkdirs(const char *path, tosac_error *err);

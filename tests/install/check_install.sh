@@ -25,8 +25,11 @@ echo "$EXPORTS" | grep -qx tosac_rt_init || { echo "libtosac_runtime.so: tosac_r
 if echo "$EXPORTS" | grep -qx interp_execute; then
     echo "libtosac_runtime.so exports the internal interp_execute"; exit 1
 fi
-nm -D --defined-only "$LIB/libtosac.so" | awk '{print $3}' | grep -qx tosac_compile_model ||
-    { echo "libtosac.so: tosac_compile_model not exported"; exit 1; }
+for sym in tosac_compile_model tosac_program_n_delegates tosac_program_delegate \
+           tosac_program_delegate_meta tosac_program_cpu tosac_program_report; do
+    nm -D --defined-only "$LIB/libtosac.so" | awk '{print $3}' | grep -qx "$sym" ||
+        { echo "libtosac.so: $sym not exported"; exit 1; }
+done
 
 EX=$SRC/examples/ppocr_cls
 "$P/bin/tosac" compile "$EX/model.onnx" --spec TOSA-1.0+FP --input-shape x=1,3,48,192 -o "$W/m.prog" 2>/dev/null
@@ -49,4 +52,15 @@ fi
 grep -q "^softmax_0.tmp_0 f32\[2 elements\]: " "$W/out_pc.txt" ||
     { echo "unexpected output:"; cat "$W/out_pc.txt"; exit 1; }
 cmp "$W/out_pc.txt" "$W/out_cmake.txt" || { echo "the two builds print different outputs"; exit 1; }
+# the opaque program through its accessors (shared and static builds print the same)
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Werror "$SRC/examples/c_api/inspect_program.c" \
+    $(pkg-config --cflags --libs tosac) -o "$W/inspect_pc"
+LD_LIBRARY_PATH=$LIB "$W/inspect_pc" "$W/m.prog" > "$W/inspect_pc.txt"
+"$W/ex/inspect_program" "$W/m.prog" > "$W/inspect_cmake.txt"
+grep -q "^1 delegate(s), CPU graph of 1 node(s), 1 input(s), 1 output(s)$" "$W/inspect_pc.txt" &&
+    grep -q "^delegate 0: [1-9][0-9]* operator(s), metadata of [1-9][0-9]* bytes$" "$W/inspect_pc.txt" &&
+    grep -q "^compile report: yes$" "$W/inspect_pc.txt" ||
+    { echo "unexpected inspect_program output:"; cat "$W/inspect_pc.txt"; exit 1; }
+cmp "$W/inspect_pc.txt" "$W/inspect_cmake.txt" || { echo "inspect_program: the two builds differ"; exit 1; }
 echo "install ok: $(cat "$W/out_pc.txt")"

@@ -228,8 +228,8 @@ void lat_run(const lat_op *op, const lat_quant *q, const char *spec, const float
     r->delegated = count_str(report, "\"placement\": \"delegate\"");
     free(report);
     r->prog_ = p;
-    if (p->n_delegates > 0) {
-        r->tg = p->delegates[0];
+    if (tosac_program_n_delegates(p) > 0) {
+        r->tg = tosac_program_delegate(p, 0);
         list_ops(r->tg, r->ops, sizeof r->ops);
     }
     rc = tosac_program_run(p, &in, 1, &got, 1, &err);

@@ -455,7 +455,7 @@ static tosa_graph *reread(const tosa_graph *tg)
 void lc_run_program_checked(tosac_program *p, const tosac_tensor *ins, int n_in,
                             tosac_tensor *outs, int n_out, tosa_graph *const *emitted)
 {
-    ir_graph *g = p->cpu->graph;
+    ir_graph *g = tosac_program_cpu(p)->graph;
     assert_true(g->n_outputs >= n_out); /* more when an earlier call added the delegates' I/O */
     /* every delegate's inputs and outputs become extra program outputs, so the values the
      * program passed each delegate can be replayed on the interpreter alone */
@@ -475,8 +475,8 @@ void lc_run_program_checked(tosac_program *p, const tosac_tensor *ins, int n_in,
         if (!is_delegate(n))
             continue;
         int k = (int)ir_node_attr_int(n, "index", -1);
-        assert_true(k >= 0 && k < p->n_delegates);
-        tosa_graph *tg = emitted && emitted[k] ? NULL : reread(p->delegates[k]);
+        assert_true(k >= 0 && k < tosac_program_n_delegates(p));
+        tosa_graph *tg = emitted && emitted[k] ? NULL : reread(tosac_program_delegate(p, k));
         const tosa_graph *run = tg ? tg : emitted[k];
         tosac_tensor din[64], dout[64];
         assert_true(n->n_inputs <= 64 && n->n_outputs <= 64);
@@ -538,9 +538,9 @@ static void read_report(const char *text, lc_result *r)
 
 static void collect_ops(const tosac_program *p, lc_result *r)
 {
-    r->n_delegates = p->n_delegates;
-    for (int k = 0; k < p->n_delegates; k++) {
-        const tosa_block *blk = tosa_graph_main_block(p->delegates[k]);
+    r->n_delegates = tosac_program_n_delegates(p);
+    for (int k = 0; k < tosac_program_n_delegates(p); k++) {
+        const tosa_block *blk = tosa_graph_main_block(tosac_program_delegate(p, k));
         for (int i = 0; i < blk->n_tensors; i++)
             if (blk->tensors[i].dtype < TOSAC_DT_COUNT)
                 r->dtypes[blk->tensors[i].dtype] = 1;
@@ -570,7 +570,7 @@ static void append(char *buf, size_t len, const char *s)
 /* The CPU graph's operators, and what reads the delegates' outputs. */
 static void describe_cpu(const tosac_program *p, lc_result *r)
 {
-    const ir_graph *g = p->cpu->graph;
+    const ir_graph *g = tosac_program_cpu(p)->graph;
     for (int ni = 0; ni < g->n_nodes; ni++) {
         const ir_node *n = &g->nodes[ni];
         append(r->cpu_graph, sizeof r->cpu_graph, n->op_type);

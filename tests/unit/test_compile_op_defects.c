@@ -45,7 +45,7 @@ static tosac_tensor compile_run(ir_model *m, const char *spec, const tosac_tenso
     tosac_error_clear(&E);
     if (tosac_compile_model(m, &o, &p, NULL, &E))
         fail_msg("compile: %s", E.msg);
-    *n_delegates = p->n_delegates;
+    *n_delegates = tosac_program_n_delegates(p);
     tosac_tensor out;
     memset(&out, 0, sizeof out);
     if (tosac_program_run(p, in, 1, &out, 1, &E))
@@ -218,7 +218,7 @@ static void test_gather_runtime_int64_indices(void **state)
         char *rep = NULL;
         if (tosac_compile_model(m, &o, &p, &rep, &E))
             fail_msg("compile: %s", E.msg);
-        if (p->n_delegates != 1)
+        if (tosac_program_n_delegates(p) != 1)
             fail_msg("%s", rep);
         free(rep);
         /* Gather rows {3, -1, 0}; GatherElements rows {3, -4, 1} / {0, 2, -1} per column */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compile/compile_plan.h"
+#include "compile/program_internal.h" /* builds programs by hand */
 #include "interp/interp_state.h"
 #include "tosac/compile.h"
 #include "tosac/onnx.h"

@@ -134,8 +134,8 @@ static void test_if_branches_become_delegates(void **state)
     assert_non_null(strstr(report, "\"the_if\""));
     assert_non_null(strstr(report, "\"n_delegates\": 0,"));
     assert_non_null(strstr(report, "\"body_delegates\": 2,"));
-    assert_int_equal(p->n_delegates, 2);
-    const ir_graph *g = p->cpu->graph;
+    assert_int_equal(tosac_program_n_delegates(p), 2);
+    const ir_graph *g = tosac_program_cpu(p)->graph;
     assert_int_equal(g->n_nodes, 1);
     assert_string_equal(g->nodes[0].op_type, "If");
     for (int b = 0; b < 2; b++) {
@@ -154,7 +154,7 @@ static void test_if_branches_become_delegates(void **state)
     assert_int_equal(tosac_program_write_file(p, path, &err), TOSAC_OK);
     tosac_program *q = NULL;
     assert_int_equal(tosac_program_read_file(path, &q, &err), TOSAC_OK);
-    assert_int_equal(q->n_delegates, 2);
+    assert_int_equal(tosac_program_n_delegates(q), 2);
     run_if(q);
     tosac_program_free(q);
     tosac_program_free(p);
@@ -190,17 +190,18 @@ static void test_delegate_output_read_by_captures(void **state)
     }
     assert_int_equal(ir_graph_mark_output(g, y, &err), TOSAC_OK);
     tosac_program *p = compile_fp(m, NULL);
-    assert_int_equal(p->n_delegates, 3); /* relu, then: neg, else: abs */
+    assert_int_equal(tosac_program_n_delegates(p), 3); /* relu, then: neg, else: abs */
     /* the top level's delegate keeps index 0 (the report's numbering); the bodies' follow */
     int top = 0;
-    for (int i = 0; i < p->cpu->graph->n_nodes; i++)
-        if (is_delegate(&p->cpu->graph->nodes[i])) {
-            assert_int_equal(ir_node_attr_int(&p->cpu->graph->nodes[i], "index", -1), 0);
+    for (int i = 0; i < tosac_program_cpu(p)->graph->n_nodes; i++)
+        if (is_delegate(&tosac_program_cpu(p)->graph->nodes[i])) {
+            assert_int_equal(ir_node_attr_int(&tosac_program_cpu(p)->graph->nodes[i], "index", -1),
+                             0);
             top++;
         }
     assert_int_equal(top, 1);
     int seen[3] = {0, 0, 0};
-    assert_int_equal(body_delegates(p->cpu->graph, true, seen, 3), 2);
+    assert_int_equal(body_delegates(tosac_program_cpu(p)->graph, true, seen, 3), 2);
     assert_int_equal(seen[0], 0);
     tosac_tensor in[2], out;
     if_inputs(in);
@@ -243,10 +244,11 @@ static void test_loop_body_delegate(void **state)
     assert_int_equal(ir_graph_mark_output(g, af, &err), TOSAC_OK);
     tosac_program *p = compile_fp(m, NULL);
     /* the body's Identity (cond) and Add share no edge, so they are two delegates */
-    assert_int_equal(p->n_delegates, 2);
+    assert_int_equal(tosac_program_n_delegates(p), 2);
     int seen[2] = {0, 0};
-    assert_int_equal(body_delegates(p->cpu->graph, true, seen, p->n_delegates), p->n_delegates);
-    const ir_graph *b = ir_node_subgraph(&p->cpu->graph->nodes[0], 0);
+    int nd = tosac_program_n_delegates(p);
+    assert_int_equal(body_delegates(tosac_program_cpu(p)->graph, true, seen, nd), nd);
+    const ir_graph *b = ir_node_subgraph(&tosac_program_cpu(p)->graph->nodes[0], 0);
     for (int i = 0; i < b->n_nodes; i++) /* the Add went into a delegate */
         assert_string_not_equal(b->nodes[i].op_type, "Add");
     tosac_tensor in[2], out;
@@ -297,11 +299,12 @@ static void test_silero_vad_if_bodies_delegated(void **state)
     assert_int_equal(tosac_program_read_file(path, &p, &err), TOSAC_OK);
     /* the top level (Reshape/Gather/Equal on int64 sr, If) stays on the CPU: every delegate
      * lives inside a branch, and both branches have some */
-    const ir_graph *g = p->cpu->graph;
-    assert_true(p->n_delegates >= 2);
-    int *seen = calloc((size_t)p->n_delegates, sizeof *seen);
+    const ir_graph *g = tosac_program_cpu(p)->graph;
+    assert_true(tosac_program_n_delegates(p) >= 2);
+    int *seen = calloc((size_t)tosac_program_n_delegates(p), sizeof *seen);
     assert_non_null(seen);
-    assert_int_equal(body_delegates(g, true, seen, p->n_delegates), p->n_delegates);
+    int nd = tosac_program_n_delegates(p);
+    assert_int_equal(body_delegates(g, true, seen, nd), nd);
     free(seen);
     for (int i = 0; i < g->n_nodes; i++) {
         assert_false(is_delegate(&g->nodes[i]));

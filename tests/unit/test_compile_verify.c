@@ -28,7 +28,7 @@ static tosac_program *compile_conv(void)
     tosac_program *p = NULL;
     if (tosac_compile_model(m, &o, &p, NULL, &E))
         fail_msg("compile: %s", E.msg);
-    assert_int_equal(p->n_delegates, 1);
+    assert_int_equal(tosac_program_n_delegates(p), 1);
     return p;
 }
 
@@ -59,7 +59,7 @@ static void expect_broken(tosac_program *p, const char *spec, size_t cut, const 
 /* The CPU graph's TosaDelegate node. */
 static int delegate_node(const tosac_program *p)
 {
-    const ir_graph *g = p->cpu->graph;
+    const ir_graph *g = tosac_program_cpu(p)->graph;
     for (int i = 0; i < g->n_nodes; i++)
         if (strcmp(g->nodes[i].op_type, TOSAC_DELEGATE_OP) == 0)
             return i;
@@ -87,7 +87,7 @@ static void test_delegate_input_of_other_type(void **state)
 {
     (void)state;
     tosac_program *p = compile_conv();
-    ir_graph *g = p->cpu->graph;
+    ir_graph *g = tosac_program_cpu(p)->graph;
     int t = g->nodes[delegate_node(p)].inputs[0];
     g->tensors[t].dtype = TOSAC_DT_I16; /* the delegate reads int8 */
     expect_broken(p, "TOSA-1.0+INT", 0, "does not run on the runtime", "is i16");
@@ -99,7 +99,8 @@ static void test_delegate_index_out_of_range(void **state)
 {
     (void)state;
     tosac_program *p = compile_conv();
-    assert_int_equal(ir_node_set_int(p->cpu->graph, delegate_node(p), "index", 1, &E), TOSAC_OK);
+    ir_graph *g = tosac_program_cpu(p)->graph; /* tampered with on purpose */
+    assert_int_equal(ir_node_set_int(g, delegate_node(p), "index", 1, &E), TOSAC_OK);
     /* the planner refuses it first (then the writer, then program v2's loader would) */
     expect_broken(p, "TOSA-1.0+INT", 0, "cannot be planned", "delegate index 1 out of range");
     tosac_program_free(p);
@@ -109,7 +110,7 @@ static void test_delegate_not_preparable(void **state)
 {
     (void)state;
     tosac_program *p = compile_conv();
-    tosa_block *b = &p->delegates[0]->regions[0].blocks[0];
+    tosa_block *b = &tosac_program_delegate(p, 0)->regions[0].blocks[0];
     /* an ADD with one operand: the interpreter refuses it while preparing */
     int64_t shape[1] = {1};
     int x = tosa_block_add_tensor(b, "lone_in", TOSAC_DT_I32, 1, shape, NULL, 0, &E);
@@ -128,7 +129,7 @@ static void test_cpu_declared_type_lies(void **state)
 {
     (void)state;
     tosac_program *p = compile_conv();
-    ir_graph *g = p->cpu->graph;
+    ir_graph *g = tosac_program_cpu(p)->graph;
     g->tensors[g->outputs[0]].dtype = TOSAC_DT_F16; /* the DequantizeLinear computes f32 */
     expect_broken(p, "TOSA-1.0+INT", 0, "declared types do not hold", "inconsistent types");
     tosac_program_free(p);

@@ -104,8 +104,8 @@ static void delegate_summary(const tosac_program *p, char *ops, char *dts, size_
 {
     bool seen_op[TOSA_OP_COUNT] = {false}, seen_dt[TOSAC_DT_COUNT] = {false};
     ops[0] = dts[0] = '\0';
-    for (int k = 0; k < p->n_delegates; k++) {
-        const tosa_block *b = tosa_graph_main_block(p->delegates[k]);
+    for (int k = 0; k < tosac_program_n_delegates(p); k++) {
+        const tosa_block *b = tosa_graph_main_block(tosac_program_delegate(p, k));
         for (int i = 0; i < b->n_ops; i++)
             if (b->ops[i].op != TOSA_OP_CONST && !seen_op[b->ops[i].op]) {
                 seen_op[b->ops[i].op] = true;
@@ -149,7 +149,7 @@ static void check(const model_case *mc, int spec, const expect *e)
     }
     char ops[256], dts[256], cpu[256] = "";
     delegate_summary(p, ops, dts, sizeof ops);
-    const ir_graph *g = p->cpu->graph;
+    const ir_graph *g = tosac_program_cpu(p)->graph;
     for (int i = 0; i < g->n_nodes; i++)
         cat(cpu, sizeof cpu, g->nodes[i].op_type);
     if (strcmp(ops, e->dops) || strcmp(dts, e->dtypes) || strcmp(cpu, e->cpu))

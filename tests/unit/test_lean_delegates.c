@@ -65,8 +65,8 @@ static void test_zoo_cnns(void **state)
             rc = tosac_program_read_file(prg, &p, &err);
         if (rc)
             fail_msg("%s under %s: %s", c->model, c->spec, err.msg);
-        assert_int_equal(p->n_delegates, 1);
-        const tosa_block *b = tosa_graph_main_block(p->delegates[0]);
+        assert_int_equal(tosac_program_n_delegates(p), 1);
+        const tosa_block *b = tosa_graph_main_block(tosac_program_delegate(p, 0));
         int t = count(b, TOSA_OP_TRANSPOSE), id = count(b, TOSA_OP_IDENTITY);
         int convs = count(b, TOSA_OP_CONV2D) + count(b, TOSA_OP_DEPTHWISE_CONV2D);
         printf("%s %s%s%s: %d TRANSPOSE, %d IDENTITY, %d convolutions, %d+%d delegate I/O\n",

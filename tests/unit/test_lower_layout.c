@@ -263,13 +263,13 @@ static void test_int64(void **state)
         free(report);
         if (sp == 0) {
             assert_int_equal(delegated, 3);
-            const tosa_block *blk = tosa_graph_main_block(p->delegates[0]);
+            const tosa_block *blk = tosa_graph_main_block(tosac_program_delegate(p, 0));
             for (int i = 0; i < blk->n_ops; i++)
                 if (blk->ops[i].op == TOSA_OP_CONCAT || blk->ops[i].op == TOSA_OP_SLICE)
                     assert_int_equal(blk->tensors[blk->ops[i].outputs[0]].dtype, TOSAC_DT_I64);
         } else { /* i64 is not TOSA 1.0 INT data: whatever is delegated holds none */
-            for (int k = 0; k < p->n_delegates; k++) {
-                const tosa_block *blk = tosa_graph_main_block(p->delegates[k]);
+            for (int k = 0; k < tosac_program_n_delegates(p); k++) {
+                const tosa_block *blk = tosa_graph_main_block(tosac_program_delegate(p, k));
                 for (int i = 0; i < blk->n_tensors; i++)
                     assert_int_not_equal(blk->tensors[i].dtype, TOSAC_DT_I64);
             }

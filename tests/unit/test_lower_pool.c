@@ -236,8 +236,8 @@ static void check_exact(int include_pad, int div, const int8_t *want, const int8
     tosac_program *p = NULL;
     if (tosac_compile_model(exact_model(include_pad, 1.0f / (float)div), &o, &p, NULL, &err))
         fail_msg("compile: %s", err.msg);
-    assert_int_equal(p->n_delegates, 1);
-    const tosa_block *b = tosa_graph_main_block(p->delegates[0]);
+    assert_int_equal(tosac_program_n_delegates(p), 1);
+    const tosa_block *b = tosa_graph_main_block(tosac_program_delegate(p, 0));
     int avg = 0, dw = 0;
     for (int i = 0; i < b->n_ops; i++) {
         avg += b->ops[i].op == TOSA_OP_AVG_POOL2D;

@@ -82,7 +82,7 @@ static void check(tosac_dtype dt, int64_t zp, const char *spec, int delegated, c
     free(report);
     if (ops) {
         char buf[256] = "";
-        const tosa_block *b = tosa_graph_main_block(p->delegates[0]);
+        const tosa_block *b = tosa_graph_main_block(tosac_program_delegate(p, 0));
         for (int i = 0; i < b->n_ops; i++)
             if (b->ops[i].op != TOSA_OP_CONST && b->ops[i].op != TOSA_OP_CONST_SHAPE)
                 snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? " " : "",

@@ -218,8 +218,8 @@ static void zoo(const char *name, const char *spec, tosa_op op, float y_scale, d
         fail_msg("%s: %s", name, err.msg);
     assert_non_null(strstr(report, "\"placement\": \"delegate\""));
     free(report);
-    assert_int_equal(p->n_delegates, 1);
-    const tosa_block *b = tosa_graph_main_block(p->delegates[0]);
+    assert_int_equal(tosac_program_n_delegates(p), 1);
+    const tosa_block *b = tosa_graph_main_block(tosac_program_delegate(p, 0));
     int found = 0;
     for (int i = 0; i < b->n_ops; i++)
         found += b->ops[i].op == op;

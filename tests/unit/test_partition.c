@@ -239,11 +239,11 @@ static void zoo_split_matmul(const char *model, const char *spec, int delegated,
     for (const char *s = report; (s = strstr(s, "\"placement\": \"delegate\"")); s++)
         n++;
     assert_int_equal(n, delegated);
-    assert_int_equal(p->n_delegates, 1);
+    assert_int_equal(tosac_program_n_delegates(p), 1);
     if (u55)
         assert_non_null(strstr(report, "U55 restriction: MATMUL of int16 activations"));
     free(report);
-    const tosa_block *blk = tosa_graph_main_block(p->delegates[0]);
+    const tosa_block *blk = tosa_graph_main_block(tosac_program_delegate(p, 0));
     for (int i = 0; i < blk->n_outputs; i++) /* integer boundary: the zoo's activation type */
         assert_int_equal(blk->tensors[blk->outputs[i]].dtype,
                          strstr(model, "s16") ? TOSAC_DT_I16 : TOSAC_DT_I8);

@@ -219,10 +219,10 @@ static void zoo(const char *spec, const char *scheme, bool want_i64)
     if (rc)
         fprintf(stderr, "%s\n", err.msg);
     assert_int_equal(rc, TOSAC_OK);
-    assert_true(p->n_delegates >= 1);
+    assert_true(tosac_program_n_delegates(p) >= 1);
     int i64 = 0;
-    for (int k = 0; k < p->n_delegates; k++) {
-        const tosa_block *b = tosa_graph_main_block(p->delegates[k]);
+    for (int k = 0; k < tosac_program_n_delegates(p); k++) {
+        const tosa_block *b = tosa_graph_main_block(tosac_program_delegate(p, k));
         for (int t = 0; t < b->n_tensors; t++)
             i64 += b->tensors[t].dtype == TOSAC_DT_I64;
     }

@@ -60,7 +60,7 @@ static void compile_run(ir_model *m, int want_delegates, const float *x, float *
     tosac_code rc = tosac_compile_model(m, &o, &p, &report, &err);
     if (rc)
         fail_msg("compile: %s", err.msg);
-    assert_int_equal(p->n_delegates, want_delegates);
+    assert_int_equal(tosac_program_n_delegates(p), want_delegates);
     tosac_tensor in = pt_host(TOSAC_DT_F32, 2, S14, x), out;
     rc = tosac_program_run(p, &in, 1, &out, 1, &err);
     if (rc)

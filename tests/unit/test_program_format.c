@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile/program_internal.h" /* builds programs by hand */
 #include "runtime/rt_program.h"
 #include "tosac/compile.h"
 #include "tosac/program.h"
@@ -712,12 +713,12 @@ static void test_plan_section(void **state)
     free(b);
 }
 
-/* The version 1 program kept from fuzzing (fuzz/pending/program) is refused by version. */
+/* The version 1 program kept from fuzzing (fuzz/regress/program) is refused by version. */
 static void test_v1_kept_input(void **state)
 {
     (void)state;
     char path[512];
-    snprintf(path, sizeof path, "%s/fuzz/pending/program/"
+    snprintf(path, sizeof path, "%s/fuzz/regress/program/"
              "oom-0bdceb2ea42d1b1840066847b435334b461ed824", TOSAC_SOURCE_DIR);
     tosac_program *p = NULL;
     tosac_error err;

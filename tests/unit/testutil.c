@@ -205,7 +205,7 @@ float tu_max_abs_diff(const tosac_tensor *a, const tosac_tensor *b)
 
 float tu_output_step(const tosac_program *p, int k)
 {
-    const ir_graph *g = p->cpu->graph;
+    const ir_graph *g = tosac_program_cpu(p)->graph;
     char name[256];
     snprintf(name, sizeof name, "%s_quantized", g->tensors[g->outputs[k]].name);
     int t = ir_graph_find_tensor(g, name);

@@ -169,16 +169,18 @@ static void test_zoo_model(void **state)
     tosac_program *p = NULL;
     ok(tosac_program_read_file(prg, &p, &E));
     printf("zoo_compile %s (%s): delegated %d of %d nodes, %d on the CPU, %d delegate%s\n", m,
-           o.spec, delegated, total, cpu, p->n_delegates, p->n_delegates == 1 ? "" : "s");
+           o.spec, delegated, total, cpu, tosac_program_n_delegates(p),
+           tosac_program_n_delegates(p) == 1 ? "" : "s");
     assert_int_equal(delegated, ex->delegated);
-    assert_int_equal(p->n_delegates, 1);
+    assert_int_equal(tosac_program_n_delegates(p), 1);
     /* edge Q/DQ only: one per graph input and output of a QDQ model, none for float ones */
     bool qdq = strstr(ex->spec, "+FP") == NULL;
-    assert_int_equal(cpu, qdq ? p->cpu->graph->n_inputs + p->cpu->graph->n_outputs : 0);
+    const ir_graph *cg = tosac_program_cpu(p)->graph;
+    assert_int_equal(cpu, qdq ? cg->n_inputs + cg->n_outputs : 0);
 
     /* every emitted delegate reads back; its metadata matches its I/O */
-    tosa_graph **emitted = calloc((size_t)p->n_delegates + 1, sizeof *emitted);
-    for (int k = 0; k < p->n_delegates; k++) {
+    tosa_graph **emitted = calloc((size_t)tosac_program_n_delegates(p) + 1, sizeof *emitted);
+    for (int k = 0; k < tosac_program_n_delegates(p); k++) {
         char kk[16];
         snprintf(kk, sizeof kk, "%d", k);
         char *tp = path_of("%s/%s.tosa", emit, kk), *jp = path_of("%s/%s.json", emit, kk);
@@ -201,7 +203,7 @@ static void test_zoo_model(void **state)
     ok(tosac_json_parse_file(metap, &meta, &E));
     const tosac_json *spread = tosac_json_get(tosac_json_get(meta, "reference"),
                                               "max_abs_diff_vs_graph_optimization_disabled");
-    const ir_graph *g = p->cpu->graph;
+    const ir_graph *g = tosac_program_cpu(p)->graph;
     int n_in = g->n_inputs, n_out = g->n_outputs;
     const tosac_json *samples = tosac_json_get(meta, "samples");
     assert_true(tosac_json_count(samples) > 0);
@@ -249,7 +251,7 @@ static void test_zoo_model(void **state)
     }
     tosac_json_free(meta);
     ir_model_free(orig);
-    for (int k = 0; k < p->n_delegates; k++)
+    for (int k = 0; k < tosac_program_n_delegates(p); k++)
         tosa_graph_free(emitted[k]);
     free(emitted);
     tosac_program_free(p);

@@ -79,9 +79,10 @@ static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *
         const char *eq = strchr(a->calib[i], '=');
         for (int k = 0; k < 2; k++) { /* -o, then --report */
             const char *o = k ? a->report : a->out;
-            if (o && (tosac_same_file(o, a->calib[i]) || (eq && tosac_same_file(o, eq + 1))))
-                return tosac_fail(err, TOSAC_ERR_INPUT, "%s '%s' names a --calib input: it "
-                                  "would be overwritten", k ? "--report" : "-o",
+            if (o && (tosac_file_within(o, a->calib[i]) || (eq && tosac_file_within(o, eq + 1))))
+                return tosac_fail(err, TOSAC_ERR_INPUT, "%s '%s' names a --calib input (or a "
+                                  "file in a --calib folder): it would be overwritten",
+                                  k ? "--report" : "-o",
                                   tosac_msg_path(o, mp));
         }
     }

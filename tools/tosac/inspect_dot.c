@@ -168,7 +168,7 @@ static void delegate_cluster(FILE *f, const tosa_graph *g, int k, int n_node)
  * is the point din<n>_<x>, output x the point dout<n>_<x>). */
 void inspect_program_dot(FILE *f, const tosac_program *p)
 {
-    const ir_graph *g = p->cpu->graph;
+    const ir_graph *g = tosac_program_cpu(p)->graph;
     fprintf(f, "digraph program {\n  rankdir=TB; ranksep=0.25; nodesep=0.3;\n"
                "  node [fontname=\"Helvetica\", fontsize=10, height=0.3, margin=\"0.08,0.02\"];\n"
                "  edge [fontname=\"Helvetica\", fontsize=8, color=\"#555555\"];\n");
@@ -187,7 +187,7 @@ void inspect_program_dot(FILE *f, const tosac_program *p)
         const ir_node *nd = &g->nodes[n];
         bool del = strcmp(nd->op_type, TOSAC_DELEGATE_OP) == 0;
         int k = del ? (int)ir_node_attr_int(nd, "index", -1) : -1;
-        if (del && k >= 0 && k < p->n_delegates) {
+        if (del && k >= 0 && k < tosac_program_n_delegates(p)) {
             for (int x = 0; x < nd->n_inputs; x++)
                 fprintf(f, "  din%d_%d [shape=point, width=0.05];\n", n, x);
             for (int x = 0; x < nd->n_outputs; x++) {
@@ -195,7 +195,7 @@ void inspect_program_dot(FILE *f, const tosac_program *p)
                 if (nd->outputs[x] >= 0)
                     snprintf(src[nd->outputs[x]], sizeof src[0], "dout%d_%d", n, x);
             }
-            delegate_cluster(f, p->delegates[k], k, n);
+            delegate_cluster(f, tosac_program_delegate(p, k), k, n);
             continue;
         }
         fprintf(f, "  n%d [shape=box, style=filled, fillcolor=\"#e0e0e0\", label=\"%s\\n(CPU)\"];\n",

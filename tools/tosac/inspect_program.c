@@ -324,13 +324,13 @@ static void json_tail(tosac_json_writer *w, const rt_program *v)
 static void print_text(const char *path, const tosac_program *p, const rt_program *v,
                        const tosac_json *rep, tosac_json *const *meta)
 {
-    const ir_graph *g = p->cpu->graph;
+    const ir_graph *g = tosac_program_cpu(p)->graph;
     printf("program %s\n", path);
     print_layout(v);
     if (rep)
         printf("spec %s\n", str_or(tosac_json_get(rep, "spec"), "?"));
-    printf("%d delegate%s, CPU graph of %d node%s\n", p->n_delegates,
-           p->n_delegates == 1 ? "" : "s", g->n_nodes, g->n_nodes == 1 ? "" : "s");
+    printf("%d delegate%s, CPU graph of %d node%s\n", tosac_program_n_delegates(p),
+           tosac_program_n_delegates(p) == 1 ? "" : "s", g->n_nodes, g->n_nodes == 1 ? "" : "s");
     const tosac_json *nodes = tosac_json_get(rep, "nodes");
     if (!nodes) {
         printf("(no compile report in this program)\n");
@@ -352,14 +352,14 @@ static void print_text(const char *path, const tosac_program *p, const rt_progra
             }
         }
     }
-    for (int k = 0; k < p->n_delegates; k++) {
+    for (int k = 0; k < tosac_program_n_delegates(p); k++) {
         op_count ops[96];
-        int n = count_ops(p->delegates[k], ops, 96);
+        int n = count_ops(tosac_program_delegate(p, k), ops, 96);
         printf("delegate %d:", k);
         for (int i = 0; i < n; i++)
             printf("%s %s %d", i ? "," : "", ops[i].name, ops[i].n);
         char ver[32];
-        version_str(p->delegates[k], ver, sizeof ver);
+        version_str(tosac_program_delegate(p, k), ver, sizeof ver);
         printf("\n  tosa %s, %zu bytes\n", ver, rt_program_delegate(v, (uint32_t)k).tosa_size);
         print_io(tosac_json_get(meta[k], "inputs"), "input ");
         print_io(tosac_json_get(meta[k], "outputs"), "output");
@@ -395,21 +395,21 @@ static char *build_json(const char *path, const tosac_program *p, const rt_progr
     }
     tosac_json_key(&w, "delegates");
     tosac_json_begin_array(&w);
-    for (int k = 0; k < p->n_delegates; k++) {
+    for (int k = 0; k < tosac_program_n_delegates(p); k++) {
         tosac_json_begin_object(&w);
         tosac_json_key(&w, "index");
         tosac_json_write_int(&w, k);
         tosac_json_key(&w, "operators");
         tosac_json_begin_object(&w);
         op_count ops[96];
-        int n = count_ops(p->delegates[k], ops, 96);
+        int n = count_ops(tosac_program_delegate(p, k), ops, 96);
         for (int i = 0; i < n; i++) {
             tosac_json_key(&w, ops[i].name);
             tosac_json_write_int(&w, ops[i].n);
         }
         tosac_json_end_object(&w);
         char ver[32];
-        version_str(p->delegates[k], ver, sizeof ver);
+        version_str(tosac_program_delegate(p, k), ver, sizeof ver);
         tosac_json_key(&w, "tosa_version");
         tosac_json_write_string(&w, ver);
         rt_delegate_view dv = rt_program_delegate(v, (uint32_t)k);
@@ -429,7 +429,7 @@ static char *build_json(const char *path, const tosac_program *p, const rt_progr
     tosac_json_end_array(&w);
     tosac_json_key(&w, "cpu_nodes");
     tosac_json_begin_array(&w);
-    const ir_graph *g = p->cpu->graph;
+    const ir_graph *g = tosac_program_cpu(p)->graph;
     for (int i = 0; i < g->n_nodes; i++) {
         tosac_json_begin_object(&w);
         tosac_json_key(&w, "name");
@@ -477,12 +477,13 @@ int inspect_program(int argc, char **argv)
         rc = tosac_program_from_bytes(buf, len, &p, &err);
     if (!rc) /* the verified view of the same bytes (sections, signature, plan) */
         rc = rt_program_load(buf, len, &v, &err);
-    if (!rc && p->report)
-        rc = tosac_json_parse(p->report, strlen(p->report), &rep, &err);
-    if (!rc && !(meta = calloc((size_t)p->n_delegates + 1, sizeof *meta)))
+    if (!rc && tosac_program_report(p))
+        rc = tosac_json_parse(tosac_program_report(p), strlen(tosac_program_report(p)), &rep, &err);
+    if (!rc && !(meta = calloc((size_t)tosac_program_n_delegates(p) + 1, sizeof *meta)))
         rc = tosac_fail(&err, TOSAC_ERR_INTERNAL, "out of memory");
-    for (int k = 0; !rc && k < p->n_delegates; k++)
-        if (tosac_json_parse(p->meta[k], strlen(p->meta[k]), &meta[k], &err))
+    for (int k = 0; !rc && k < tosac_program_n_delegates(p); k++)
+        if (tosac_json_parse(tosac_program_delegate_meta(p, k),
+                             strlen(tosac_program_delegate_meta(p, k)), &meta[k], &err))
             rc = tosac_fail(&err, TOSAC_ERR_INPUT, "program: metadata of delegate %d is not "
                             "JSON", k);
     if (!rc && json && dot)
@@ -499,11 +500,15 @@ int inspect_program(int argc, char **argv)
     } else if (!rc) {
         print_text(path, p, &v, rep, meta);
     }
-    for (int k = 0; meta && k < p->n_delegates; k++)
+    for (int k = 0; meta && k < tosac_program_n_delegates(p); k++)
         tosac_json_free(meta[k]);
     free(meta);
     tosac_json_free(rep);
     tosac_program_free(p);
     free(buf);
+    char mp[TOSAC_MSG_PATH];
+    const char *shown = tosac_msg_path(path, mp);
+    if (rc && !strstr(err.msg, shown)) /* the reader's message names no file */
+        return cli_error(err.code ? err.code : TOSAC_ERR_INTERNAL, "%s: %s", shown, err.msg);
     return rc ? cli_report(&err) : 0;
 }
