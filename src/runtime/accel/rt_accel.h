@@ -42,6 +42,11 @@ typedef struct rt_accel_shared {
     unsigned char *scratch;         /* n_threads slices of scratch_stride bytes (16-aligned) */
     size_t scratch_stride;
     int n_threads;                  /* >= 1 */
+    /* compile-time measuring of a delegate that never runs (rt_measure: the main graph's):
+     * families allocate and decide exactly as they would, but need not fill what only the
+     * kernel reads (packed weights). In the padding after n_threads: the measured state's
+     * size does not change. */
+    bool measure_only;
     size_t scratch_need;            /* per thread, the largest request (rt_accel_finish) */
     const tosac_rt_parallel *par;   /* NULL: run tasks in the calling thread */
 } rt_accel_shared;
