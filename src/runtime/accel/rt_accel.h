@@ -64,7 +64,10 @@ void rt_accel_parallel(const rt_accel_shared *sh, int n_tasks, tosac_rt_task tas
 typedef struct rt_accel_block {
     interp_block_state *bs;
     const tosa_block *b;
-    int *n_readers;             /* per tensor: operands reading it, +1 if a block output */
+    /* per tensor, for rt_accel_sole_reader / rt_accel_is_const in constant time: bits 0-29
+     * its one reader + 1 (exactly one operand reads it and it is not a block output), else 0;
+     * RT_ACCEL_CONST_BIT when a CONST/CONST_SHAPE writes it. NULL: those two scan the block. */
+    int *reader;
     int *pos;                   /* per operator: its position in bs->order */
     unsigned char *claimed;     /* per operator: taken by an installed group */
     tosac_arena *state;
@@ -80,6 +83,8 @@ typedef struct rt_accel_family {
      * next family), or < 0 with err set on an internal error. */
     int (*try_op)(rt_accel_block *ab, int op, tosac_error *err);
 } rt_accel_family;
+
+#define RT_ACCEL_CONST_BIT (1 << 30)
 
 /* NULL-terminated, in the order families are tried (rt_accel_families.c). */
 extern const rt_accel_family *const rt_accel_families[];
