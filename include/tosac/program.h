@@ -46,6 +46,11 @@ tosac_code tosac_program_write_file(const tosac_program *p, const char *path, to
 /* Untrusted bytes: bad files are TOSAC_ERR_INPUT naming the problem. */
 tosac_code tosac_program_from_bytes(const void *buf, size_t len, tosac_program **out,
                                     tosac_error *err);
+/* The same with the delegates' names and constants pointing into buf where their file bytes
+ * are their in-memory form (TOSA_READ_BORROW: buf must outlive *out, unchanged). Compile's
+ * read-back check: no second copy of the weights. */
+tosac_code tosac_program_from_bytes_borrowed(const void *buf, size_t len, tosac_program **out,
+                                             tosac_error *err);
 tosac_code tosac_program_read_file(const char *path, tosac_program **out, tosac_error *err);
 void tosac_program_free(tosac_program *p);
 

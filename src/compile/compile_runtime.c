@@ -8,6 +8,7 @@
 
 #include "compile/compile_plan.h"
 #include "compile/program_internal.h"
+#include "compile/program_bytes.h"
 #include "runtime/rt_internal.h"
 #include "tosac/compile.h"
 
@@ -108,84 +109,94 @@ static void plan_section(const tosac_program_plan *pl, buf *b)
     free(pool.d);
 }
 
-/* The file with its PLAN section's body replaced by plan and, when rr is given, a RUNTIME
- * section appended (section bodies are position-independent: everything inside is relative
- * to the section's start). */
-static tosac_code rewrite(const void *in, size_t len, const buf *plan, const rt_runtime_rec *rr,
-                          void **out, size_t *out_len, tosac_error *err)
+/* *io (a program whose last section is its RUNTIME record) with its PLAN section's body
+ * replaced by plan and the RUNTIME record by rr, in the same buffer: the bytes before the
+ * PLAN (header, table, the delegates) stay, the PLAN and the sections after it (REPORT, the
+ * RUNTIME record) are written again, each 16-aligned (section bodies are position-independent:
+ * everything inside is relative to the section's start). */
+static tosac_code rewrite_tail(const buf *plan, const rt_runtime_rec *rr, void **io,
+                               size_t *io_len, size_t *io_cap, tosac_error *err)
 {
     rt_program v;
-    tosac_code rc = rt_program_load(in, len, &v, err);
+    tosac_code rc = rt_program_load(*io, *io_len, &v, err);
     if (rc)
         return rc;
-    uint32_t ns = v.n_sections + (rr ? 1 : 0);
-    buf b = {0};
-    size_t total = sizeof(rt_header_rec) + ns * (sizeof(rt_section_rec) + 16) + plan->len +
-                   (rr ? sizeof *rr : 0) + 16;
-    for (uint32_t s = 0; s < v.n_sections; s++)
-        total += v.sections[s].kind == RT_SEC_PLAN ? 0 : (size_t)v.sections[s].size;
-    if ((b.d = malloc(total)))
-        b.cap = total;
-    rt_header_rec h;
-    memcpy(&h, in, sizeof h);
-    h.n_sections = ns;
-    put(&b, &h, sizeof h);
-    put(&b, NULL, (size_t)ns * sizeof(rt_section_rec));
-    for (uint32_t s = 0; s < ns; s++) {
-        pad16(&b);
-        rt_section_rec r;
-        const void *body;
-        if (s < v.n_sections) {
-            r = v.sections[s];
-            body = r.kind == RT_SEC_PLAN ? plan->d : (const unsigned char *)in + r.offset;
-            if (r.kind == RT_SEC_PLAN)
-                r.size = plan->len;
-        } else {
-            memset(&r, 0, sizeof r);
-            r.kind = RT_SEC_RUNTIME;
-            r.flags = RT_SECF_OPTIONAL;
-            r.size = sizeof *rr;
-            body = rr;
+    uint32_t ns = v.n_sections, sp = 0;
+    while (sp < ns && v.sections[sp].kind != RT_SEC_PLAN)
+        sp++;
+    if (sp + 1 >= ns || v.sections[ns - 1].kind != RT_SEC_RUNTIME)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "program: no PLAN and RUNTIME to replace");
+    /* the records and bodies between the PLAN and the RUNTIME record, saved: the new PLAN
+     * may be longer than the old one */
+    buf saved = {0};
+    put(&saved, v.sections + sp, (size_t)(ns - sp) * sizeof(rt_section_rec));
+    for (uint32_t s = sp + 1; s + 1 < ns; s++)
+        put(&saved, (const unsigned char *)*io + v.sections[s].offset, (size_t)v.sections[s].size);
+    size_t at = (size_t)(ns - sp) * sizeof(rt_section_rec); /* the first saved body */
+    size_t keep = (size_t)v.sections[sp].offset, total = keep + (saved.len - at) + plan->len +
+                  sizeof *rr + 16 * ((size_t)(ns - sp) + 1);
+    buf b = {*io, keep, *io_cap, saved.oom};
+    if (!b.oom && total > b.cap) {
+        unsigned char *g = realloc(b.d, total);
+        if (g) {
+            b.d = g;
+            b.cap = total;
+            *io = g;
+            *io_cap = total;
         }
-        r.offset = b.len;
-        put(&b, body, (size_t)r.size);
-        if (!b.oom)
-            memcpy(b.d + sizeof h + s * sizeof r, &r, sizeof r);
+        b.oom = !g;
+    }
+    for (uint32_t s = sp; !b.oom && s < ns; s++) {
+        pad16(&b);
+        rt_section_rec rec;
+        memcpy(&rec, saved.d + (size_t)(s - sp) * sizeof rec, sizeof rec);
+        const void *body;
+        if (s == sp) {
+            body = plan->d;
+            rec.size = plan->len;
+        } else if (s + 1 == ns) {
+            body = rr;
+            rec.size = sizeof *rr;
+        } else {
+            body = saved.d + at;
+            at += (size_t)rec.size;
+        }
+        rec.offset = b.len;
+        put(&b, body, (size_t)rec.size);
+        memcpy(b.d + sizeof(rt_header_rec) + s * sizeof rec, &rec, sizeof rec);
     }
     pad16(&b);
-    h.file_bytes = b.len;
-    if (!b.oom)
-        memcpy(b.d, &h, sizeof h);
-    if (b.oom) {
-        free(b.d);
+    free(saved.d);
+    if (b.oom)
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing a program");
-    }
-    *out = b.d;
-    *out_len = b.len;
+    rt_header_rec h;
+    memcpy(&h, b.d, sizeof h);
+    h.file_bytes = b.len;
+    memcpy(b.d, &h, sizeof h);
+    *io_len = b.len;
     return TOSAC_OK;
 }
 
-/* Plans p and writes it (raw: p's bytes with an empty plan; rr, when given). */
-static tosac_code plan_and_write(const tosac_program *p, const void *raw, size_t raw_len,
-                                 const tosac_plan_sizes *extra, const rt_runtime_rec *rr,
-                                 tosac_program_plan *pl, void **out, size_t *out_len,
-                                 tosac_error *err)
+/* Plans p into the PLAN section body *plan. */
+static tosac_code make_plan(const tosac_program *p, const tosac_plan_sizes *extra, buf *plan,
+                            tosac_error *err)
 {
-    buf plan = {0};
+    tosac_program_plan pl;
+    memset(&pl, 0, sizeof pl);
     tosac_error e;
     tosac_error_clear(&e);
-    tosac_code rc = tosac_plan_program(p, extra, pl, &e);
+    tosac_code rc = tosac_plan_program(p, extra, &pl, &e);
     if (rc) /* the compiler made p: a program it cannot plan is its bug, unless unsupported */
         rc = rc == TOSAC_ERR_UNSUPPORTED
                  ? tosac_fail(err, rc, "%s", e.msg)
                  : tosac_fail(err, TOSAC_ERR_INTERNAL, "internal error: the compiled program "
                               "cannot be planned: %s", e.msg);
     if (!rc) {
-        plan_section(pl, &plan);
-        rc = plan.oom ? tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing a program")
-                      : rewrite(raw, raw_len, &plan, rr, out, out_len, err);
+        plan_section(&pl, plan);
+        if (plan->oom)
+            rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing a program");
     }
-    free(plan.d);
+    tosac_program_plan_free(&pl);
     return rc;
 }
 
@@ -250,34 +261,43 @@ tosac_code tosac_program_build(tosac_program *p, void **out, size_t *out_len, to
 {
     *out = NULL;
     *out_len = 0;
-    tosac_program_plan pl;
-    memset(&pl, 0, sizeof pl);
-    void *first = NULL;
-    size_t first_len = 0;
     tosac_plan_sizes extra;
     memset(&extra, 0, sizeof extra);
     rt_sizes sz;
     memset(&sz, 0, sizeof sz);
-    void *raw = NULL;
-    size_t raw_len = 0;
-    tosac_code rc = sort_graphs(p->cpu->graph, 0, err);
-    if (!rc) /* written once: the plans replace only its PLAN section */
-        rc = tosac_program_to_bytes(p, &raw, &raw_len, err);
-    if (!rc)
-        rc = plan_and_write(p, raw, raw_len, NULL, NULL, &pl, &first, &first_len, err);
-    tosac_program_plan_free(&pl);
-    if (!rc)
-        rc = measure(p, first, first_len, &extra, &sz, err);
+    void *bytes = NULL;
+    size_t len = 0, cap = 0;
+    buf plan = {0};
+    /* written once, with an empty plan and an empty RUNTIME record, and room for the plan:
+     * the plans (both the same size: they differ in offsets and sizes only) and the measured
+     * sizes replace only the file's tail, in the same buffer (rewrite_tail) */
     rt_runtime_rec rr;
     memset(&rr, 0, sizeof rr);
+    tosac_code rc = sort_graphs(p->cpu->graph, 0, err);
+    if (!rc)
+        rc = make_plan(p, NULL, &plan, err);
+    if (!rc)
+        rc = program_to_bytes_with(p, RT_SEC_RUNTIME, RT_SECF_OPTIONAL, &rr, sizeof rr,
+                                   plan.len + 256, &bytes, &len, &cap, err);
+    if (!rc)
+        rc = rewrite_tail(&plan, &rr, &bytes, &len, &cap, err);
+    if (!rc)
+        rc = measure(p, bytes, len, &extra, &sz, err);
     rr.state_bytes = sz.state_bytes + STATE_SLACK;
     rr.dynamic_bytes = (sz.dynamic_bytes + 15) / 16 * 16;
     rr.thread_scratch = sz.thread_scratch;
+    plan.len = 0;
     if (!rc)
-        rc = plan_and_write(p, raw, raw_len, &extra, &rr, &pl, out, out_len, err);
-    tosac_program_plan_free(&pl);
-    free(raw);
-    free(first);
+        rc = make_plan(p, &extra, &plan, err);
+    if (!rc)
+        rc = rewrite_tail(&plan, &rr, &bytes, &len, &cap, err);
+    free(plan.d);
+    if (!rc) {
+        *out = bytes;
+        *out_len = len;
+        bytes = NULL;
+    }
+    free(bytes);
     free((void *)extra.n_nodes);
     free((void *)extra.scratch);
     free(sz.scratch);

@@ -59,7 +59,7 @@ tosac_code tosac_compile_verify(const void *bytes, size_t len, const tosa_spec *
     tosac_code rc = load_on_runtime(bytes, len, &e);
     if (!rc) {
         stage = "does not read back";
-        rc = tosac_program_from_bytes(bytes, len, &p, &e);
+        rc = tosac_program_from_bytes_borrowed(bytes, len, &p, &e);
     }
     if (!rc) {
         stage = "has a CPU graph whose declared types do not hold";

@@ -7,9 +7,11 @@
 
 #include "compile/compile_json.h"
 #include "compile/program_internal.h"
+#include "compile/program_bytes.h"
 #include "runtime/rt_program.h"
 #include "tosac/compile.h"
 #include "tosac/program.h"
+#include "util/alloc.h"
 #include "util/fileio.h"
 
 void tosac_program_free_run(tosac_program *p); /* program_run.c */
@@ -561,6 +563,14 @@ static tosac_code build_sections(const tosac_program *p, writer *w, section *sec
 tosac_code tosac_program_to_bytes(const tosac_program *p, void **buf, size_t *len,
                                   tosac_error *err)
 {
+    size_t cap;
+    return program_to_bytes_with(p, 0, 0, NULL, 0, 0, buf, len, &cap, err);
+}
+
+tosac_code program_to_bytes_with(const tosac_program *p, uint32_t kind, uint32_t flags,
+                                 const void *body, size_t body_len, size_t spare, void **buf,
+                                 size_t *len, size_t *cap, tosac_error *err)
+{
     writer w;
     memset(&w, 0, sizeof w);
     int max_secs = p->n_delegates + 8, ns = 0;
@@ -569,7 +579,9 @@ tosac_code tosac_program_to_bytes(const tosac_program *p, void **buf, size_t *le
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing a program");
     tosac_code rc = build_sections(p, &w, secs, &ns, err);
     bool oom = false, big = w.too_big;
-    size_t total = sizeof(rt_header_rec) + (size_t)ns * sizeof(rt_section_rec);
+    int n_all = ns + (kind ? 1 : 0);
+    size_t total = sizeof(rt_header_rec) + (size_t)n_all * sizeof(rt_section_rec) +
+                   RT_PROGRAM_ALIGN + body_len;
     for (int i = 0; i < ns; i++) {
         oom |= secs[i].body.oom;
         big |= secs[i].body.len + secs[i].tail_len > UINT32_MAX;
@@ -590,19 +602,26 @@ tosac_code tosac_program_to_bytes(const tosac_program *p, void **buf, size_t *le
         memset(&h, 0, sizeof h);
         memcpy(h.magic, RT_PROGRAM_MAGIC, 8);
         h.version = RT_PROGRAM_VERSION;
-        h.n_sections = (uint32_t)ns;
-        reserve(&out, total + RT_PROGRAM_ALIGN);
+        h.n_sections = (uint32_t)n_all;
+        reserve(&out, total + RT_PROGRAM_ALIGN + spare);
         put(&out, &h, sizeof h);
-        put(&out, NULL, (size_t)ns * sizeof(rt_section_rec));
-        for (int i = 0; i < ns; i++) {
+        put(&out, NULL, (size_t)n_all * sizeof(rt_section_rec));
+        for (int i = 0; i < n_all; i++) {
             pad(&out, RT_PROGRAM_ALIGN);
             rt_section_rec s;
             memset(&s, 0, sizeof s);
-            s.kind = secs[i].kind;
             s.offset = out.len;
-            s.size = secs[i].body.len + secs[i].tail_len;
-            put(&out, secs[i].body.d, secs[i].body.len);
-            put(&out, secs[i].tail, secs[i].tail_len);
+            if (i < ns) {
+                s.kind = secs[i].kind;
+                s.size = secs[i].body.len + secs[i].tail_len;
+                put(&out, secs[i].body.d, secs[i].body.len);
+                put(&out, secs[i].tail, secs[i].tail_len);
+            } else { /* the caller's last section */
+                s.kind = kind;
+                s.flags = flags;
+                s.size = body_len;
+                put(&out, body, body_len);
+            }
             if (!out.oom)
                 memcpy(out.d + sizeof h + (size_t)i * sizeof s, &s, sizeof s);
         }
@@ -625,6 +644,7 @@ tosac_code tosac_program_to_bytes(const tosac_program *p, void **buf, size_t *le
     }
     *buf = out.d;
     *len = out.len;
+    *cap = out.cap;
     return TOSAC_OK;
 }
 
@@ -851,12 +871,13 @@ static tosac_code rebuild_model(const rt_program *v, ir_model **out, ir_graph **
 }
 
 static tosac_code read_delegates(const rt_program *v, tosac_program *p, ir_graph **graphs,
-                                 tosac_error *err)
+                                 unsigned flags, tosac_error *err)
 {
     tosac_code rc = TOSAC_OK;
     for (uint32_t d = 0; !rc && d < v->n_delegates; d++) {
         rt_delegate_view dv = rt_program_delegate(v, d);
-        rc = tosa_graph_read(dv.tosa, dv.tosa_size, &p->delegates[d], err);
+        rc = tosa_graph_read_ex(dv.tosa, dv.tosa_size, tosac_libc_allocator(), flags,
+                                &p->delegates[d], err);
         if (rc)
             return tosac_fail(err, rc, "program: delegate %u: flatbuffer refused", d);
         /* the same metadata compile writes, from the delegate node's graph */
@@ -869,13 +890,15 @@ static tosac_code read_delegates(const rt_program *v, tosac_program *p, ir_graph
     return rc;
 }
 
-tosac_code tosac_program_from_bytes(const void *buf, size_t len, tosac_program **out,
-                                    tosac_error *err)
+/* flags: TOSA_READ_BORROW for the delegates (only when buf itself is 16-aligned). */
+static tosac_code from_bytes(const void *buf, size_t len, unsigned flags, tosac_program **out,
+                             tosac_error *err)
 {
     *out = NULL;
     /* the loader needs a 16-aligned buffer: copy one that is not */
     void *copy = NULL;
     if ((uintptr_t)buf % RT_PROGRAM_ALIGN) {
+        flags = 0; /* nothing may point into the copy */
         if (!(copy = aligned_alloc(RT_PROGRAM_ALIGN, (len + 15) / 16 * 16 + 16)))
             return oom(err);
         memcpy(copy, buf, len);
@@ -900,7 +923,7 @@ tosac_code tosac_program_from_bytes(const void *buf, size_t len, tosac_program *
     if (!rc)
         rc = rebuild_model(&v, &p->cpu, graphs, err);
     if (!rc)
-        rc = read_delegates(&v, p, graphs, err);
+        rc = read_delegates(&v, p, graphs, flags, err);
     if (!rc && v.report && !(p->report = strdup(v.report)))
         rc = oom(err);
     free(graphs);
@@ -911,6 +934,18 @@ tosac_code tosac_program_from_bytes(const void *buf, size_t len, tosac_program *
     }
     *out = p;
     return TOSAC_OK;
+}
+
+tosac_code tosac_program_from_bytes(const void *buf, size_t len, tosac_program **out,
+                                    tosac_error *err)
+{
+    return from_bytes(buf, len, 0, out, err);
+}
+
+tosac_code tosac_program_from_bytes_borrowed(const void *buf, size_t len, tosac_program **out,
+                                             tosac_error *err)
+{
+    return from_bytes(buf, len, TOSA_READ_BORROW, out, err);
 }
 
 tosac_code tosac_program_read_file(const char *path, tosac_program **out, tosac_error *err)

@@ -218,6 +218,7 @@ tosac_code ir_node_set_graph(ir_graph *g, int node, const char *name, ir_graph *
     a->g = sub;
     if (sub)
         sub->parent = g;
+    ir_index_note_body(g);
     return TOSAC_OK;
 }
 
@@ -236,6 +237,7 @@ tosac_code ir_node_set_graphs(ir_graph *g, int node, const char *name, ir_graph 
         a->graphs[i] = subs[i];
         subs[i]->parent = g;
     }
+    ir_index_note_body(g);
     a->n = n > 0 ? n : 0;
     return TOSAC_OK;
 }

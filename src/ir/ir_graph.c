@@ -49,6 +49,11 @@ const char *ir_node_desc(const ir_graph *g, int node, char *buf, size_t len)
 typedef struct name_index {
     int *slots;
     size_t cap;
+    /* whether a node of the graph holds a body, for fresh names (name_taken_deep): -1 not
+     * known, 0 none, 1 some. Bodies are attached only by ir_node_set_graph(s), which set 1
+     * (ir_index_note_body); onnx_fold_if moves bodies only into a graph whose If holds
+     * bodies. Killing or compacting nodes keeps 1: a rebuild asks again. */
+    signed char bodies;
 } name_index;
 
 static size_t hash_name(const char *s)
@@ -90,6 +95,7 @@ void ir_index_rebuild(ir_graph *g)
     free(ix->slots);
     ix->slots = slots;
     ix->cap = cap;
+    ix->bodies = -1;
     for (int i = 0; i < g->n_tensors; i++)
         index_put(ix, g, i);
 }
@@ -407,11 +413,34 @@ int ir_graph_resolve_tensor(ir_graph *g, const char *name, tosac_error *err)
     return id;
 }
 
+void ir_index_note_body(ir_graph *g)
+{
+    name_index *ix = g->index_;
+    if (ix)
+        ix->bodies = 1;
+}
+
+/* Whether a node of g (dead ones included) holds a body; remembered in the index. */
+static bool holds_bodies(const ir_graph *g)
+{
+    name_index *ix = g->index_;
+    if (ix && ix->bodies >= 0)
+        return ix->bodies;
+    bool any = false;
+    for (int i = 0; i < g->n_nodes && !any; i++)
+        any = ir_node_subgraph(&g->nodes[i], 0) != NULL;
+    if (ix)
+        ix->bodies = any;
+    return any;
+}
+
 /* True when name is a tensor of g or of a body nested in g's nodes. */
 static bool name_taken_deep(const ir_graph *g, const char *name)
 {
     if (ir_graph_find_tensor(g, name) >= 0)
         return true;
+    if (!holds_bodies(g))
+        return false;
     for (int i = 0; i < g->n_nodes; i++) {
         const ir_graph *sub;
         for (int k = 0; (sub = ir_node_subgraph(&g->nodes[i], k)); k++)

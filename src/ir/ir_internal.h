@@ -16,6 +16,8 @@ tosac_code ir_tensor_copy(tosac_tensor *dst, const tosac_tensor *src, tosac_erro
 
 /* Name index maintenance (src/ir/ir_graph.c). */
 void ir_index_rebuild(ir_graph *g);
+/* A node of g now holds a body (ir_node_set_graph/_graphs): fresh names look into bodies. */
+void ir_index_note_body(ir_graph *g);
 /* The captures of tensor in g's bodies (and theirs, deeper) take its current name where the
  * body has no tensor of that name: a dump of a body then names what the body really reads. */
 void ir_sync_capture_names(ir_graph *g, int tensor);

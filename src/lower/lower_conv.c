@@ -121,9 +121,9 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x, c
             if (dw)                                                                         \
                 for (int64_t yx = 0; yx < khw; yx++)                                        \
                     d_[yx * no + o] = s_[yx];                                               \
-            else                                                                            \
-                for (int64_t yx = 0; yx < khw; yx++)                                        \
-                    for (int64_t k = 0; k < nk; k++)                                        \
+            else /* source order: reads stream, the writes stay in one channel's block */ \
+                for (int64_t k = 0; k < nk; k++)                                            \
+                    for (int64_t yx = 0; yx < khw; yx++)                                    \
                         d_[(o * khw + yx) * nk + k] = s_[k * khw + yx];                     \
     } while (0)
 

@@ -460,17 +460,24 @@ static tosac_code set_str(char **dst, const char *src, tosac_error *err)
     return TOSAC_OK;
 }
 
-tosac_code onnx_import_bytes(const void *buf, size_t len, const char *base_dir, ir_model **out,
-                             tosac_error *err)
+/* owned: buf is the caller's malloc'd file, released as soon as it is decoded (the weights
+ * are then in memory twice, not three times). */
+static tosac_code import_bytes(const void *buf, size_t len, void *owned, const char *base_dir,
+                               ir_model **out, tosac_error *err)
 {
     *out = NULL;
-    if (len == 0)
-        return tosac_fail(err, TOSAC_ERR_INPUT, "empty ONNX model");
     tosac_error wire;
     tosac_error_clear(&wire);
-    if (onnx_wire_check(buf, len, &onnx__model_proto__descriptor, &wire))
+    if (len == 0) {
+        free(owned);
+        return tosac_fail(err, TOSAC_ERR_INPUT, "empty ONNX model");
+    }
+    if (onnx_wire_check(buf, len, &onnx__model_proto__descriptor, &wire)) {
+        free(owned);
         return tosac_fail(err, TOSAC_ERR_INPUT, "truncated or corrupt ONNX model (%s)", wire.msg);
+    }
     Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, len, buf);
+    free(owned);
     if (!mp)
         return tosac_fail(err, TOSAC_ERR_INPUT, "truncated or corrupt ONNX model (protobuf "
                           "decoding failed: wrong field types)");
@@ -510,6 +517,12 @@ tosac_code onnx_import_bytes(const void *buf, size_t len, const char *base_dir, 
     return TOSAC_OK;
 }
 
+tosac_code onnx_import_bytes(const void *buf, size_t len, const char *base_dir, ir_model **out,
+                             tosac_error *err)
+{
+    return import_bytes(buf, len, NULL, base_dir, out, err);
+}
+
 tosac_code onnx_import_file(const char *path, ir_model **out, tosac_error *err)
 {
     void *buf;
@@ -531,9 +544,8 @@ tosac_code onnx_import_file(const char *path, ir_model **out, tosac_error *err)
         strcpy(dir, ".");
     tosac_error local;
     tosac_error_clear(&local);
-    tosac_code rc = onnx_import_bytes(buf, len, dir, out, &local);
+    tosac_code rc = import_bytes(buf, len, buf, dir, out, &local); /* releases buf */
     free(dir);
-    free(buf);
     if (rc) { /* every problem of the model names its file */
         char mp[TOSAC_MSG_PATH];
         return tosac_fail(err, rc, "'%s': %s", tosac_msg_path(path, mp), local.msg);

@@ -14,6 +14,7 @@ typedef struct grouping {
     int *n_succ;
     int *stack;
     unsigned char *seen;
+    int *size, *lo, *hi; /* per group root: its nodes, lowest and highest position */
 } grouping;
 
 static int find(grouping *s, int x)
@@ -27,6 +28,13 @@ static int find(grouping *s, int x)
  * positioned before the union's last node can lie on such a path. */
 static bool creates_cycle(grouping *s, int a, int b, int n_nodes)
 {
+    /* A path leaving the union and coming back passes a node outside it positioned between
+     * the union's first and last: none when the union fills its range of positions (as
+     * groups grown along a chain do), so no search is needed. */
+    int lo = s->lo[a] < s->lo[b] ? s->lo[a] : s->lo[b];
+    int hi = s->hi[a] > s->hi[b] ? s->hi[a] : s->hi[b];
+    if ((long)s->size[a] + s->size[b] == (long)hi - lo + 1)
+        return false;
     int maxpos = -1, top = 0;
     memset(s->seen, 0, (size_t)n_nodes);
     for (int i = 0; i < n_nodes; i++) {
@@ -103,6 +111,9 @@ static void grouping_free(grouping *s, int n_nodes)
     free(s->pos);
     free(s->stack);
     free(s->seen);
+    free(s->size);
+    free(s->lo);
+    free(s->hi);
 }
 
 void partition_plan_free(partition_plan *p)
@@ -176,7 +187,7 @@ tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_p
 {
     memset(out, 0, sizeof *out);
     int nn = g->n_nodes, cap = nn > 0 ? nn : 1;
-    grouping s = {g, NULL, NULL, NULL, NULL, NULL, NULL};
+    grouping s = {g, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     out->n_nodes = nn;
     out->part = malloc((size_t)cap * sizeof *out->part);
     out->reason = calloc((size_t)cap, sizeof *out->reason);
@@ -187,10 +198,13 @@ tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_p
     s.n_succ = calloc((size_t)cap, sizeof *s.n_succ);
     s.stack = malloc((size_t)cap * sizeof *s.stack);
     s.seen = malloc((size_t)cap);
+    s.size = malloc((size_t)cap * sizeof *s.size);
+    s.lo = malloc((size_t)cap * sizeof *s.lo);
+    s.hi = malloc((size_t)cap * sizeof *s.hi);
     int *order = malloc((size_t)cap * sizeof *order), n_order = 0;
     tosac_code rc = TOSAC_OK;
     if (!out->part || !out->reason || !out->category || !s.uf || !s.pos || !s.succ ||
-        !s.n_succ || !s.stack || !s.seen || !order)
+        !s.n_succ || !s.stack || !s.seen || !s.size || !s.lo || !s.hi || !order)
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");
     if (!rc)
         rc = ir_graph_topo_order(g, order, &n_order, err);
@@ -198,6 +212,10 @@ tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_p
         rc = support(spec, g, out, err);
     if (!rc)
         rc = build_succ(&s, nn, err);
+    ir_uses u;
+    memset(&u, 0, sizeof u);
+    if (!rc)
+        rc = ir_uses_build(g, &u, err);
     if (!rc) {
         for (int i = 0; i < nn; i++) {
             s.uf[i] = out->reason[i] ? -1 : i;
@@ -205,6 +223,10 @@ tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_p
         }
         for (int k = 0; k < n_order; k++)
             s.pos[order[k]] = k;
+        for (int i = 0; i < nn; i++) {
+            s.size[i] = 1;
+            s.lo[i] = s.hi[i] = s.pos[i];
+        }
         /* grow along producer -> consumer edges in topological order */
         for (int k = 0; k < n_order; k++) {
             int v = order[k];
@@ -212,12 +234,16 @@ tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_p
                 continue;
             const ir_node *n = &g->nodes[v];
             for (int i = 0; i < n->n_inputs; i++) {
-                int t = n->inputs[i], p = t >= 0 ? ir_graph_producer(g, t) : -1;
+                int t = n->inputs[i], p = t >= 0 ? ir_uses_producer(&u, t) : -1;
                 if (p < 0 || s.uf[p] < 0)
                     continue;
                 int a = find(&s, p), b = find(&s, v);
-                if (a != b && !creates_cycle(&s, a, b, nn))
+                if (a != b && !creates_cycle(&s, a, b, nn)) {
                     s.uf[b] = a;
+                    s.size[a] += s.size[b];
+                    s.lo[a] = s.lo[b] < s.lo[a] ? s.lo[b] : s.lo[a];
+                    s.hi[a] = s.hi[b] > s.hi[a] ? s.hi[b] : s.hi[a];
+                }
             }
         }
         /* number the delegates by their first node in topological order */
@@ -241,6 +267,7 @@ tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_p
             free(num);
         }
     }
+    ir_uses_free(&u);
     free(order);
     grouping_free(&s, nn);
     if (rc)

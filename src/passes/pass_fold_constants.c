@@ -125,7 +125,19 @@ static tosac_code fold_shape_of(ir_graph *g, int ni, tosac_error *err)
 
 /* Evaluates node ni when every input is constant (DequantizeLinear too, of any size, when
  * fold_dq: the float weights replace the integer ones). */
-static tosac_code fold_node(ir_graph *g, int ni, int64_t opset, bool fold_dq, tosac_error *err)
+/* Whether a live Constant node is left (constant_nodes_to_data keeps those whose value does
+ * not fit their tensor). Folding adds none, so without one a tensor without data is not
+ * constant and fold_node need not look for its producer (a scan per input: quadratic). */
+static bool any_constant_node(const ir_graph *g)
+{
+    for (int i = 0; i < g->n_nodes; i++)
+        if (!g->nodes[i].dead && ir_node_is(&g->nodes[i], "Constant"))
+            return true;
+    return false;
+}
+
+static tosac_code fold_node(ir_graph *g, int ni, int64_t opset, bool fold_dq,
+                            bool constant_nodes, tosac_error *err)
 {
     const ir_node *n = &g->nodes[ni];
     if (never_fold(n, fold_dq) || n->n_inputs > CPU_MAX_IO || n->n_outputs > CPU_MAX_IO ||
@@ -140,7 +152,7 @@ static tosac_code fold_node(ir_graph *g, int ni, int64_t opset, bool fold_dq, to
     for (int i = 0; i < n->n_inputs; i++) {
         if (n->inputs[i] < 0)
             continue;
-        if (!ir_graph_const_value(g, n->inputs[i], &ins[i]))
+        if (!ir_graph_const_value_from(g, n->inputs[i], constant_nodes ? -2 : -1, &ins[i]))
             return TOSAC_OK;
         if (ins[i].dtype == TOSAC_DT_F16 || ins[i].dtype == TOSAC_DT_BF16)
             return TOSAC_OK; /* the executor widens these around the kernel */
@@ -222,12 +234,13 @@ tosac_code pass_fold_constants(ir_graph *g, const pass_ctx *c, tosac_error *err)
     tosac_code rc = constant_nodes_to_data(g, err);
     if (!rc)
         rc = ir_graph_toposort(g, err); /* producers fold before their readers look */
+    bool constant_nodes = any_constant_node(g);
     for (int i = 0; !rc && i < g->n_nodes; i++) {
         if (g->nodes[i].dead)
             continue;
         rc = fold_shape_of(g, i, err);
         if (!rc && !g->nodes[i].dead)
-            rc = fold_node(g, i, c->opset, false, err);
+            rc = fold_node(g, i, c->opset, false, constant_nodes, err);
         if (!rc && !g->nodes[i].dead)
             drop_identity_cast(g, i, err);
         rc = rc ? rc : err->code;
@@ -240,9 +253,10 @@ tosac_code pass_fold_constants(ir_graph *g, const pass_ctx *c, tosac_error *err)
 
 tosac_code pass_fold_dequantized_weights(ir_graph *g, int64_t opset, tosac_error *err)
 {
+    bool constant_nodes = any_constant_node(g);
     for (int i = 0; i < g->n_nodes; i++)
         if (!g->nodes[i].dead && ir_node_is(&g->nodes[i], "DequantizeLinear") &&
-            fold_node(g, i, opset, true, err))
+            fold_node(g, i, opset, true, constant_nodes, err))
             return err->code;
     ir_graph_compact(g);
     return TOSAC_OK;

@@ -19,9 +19,9 @@
 static bool is_op(const ir_node *n, const char *op) { return !n->dead && ir_node_is(n, op); }
 
 /* The quantized tensor behind float input t: DQ(x_q) -> t, or -1. */
-static int dq_source(const ir_graph *g, int t)
+static int dq_source(const ir_graph *g, const ir_uses *u, int t)
 {
-    int p = ir_graph_producer(g, t);
+    int p = ir_uses_producer(u, t);
     if (p < 0 || !is_op(&g->nodes[p], "DequantizeLinear") || g->nodes[p].n_inputs < 1)
         return -1;
     int q = g->nodes[p].inputs[0];
@@ -31,10 +31,10 @@ static int dq_source(const ir_graph *g, int t)
 }
 
 /* The sole reader of t (a node index), or -1 if t has another reader or is a graph output. */
-static int sole_reader(const ir_graph *g, int t)
+static int sole_reader(const ir_graph *g, const ir_uses *u, int t)
 {
     int who[2];
-    if (ir_graph_is_output(g, t) || ir_graph_consumers(g, t, who, 2) != 1)
+    if (ir_graph_is_output(g, t) || ir_uses_consumers(u, t, who, 2) != 1)
         return -1;
     return who[0];
 }
@@ -44,17 +44,17 @@ typedef struct out_plan {
     int act_node;   /* Relu/Clip between the op and the Q, or -1 */
 } out_plan;
 
-static bool plan_output(const ir_graph *g, int t, out_plan *p)
+static bool plan_output(const ir_graph *g, const ir_uses *u, int t, out_plan *p)
 {
     p->act_node = -1;
-    int r = sole_reader(g, t), feeds = t;
+    int r = sole_reader(g, u, t), feeds = t;
     if (r < 0)
         return false;
     const ir_node *rn = &g->nodes[r];
     if ((is_op(rn, "Relu") || is_op(rn, "Clip")) && rn->inputs[0] == t && rn->n_outputs == 1) {
         p->act_node = r;
         feeds = rn->outputs[0];
-        r = sole_reader(g, feeds);
+        r = sole_reader(g, u, feeds);
         if (r < 0)
             return false;
         rn = &g->nodes[r];
@@ -85,10 +85,11 @@ static bool foldable_op(const ir_node *n)
  * scales are coordinates; a float Conv/ConvTranspose/Gemm bias, as a16w8 QDQ models keep it
  * since ONNX has no 48-bit DequantizeLinear, is quantized by the lowering at the
  * accumulator's scale). */
-static bool float_param_slot(const ir_graph *g, const ir_node *n, int slot)
+static bool float_param_slot(const ir_graph *g, const ir_uses *u, const ir_node *n, int slot)
 {
     tosac_tensor cv;
-    if (!ir_graph_const_value(g, n->inputs[slot], &cv))
+    int t = n->inputs[slot];
+    if (!ir_graph_const_value_from(g, t, ir_uses_producer(u, t), &cv))
         return false;
     return (ir_node_is(n, "Clip") && (slot == 1 || slot == 2)) ||
            ((ir_node_is(n, "Conv") || ir_node_is(n, "Gemm") || ir_node_is(n, "ConvTranspose")) &&
@@ -114,7 +115,8 @@ static bool non_numeric_result(const ir_graph *g, const ir_node *n, int o)
 }
 
 /* Folds node ni if it fits the pattern; *done reports it. */
-static tosac_code fold_node(ir_graph *g, int ni, bool *done, tosac_error *err)
+static tosac_code fold_node(ir_graph *g, const ir_uses *u, int ni, bool *done,
+                            tosac_error *err)
 {
     *done = false;
     ir_node *n = &g->nodes[ni];
@@ -128,8 +130,8 @@ static tosac_code fold_node(ir_graph *g, int ni, bool *done, tosac_error *err)
         new_in[i] = t;
         if (t < 0 || !tosac_dtype_is_float(g->tensors[t].dtype))
             continue;
-        int q = dq_source(g, t);
-        if (q < 0 && float_param_slot(g, n, i))
+        int q = dq_source(g, u, t);
+        if (q < 0 && float_param_slot(g, u, n, i))
             continue;
         if (q < 0)
             return TOSAC_OK; /* a float input that is not a dequantized value */
@@ -143,7 +145,7 @@ static tosac_code fold_node(ir_graph *g, int ni, bool *done, tosac_error *err)
         plans[o].q_node = -1;
         if (non_numeric_result(g, n, o))
             continue;
-        if (t < 0 || !tosac_dtype_is_float(g->tensors[t].dtype) || !plan_output(g, t, &plans[o]))
+        if (t < 0 || !tosac_dtype_is_float(g->tensors[t].dtype) || !plan_output(g, u, t, &plans[o]))
             return TOSAC_OK;
     }
     for (int i = 0; i < n->n_inputs; i++)
@@ -188,19 +190,27 @@ tosac_code pass_fold_qdq(ir_graph *g, const pass_ctx *c, tosac_error *err)
     tosac_code trc = ir_graph_toposort(g, err); /* producers fold before their readers look */
     if (trc)
         return trc;
+    /* Producers and readers from one snapshot taken in topological order (asking the graph
+     * per node was quadratic). A fold changes them only where no later question looks: the
+     * folded node reads x_q instead of x_f (x_f's producer is a DQ, which never folds; x_q
+     * comes before the node), writes y_q (its absorbed Q now dead, which a producer question
+     * skips: neither it nor the node is a DQ or a Constant), and its outputs lose the Q as
+     * reader (the node's own outputs, asked only while it folds). */
+    ir_uses u;
+    tosac_code rc = ir_uses_build(g, &u, err);
     int n_nodes = g->n_nodes;
-    for (int ni = 0; ni < n_nodes; ni++) {
+    for (int ni = 0; !rc && ni < n_nodes; ni++) {
         if (!foldable_op(&g->nodes[ni]))
             continue;
         bool done;
-        tosac_code rc = fold_node(g, ni, &done, err);
-        if (rc)
-            return rc;
+        rc = fold_node(g, &u, ni, &done, err);
     }
+    ir_uses_free(&u);
+    if (rc)
+        return rc;
     /* DequantizeLinear nodes whose value nobody reads any more: reader counts taken once
      * and kept as nodes die (taken again after one with a body, whose captures count too) */
-    ir_uses u;
-    tosac_code rc = live_reads(g, &u, err);
+    rc = live_reads(g, &u, err);
     for (int ni = 0; !rc && ni < g->n_nodes; ni++) {
         ir_node *n = &g->nodes[ni];
         int y = n->n_outputs > 0 ? n->outputs[0] : -1;

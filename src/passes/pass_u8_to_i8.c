@@ -26,9 +26,8 @@ static bool is_u8_quant(const ir_tensor *t)
            t->quant->zp_dtype == TOSAC_DT_U8;
 }
 
-static bool convertible(const ir_graph *g, int t, int *readers, int n_readers)
+static bool convertible(const ir_graph *g, int t, int p, int *readers, int n_readers)
 {
-    int p = ir_graph_producer(g, t);
     bool from_q = p >= 0 && ir_node_is(&g->nodes[p], "QuantizeLinear") &&
                   g->nodes[p].outputs[0] == t;
     if (!from_q && !g->tensors[t].data && !ir_graph_is_input(g, t))
@@ -63,9 +62,20 @@ static int i8_zero_points(ir_graph *g, int t, tosac_error *err)
     return k;
 }
 
-/* The node's zero point slot (2) reads a fresh int8 constant; Q's output_dtype follows. */
-static tosac_code retarget_node(ir_graph *g, int node, int t, tosac_error *err)
+/* Tensors (of the first n) whose readers the pass's use snapshot no longer tells. */
+typedef struct stale_set {
+    unsigned char *mark;
+    int n;
+} stale_set;
+
+/* The node's zero point slot (2) reads a fresh int8 constant; Q's output_dtype follows. The
+ * tensor it read there loses a reader: stale. */
+static tosac_code retarget_node(ir_graph *g, int node, int t, stale_set *stale,
+                                tosac_error *err)
 {
+    const ir_node *n = &g->nodes[node];
+    if (n->n_inputs > 2 && n->inputs[2] >= 0 && n->inputs[2] < stale->n)
+        stale->mark[n->inputs[2]] = 1;
     int zp = i8_zero_points(g, t, err);
     if (zp < 0 || pass_set_input(g, node, 2, zp, err))
         return err->code;
@@ -164,16 +174,16 @@ static tosac_code convert_output(ir_graph *g, int t, int producer, tosac_error *
     return convert_node_pair(g, t8, t, TOSAC_DT_I8, -128, TOSAC_DT_U8, 0, origin, err);
 }
 
-static tosac_code convert(ir_graph *g, int t, int *readers, int n_readers, tosac_error *err)
+static tosac_code convert(ir_graph *g, int t, int p, int *readers, int n_readers,
+                          stale_set *stale, tosac_error *err)
 {
-    int p = ir_graph_producer(g, t);
     bool in = ir_graph_is_input(g, t), out = ir_graph_is_output(g, t);
     if ((in && out) || (out && p < 0))
         return TOSAC_OK; /* passes straight through, or a constant output: nothing to do */
     for (int i = 0; i < n_readers; i++)
-        if (retarget_node(g, readers[i], t, err))
+        if (retarget_node(g, readers[i], t, stale, err))
             return err->code;
-    if (p >= 0 && retarget_node(g, p, t, err))
+    if (p >= 0 && retarget_node(g, p, t, stale, err))
         return err->code;
     if (in) {
         char origin[256];
@@ -189,18 +199,39 @@ tosac_code pass_u8_to_i8(ir_graph *g, const pass_ctx *c, tosac_error *err)
 {
     (void)c;
     int n_tensors = g->n_tensors; /* the tensors the pass adds are int8 already */
-    for (int t = 0; t < n_tensors; t++) {
+    /* Producers and readers from one snapshot (asking the graph per tensor was quadratic).
+     * What the pass changes for tensors it has not reached yet: a retargeted node stops
+     * reading its old zero point (marked stale: asked of the graph itself); everything else it
+     * rewires is the tensor at hand or a tensor it adds. */
+    ir_uses u;
+    tosac_code rc = ir_uses_build(g, &u, err);
+    if (rc)
+        return rc;
+    stale_set stale = {calloc((size_t)n_tensors + 1, 1), n_tensors};
+    if (!stale.mark) {
+        ir_uses_free(&u);
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    }
+    for (int t = 0; t < n_tensors && !rc; t++) {
         if (!is_u8_quant(&g->tensors[t]) || g->tensors[t].outer_id >= 0)
             continue;
-        int n = ir_graph_consumers(g, t, NULL, 0);
+        bool live = stale.mark[t];
+        int n = live ? ir_graph_consumers(g, t, NULL, 0) : ir_uses_consumers(&u, t, NULL, 0);
+        int p = live ? ir_graph_producer(g, t) : ir_uses_producer(&u, t);
         int *readers = malloc(((size_t)n + 1) * sizeof *readers);
-        if (!readers)
-            return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
-        ir_graph_consumers(g, t, readers, n);
-        tosac_code rc = convertible(g, t, readers, n) ? convert(g, t, readers, n, err) : TOSAC_OK;
+        if (!readers) {
+            rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+            break;
+        }
+        if (live)
+            ir_graph_consumers(g, t, readers, n);
+        else
+            ir_uses_consumers(&u, t, readers, n);
+        if (convertible(g, t, p, readers, n))
+            rc = convert(g, t, p, readers, n, &stale, err);
         free(readers);
-        if (rc)
-            return rc;
     }
-    return TOSAC_OK;
+    free(stale.mark);
+    ir_uses_free(&u);
+    return rc;
 }

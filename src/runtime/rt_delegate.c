@@ -93,7 +93,13 @@ static tosac_code prepare_one(tosac_rt *rt, int di, tosac_error *err)
     d->in = tosac_arena_alloc(&rt->state, sizeof *d->in * (size_t)(n->n_inputs + 1), 16);
     if (!d->in)
         return tosac_fail(err, TOSAC_ERR_INPUT, "the arena is too small for the runtime's state");
-    if (!rt->reference && (rc = rt_accel_prepare(d->st, &rt->state, &rt->accel, true, &e)))
+    /* measuring: only the main graph's delegates never run (rt_run_delegate); bodies' do */
+    bool measuring = rt->accel.measure_only;
+    rt->accel.measure_only = measuring && d->graph_index == 0;
+    if (!rt->reference)
+        rc = rt_accel_prepare(d->st, &rt->state, &rt->accel, true, &e);
+    rt->accel.measure_only = measuring;
+    if (rc)
         return tosac_fail(err, e.code, "delegate %d: %s", di, e.msg);
     return TOSAC_OK;
 }

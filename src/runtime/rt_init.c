@@ -131,7 +131,8 @@ static tosac_code bind_signature(tosac_rt *rt, tosac_error *err)
 
 tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_cap,
                         unsigned char *planned, unsigned char *dyn, size_t dyn_bytes,
-                        const tosac_rt_options *o, tosac_rt **out, tosac_error *err)
+                        const tosac_rt_options *o, bool measuring, tosac_rt **out,
+                        tosac_error *err)
 {
     tosac_arena st;
     tosac_arena_init(&st, state_mem, state_cap);
@@ -148,6 +149,7 @@ tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_
     rt->reference = o->reference != 0;
     rt->accel.n_threads = accel_threads(o);
     rt->accel.par = rt->accel.n_threads > 1 ? o->parallel : NULL;
+    rt->accel.measure_only = measuring;
     tosac_code rc = rt_build_graphs(rt, o, err);
     if (!rc)
         rc = rt_prepare_delegates(rt, err);
@@ -185,7 +187,7 @@ tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t
         st = st_n;
     unsigned char *a = arena;
     return rt_setup(&p, a, st, a + align16(st), a + align16(st) + align16((size_t)p.plan->arena_bytes),
-                 dyn, o, out, err);
+                 dyn, o, false, out, err);
 }
 
 int tosac_rt_n_inputs(const tosac_rt *rt) { return (int)rt->prog.n_inputs; }

@@ -108,9 +108,12 @@ void *rt_heap_alloc(rt_heap *h, size_t bytes);     /* 16-aligned; NULL when it d
 void rt_heap_free(rt_heap *h, void *ptr);          /* NULL and foreign pointers ignored */
 
 /* rt_init.c: lays the state out at the start of state_mem and prepares everything. */
+/* measuring (rt_measure only): the main graph's delegates, which never run then, are
+ * prepared measure-only (rt_accel_shared.measure_only: same state, weights not packed). */
 tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_cap,
                     unsigned char *planned, unsigned char *dyn, size_t dyn_bytes,
-                    const tosac_rt_options *o, tosac_rt **out, tosac_error *err);
+                    const tosac_rt_options *o, bool measuring, tosac_rt **out,
+                    tosac_error *err);
 
 /* rt_view.c: the IR views of every CPU graph (checked: topological order, delegates bound,
  * operators resolved through resolve). */

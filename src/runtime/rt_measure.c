@@ -20,7 +20,7 @@ tosac_code rt_measure(const void *program, size_t len, void *arena, size_t arena
     size_t half = align16((arena_bytes - state_cap - planned) / 2) - 16;
     tosac_rt_options o = {tosac_rt_ops_all, 0, NULL};
     tosac_rt *rt = NULL;
-    rc = rt_setup(&p, a, state_cap, a + state_cap, rest, half, &o, &rt, err);
+    rc = rt_setup(&p, a, state_cap, a + state_cap, rest, half, &o, true, &rt, err);
     if (rc)
         return rc;
     sizes->state_bytes = rt->state.used;

@@ -107,6 +107,8 @@ size_t qgemm_packed_size(int K, int N);
  * points into mem). Returns 1, or 0 when isa has no kernel in this build or q is outside
  * the contract above (then nothing is usable). */
 int qgemm_pack(qgemm_packed *p, kern_isa isa, const qgemm_params *q, void *mem);
+/* What qgemm_pack would return, without packing (the compiler's measuring run). */
+int qgemm_pack_ok(kern_isa isa, const qgemm_params *q);
 
 static inline int qgemm_run(const qgemm_packed *p, const int8_t *A, size_t lda, int M, int n0,
                             int n1, void *C, size_t ldc)

@@ -102,10 +102,15 @@ static int params_ok(const qgemm_params *q)
     return 1;
 }
 
+int qgemm_pack_ok(kern_isa isa, const qgemm_params *q)
+{
+    return variant_fn(isa) && params_ok(q) && qgemm_packed_size(q->K, q->N);
+}
+
 int qgemm_pack(qgemm_packed *p, kern_isa isa, const qgemm_params *q, void *mem)
 {
     qgemm_fn fn = variant_fn(isa);
-    if (!fn || !params_ok(q) || !qgemm_packed_size(q->K, q->N))
+    if (!qgemm_pack_ok(isa, q))
         return 0;
     size_t np = round_up((size_t)q->N, QGEMM_NP), kp = layout_kp(isa, q->K);
     int32_t *arr = mem; /* bias, mult, shift, rdbl, vmin, vmax */

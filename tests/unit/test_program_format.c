@@ -321,6 +321,51 @@ static void test_deterministic(void **state)
     free(b3);
 }
 
+/* Read borrowed (compile's read-back check): the same program as the copying read, its
+ * delegate's constants in the file buffer itself (aligned constants are borrowed), and it
+ * builds the same bytes. An unaligned buffer is copied and nothing points into it. */
+static void test_borrowed_read(void **state)
+{
+    (void)state;
+    size_t len, len2;
+    unsigned char *buf = compiled(&len), *b2;
+    tosac_program *p = NULL, *q = NULL;
+    tosac_error err;
+    tosac_error_clear(&err);
+    assert_int_equal(tosac_program_from_bytes(buf, len, &p, &err), TOSAC_OK);
+    assert_int_equal(tosac_program_from_bytes_borrowed(buf, len, &q, &err), TOSAC_OK);
+    assert_int_equal(q->n_delegates, p->n_delegates);
+    assert_true(tosa_graph_equal(p->delegates[0], q->delegates[0]));
+    assert_true(ir_model_equal(p->cpu, q->cpu));
+    int in_buf = 0, n_data = 0;
+    const tosa_graph *g = q->delegates[0];
+    for (int r = 0; r < g->n_regions; r++)
+        for (int b = 0; b < g->regions[r].n_blocks; b++)
+            for (int t = 0; t < g->regions[r].blocks[b].n_tensors; t++) {
+                const unsigned char *d = g->regions[r].blocks[b].tensors[t].data;
+                if (!d)
+                    continue;
+                n_data++;
+                in_buf += d >= buf && d < buf + len;
+            }
+    assert_true(n_data > 0);
+    assert_true(in_buf > 0);
+    built_bytes(q, &b2, &len2);
+    assert_int_equal(len2, len);
+    assert_memory_equal(b2, buf, len);
+    free(b2);
+    tosac_program_free(q);
+    unsigned char *odd = malloc(len + 1);
+    memcpy(odd + 1, buf, len);
+    assert_int_equal(tosac_program_from_bytes_borrowed(odd + 1, len, &q, &err), TOSAC_OK);
+    memset(odd, 0, len + 1); /* nothing of q may live there */
+    free(odd);
+    assert_true(tosa_graph_equal(p->delegates[0], q->delegates[0]));
+    tosac_program_free(q);
+    tosac_program_free(p);
+    free(buf);
+}
+
 /* Loads a modified copy and expects a refusal whose message contains want. */
 static void refused(const unsigned char *buf, size_t len, const char *want)
 {
@@ -734,7 +779,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip_records), cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_refusals),          cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_inspect_json),      cmocka_unit_test(test_v1_kept_input),
-        cmocka_unit_test(test_plan_section),
+        cmocka_unit_test(test_plan_section),      cmocka_unit_test(test_borrowed_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

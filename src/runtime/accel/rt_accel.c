@@ -26,7 +26,17 @@ int rt_accel_next_op(const rt_accel_block *ab, int op)
 
 int rt_accel_sole_reader(const rt_accel_block *ab, int t)
 {
-    if (t < 0 || t >= ab->b->n_tensors || ab->n_readers[t] != 1)
+    if (t < 0 || t >= ab->b->n_tensors)
+        return -1;
+    if (ab->reader)
+        return (ab->reader[t] & (RT_ACCEL_CONST_BIT - 1)) - 1;
+    int n = 0; /* operands reading t, +1 if a block output */
+    for (int i = 0; i < ab->b->n_ops; i++)
+        for (int k = 0; k < ab->b->ops[i].n_inputs; k++)
+            n += ab->b->ops[i].inputs[k] == t;
+    for (int i = 0; i < ab->b->n_outputs; i++)
+        n += ab->b->outputs[i] == t;
+    if (n != 1)
         return -1;
     for (int i = 0; i < ab->b->n_ops; i++) {
         const tosa_operator *o = &ab->b->ops[i];
@@ -42,6 +52,8 @@ bool rt_accel_is_const(const rt_accel_block *ab, int t)
     const tosa_tensor *d = &ab->b->tensors[t];
     if (d->data && !d->variable)
         return true;
+    if (ab->reader)
+        return (ab->reader[t] & RT_ACCEL_CONST_BIT) != 0;
     for (int i = 0; i < ab->b->n_ops; i++) {
         const tosa_operator *o = &ab->b->ops[i];
         if (is_const_op(o->op) && o->n_outputs == 1 && o->outputs[0] == t)
@@ -118,6 +130,36 @@ int rt_accel_install(rt_accel_block *ab, const int *ops, int n_ops, const int *i
     return 1;
 }
 
+/* rd[t] (see rt_accel_block.reader) for every tensor of b, in two sweeps: reads counted,
+ * then a tensor read once by an operator (and not a block output) gets that operator. */
+static int *index_readers(const tosa_block *b, int *rd)
+{
+    memset(rd, 0, sizeof(int) * (size_t)b->n_tensors);
+    for (int i = 0; i < b->n_ops; i++) {
+        const tosa_operator *o = &b->ops[i];
+        for (int k = 0; k < o->n_inputs; k++)
+            if (o->inputs[k] >= 0 && o->inputs[k] < b->n_tensors)
+                rd[o->inputs[k]]++;
+    }
+    for (int i = 0; i < b->n_outputs; i++)
+        rd[b->outputs[i]]++;
+    for (int i = 0; i < b->n_ops; i++) { /* read once: -(reader + 2) for now */
+        const tosa_operator *o = &b->ops[i];
+        for (int k = 0; k < o->n_inputs; k++)
+            if (o->inputs[k] >= 0 && o->inputs[k] < b->n_tensors && rd[o->inputs[k]] == 1)
+                rd[o->inputs[k]] = -(i + 2);
+    }
+    for (int t = 0; t < b->n_tensors; t++)
+        rd[t] = rd[t] < 0 ? -rd[t] - 1 : 0;
+    for (int i = 0; i < b->n_ops; i++) {
+        const tosa_operator *o = &b->ops[i];
+        if (is_const_op(o->op) && o->n_outputs == 1 && o->outputs[0] >= 0 &&
+            o->outputs[0] < b->n_tensors)
+            rd[o->outputs[0]] |= RT_ACCEL_CONST_BIT;
+    }
+    return rd;
+}
+
 static tosac_code prepare_block(interp_block_state *bs, tosac_arena *state, rt_accel_shared *sh,
                                 bool placed, tosac_error *err)
 {
@@ -131,21 +173,14 @@ static tosac_code prepare_block(interp_block_state *bs, tosac_arena *state, rt_a
     ab.state = state;
     ab.sh = sh;
     ab.placed = placed;
-    ab.n_readers = tosac_arena_alloc(state, sizeof(int) * (size_t)b->n_tensors + 1, 16);
+    int *rd = tosac_arena_alloc(state, sizeof(int) * (size_t)b->n_tensors + 1, 16);
     ab.pos = tosac_arena_alloc(state, sizeof(int) * (size_t)b->n_ops, 16);
     ab.claimed = tosac_arena_alloc(state, (size_t)b->n_ops, 16);
-    if (!ab.n_readers || !ab.pos || !ab.claimed)
+    if (!rd || !ab.pos || !ab.claimed)
         return TOSAC_OK; /* no room: the reference runs */
-    memset(ab.n_readers, 0, sizeof(int) * (size_t)b->n_tensors);
     memset(ab.claimed, 0, (size_t)b->n_ops);
-    for (int i = 0; i < b->n_ops; i++) {
-        const tosa_operator *o = &b->ops[i];
-        for (int k = 0; k < o->n_inputs; k++)
-            if (o->inputs[k] >= 0 && o->inputs[k] < b->n_tensors)
-                ab.n_readers[o->inputs[k]]++;
-    }
-    for (int i = 0; i < b->n_outputs; i++)
-        ab.n_readers[b->outputs[i]]++;
+    if (b->n_ops < RT_ACCEL_CONST_BIT - 2)
+        ab.reader = index_readers(b, rd);
     for (int n = 0; n < b->n_ops; n++)
         ab.pos[bs->order[n]] = n;
     tosac_code rc = TOSAC_OK;

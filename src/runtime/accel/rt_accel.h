@@ -42,6 +42,11 @@ typedef struct rt_accel_shared {
     unsigned char *scratch;         /* n_threads slices of scratch_stride bytes (16-aligned) */
     size_t scratch_stride;
     int n_threads;                  /* >= 1 */
+    /* compile-time measuring of a delegate that never runs (rt_measure: the main graph's):
+     * families allocate and decide exactly as they would, but need not fill what only the
+     * kernel reads (packed weights). In the padding after n_threads: the measured state's
+     * size does not change. */
+    bool measure_only;
     size_t scratch_need;            /* per thread, the largest request (rt_accel_finish) */
     const tosac_rt_parallel *par;   /* NULL: run tasks in the calling thread */
 } rt_accel_shared;
@@ -59,7 +64,10 @@ void rt_accel_parallel(const rt_accel_shared *sh, int n_tasks, tosac_rt_task tas
 typedef struct rt_accel_block {
     interp_block_state *bs;
     const tosa_block *b;
-    int *n_readers;             /* per tensor: operands reading it, +1 if a block output */
+    /* per tensor, for rt_accel_sole_reader / rt_accel_is_const in constant time: bits 0-29
+     * its one reader + 1 (exactly one operand reads it and it is not a block output), else 0;
+     * RT_ACCEL_CONST_BIT when a CONST/CONST_SHAPE writes it. NULL: those two scan the block. */
+    int *reader;
     int *pos;                   /* per operator: its position in bs->order */
     unsigned char *claimed;     /* per operator: taken by an installed group */
     tosac_arena *state;
@@ -75,6 +83,8 @@ typedef struct rt_accel_family {
      * next family), or < 0 with err set on an internal error. */
     int (*try_op)(rt_accel_block *ab, int op, tosac_error *err);
 } rt_accel_family;
+
+#define RT_ACCEL_CONST_BIT (1 << 30)
 
 /* NULL-terminated, in the order families are tried (rt_accel_families.c). */
 extern const rt_accel_family *const rt_accel_families[];

@@ -159,7 +159,8 @@ static int try_conv(rt_accel_block *ab, int op, tosac_error *err)
     if (!p || !mem)
         return 0;
     memset(p, 0, sizeof *p);
-    if (!qgemm_pack(&p->pk, qgemm_variant(), &q, mem))
+    if (ab->sh->measure_only ? !qgemm_pack_ok(qgemm_variant(), &q)
+                             : !qgemm_pack(&p->pk, qgemm_variant(), &q, mem))
         return 0;
     p->batch = (int)is[0];
     p->IH = (int)is[1];

@@ -123,7 +123,8 @@ static int try_matmul(rt_accel_block *ab, int op, tosac_error *err)
         void *mem = rt_accel_alloc(ab, pbytes);
         qgemm_params q = p->q;
         q.b = (const int8_t *)B->data + (size_t)n * (size_t)C * (size_t)W;
-        if (!mem || !qgemm_pack(&p->pk[n], p->isa, &q, mem))
+        if (!mem || (ab->sh->measure_only ? !qgemm_pack_ok(p->isa, &q)
+                                          : !qgemm_pack(&p->pk[n], p->isa, &q, mem)))
             return 0;
     }
     p->sh = ab->sh;
