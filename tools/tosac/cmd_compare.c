@@ -28,7 +28,7 @@ static const char usage[] =
     "values are there dequantized under the float model's names): sqnr_db, cosine,\n"
     "max_abs_diff, then the first tensor whose SQNR is below DB (default 20): the first\n"
     "layer that goes wrong. Exit 0 none below, 1 one below, 2 cannot compare.\n"
-    "Examples:\n"
+    "Example:\n"
     "  tosac compare expected/logits.npy out/logits.npy --qtol 2 --scale 0.0253\n"
     "  tosac compare ref/ q/ --sqnr-below 25\n";
 

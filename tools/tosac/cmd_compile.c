@@ -31,6 +31,8 @@ static const char usage[] =
     "Example:\n"
     "  tosac compile model.onnx --spec TOSA-1.0+INT --quantize a8w8 --calib samples/ \\\n"
     "      -o model.prog --emit-tosa tosa/ --report report.json\n"
+    "  tosac compile model.onnx --spec TOSA-1.0+INT --quantize a8w8 --calib samples/ \\\n"
+    "      --int-io -o model_int.prog\n"
     "--emit-mlir writes every delegate as MLIR in the tosa dialect (TOSA 1.0 form), one\n"
     "func.func @delegate_<n> each, for mlir-opt (e.g. mlir-opt-22 --tosa-validate).\n"
     "--report - prints the report on standard output. The program is read back, loaded and\n"
