@@ -10,6 +10,8 @@
 static void observe(void *user, const ir_graph *g, int node, int tensor, const tosac_tensor *t)
 {
     const ir_node *n = node >= 0 ? &g->nodes[node] : NULL;
+    if (n && ir_node_is(n, "Constant"))
+        return; /* parameters, not values the run computes (as CONST in a program) */
     cli_dump_value(user, g->tensors[tensor].name, t, n ? n->op_type : "input",
                    n && n->name ? n->name : "", -1);
 }
