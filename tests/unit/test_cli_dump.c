@@ -443,6 +443,29 @@ static void test_int_io(void **state)
         tosac_tensor_free(&a);
         tosac_tensor_free(&b);
     }
+    /* tosac quantize --int-io: an integer-edged QDQ model that compiles to the same program
+     * behaviour (the DQ after its input keeps the scale); its edges printed */
+    char qi[4096], qip[4096], *errs = NULL;
+    snprintf(qi, sizeof qi, "%s", tu_join(g_dir, "qi.onnx"));
+    snprintf(qip, sizeof qip, "%s", tu_join(g_dir, "qi.prog"));
+    assert_int_equal(tu_cli(NULL, &errs, "quantize", g_model, "--scheme", "a8w8", "--calib",
+                            g_calib, "--int-io", "-o", qi, NULL), 0);
+    assert_non_null(strstr(errs, "tosac: input x_quantized: i8 scale 0.00784313772 zero_point -1\n"));
+    assert_non_null(strstr(errs, "tosac: output softmax_0.tmp_0_quantized: i8 scale "));
+    free(errs);
+    assert_int_equal(tu_cli(NULL, NULL, "compile", qi, "--spec", "TOSA-1.0+INT", "--input-shape",
+                            "x_quantized=1,3,48,192", "-o", qip, "-q", NULL), 0);
+    char dd4[4096], xq4[4200];
+    snprintf(dd4, sizeof dd4, "%s/intdump4", g_dir);
+    snprintf(xq4, sizeof xq4, "%s/x_quantized.npy", dd4);
+    assert_int_equal(tu_cli(NULL, NULL, "run", qip, "--input", xq4, "-o",
+                            tu_join(g_dir, "qi_out"), NULL), 0);
+    tosac_tensor a, b;
+    load(tu_join(g_dir, "qi_out"), "softmax_0.tmp_0_quantized.npy", &a);
+    load(dd4, "softmax_0.tmp_0_quantized.npy", &b);
+    assert_same_tensor(&a, &b);
+    tosac_tensor_free(&a);
+    tosac_tensor_free(&b);
     /* the int program refuses float input; --int-io needs the edge Q/DQ */
     tu_cli_expect_exit2("must be i8", (const char *[]){"run", ip, "--input", inp(4), "-o",
                                                        tu_join(g_dir, "ignored"), NULL});
