@@ -11,6 +11,7 @@
 typedef struct dump_entry {
     char *name, *op, *node, *from;  /* from: the integer value it dequantizes, or NULL */
     int rank;                       /* 0 a value, 1 dequantized, 2 dequantized alias */
+    bool channels_last;             /* dequantized from a channels-last value */
     int delegate;
     double scale;
     int64_t zero_point;
@@ -172,11 +173,13 @@ static bool strip_pre(const char *name, char *buf, size_t len)
     return true;
 }
 
-static const dump_quant *find_quant(const cli_dump *d, const char *name)
+/* The report's entry for name, or for name without its "_pre" suffixes (*stripped set). */
+static const dump_quant *find_quant(const cli_dump *d, const char *name, bool *stripped)
 {
     char cur[512], next[512];
     snprintf(cur, sizeof cur, "%s", name);
-    for (int depth = 0; depth < 8; depth++) {
+    *stripped = false;
+    for (int depth = 0; depth < 8; depth++, *stripped = true) {
         for (int i = 0; i < d->n_q; i++)
             if (strcmp(d->q[i].name, cur) == 0)
                 return &d->q[i];
@@ -189,17 +192,19 @@ static const dump_quant *find_quant(const cli_dump *d, const char *name)
 
 /* The layout a delegate holds an ONNX tensor of shape `shape` in: perm with
  * src.shape[i] == shape[perm[i]] (identity, or channels last as the lowering's layout
- * transposes make it); false when the value is not that tensor in any of them. */
-static bool find_layout(const tosac_tensor *src, const dump_quant *q, int *perm)
+ * transposes make it; a "_pre" name, moved, is tried channels last first, so a shape that
+ * fits both ([1,8,8,8]) is read as what the name says); false when none fits. */
+static bool find_layout(const tosac_tensor *src, const dump_quant *q, bool moved, int *perm)
 {
     if (q->rank < 0)
         return true; /* no shape recorded: taken as it is */
     if (q->rank != src->rank)
         return false;
     int r = q->rank;
-    for (int cand = 0; cand < 2; cand++) {
-        for (int i = 0; i < r; i++) /* cand 1: (0, 2, ..., r-1, 1) */
-            perm[i] = cand == 0 || r < 3 ? i : i == 0 ? 0 : i == r - 1 ? 1 : i + 1;
+    for (int k = 0; k < 2; k++) {
+        bool last = moved ? k == 0 : k == 1; /* channels last: (0, 2, ..., r-1, 1) */
+        for (int i = 0; i < r; i++)
+            perm[i] = !last || r < 3 ? i : i == 0 ? 0 : i == r - 1 ? 1 : i + 1;
         bool ok = true;
         for (int i = 0; i < r && ok; i++)
             ok = src->shape[i] == q->shape[perm[i]];
@@ -214,12 +219,13 @@ static bool find_layout(const tosac_tensor *src, const dump_quant *q, int *perm)
  * reconstruction. */
 static void add_dequantized(cli_dump *d, int k)
 {
-    const dump_quant *q = find_quant(d, d->e[k].name);
+    bool moved;
+    const dump_quant *q = find_quant(d, d->e[k].name, &moved);
     int perm[TOSAC_MAX_RANK];
     for (int i = 0; i < TOSAC_MAX_RANK; i++)
         perm[i] = i;
     int rank = q && q->alias ? 2 : 1;
-    if (!q || !tosac_dtype_is_int(d->e[k].t.dtype) || !find_layout(&d->e[k].t, q, perm))
+    if (!q || !tosac_dtype_is_int(d->e[k].t.dtype) || !find_layout(&d->e[k].t, q, moved, perm))
         return;
     int old = find_entry(d, q->fname);
     if (old >= 0 && d->e[old].rank <= rank)
@@ -242,6 +248,7 @@ static void add_dequantized(cli_dump *d, int k)
         return;
     }
     e->rank = rank;
+    e->channels_last = perm[0] != 0 || (src->rank > 1 && perm[1] != 1);
     e->scale = q->scale;
     e->zero_point = q->zero_point;
     float *out = e->t.data;
@@ -342,6 +349,8 @@ static char *index_json(const cli_dump *d)
             tosac_json_write_double(&w, e->scale);
             tosac_json_key(&w, "zero_point");
             tosac_json_write_int(&w, e->zero_point);
+            tosac_json_key(&w, "transposed_from"); /* the raw value's layout */
+            tosac_json_write_string(&w, e->channels_last ? "channels_last" : "same");
         }
         tosac_json_end_object(&w);
     }
