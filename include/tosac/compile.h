@@ -27,6 +27,9 @@ typedef struct tosac_compile_options {
     const char *calib_method;           /* NULL (the default), or quant_parse_method's forms */
     const char *exclude;                /* NULL, or --exclude NAME|OP_TYPE,...: kept float */
     void (*quant_progress)(void *ctx, const char *pass, int done, int total); /* may be NULL */
+    int int_io;                         /* 1: the program's float inputs/outputs are the
+                                         * quantized integers (the edge Q/DQ dropped; the
+                                         * signature holds scale and zero point) */
     void *quant_progress_ctx;
 } tosac_compile_options;
 

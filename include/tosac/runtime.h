@@ -39,6 +39,25 @@ const tosac_tensor *tosac_rt_output(const tosac_rt *rt, int i);
 /* Runs once; allocates nothing; data-dependent REQUIRE failures come back as errors. */
 tosac_code tosac_rt_invoke(tosac_rt *rt, tosac_error *err);
 
+/* ---- observing a run (debugging; `tosac run PROGRAM --dump-intermediates DIR`) ----
+ * With an observer set, invoke calls it with every value of the main graph as it is made:
+ * the graph inputs first, then each CPU node's outputs after the node ran, and for a delegate
+ * every tensor its main-block operators write (after each operator) followed by the
+ * delegate's outputs as CPU values. Inside delegates only with options.reference: an
+ * accelerated kernel computes a fused group (CONV2D + RESCALE + CLAMP) at once, so the
+ * group's inner tensors never hold their values. The tensor is valid only during the call
+ * (the plan reuses its buffer). No observer (the default): no call, one test per step. */
+typedef struct tosac_rt_value {
+    const char *name;           /* the CPU value's or the TOSA tensor's name */
+    const tosac_tensor *tensor;
+    const char *op;             /* what wrote it: ONNX op_type, TOSA operator, or "input" */
+    const char *node;           /* the CPU node's name ("" for inputs and TOSA operators) */
+    int delegate;               /* -1: a CPU value; else the delegate whose tensor it is */
+} tosac_rt_value;
+typedef void (*tosac_rt_observer)(void *user, const tosac_rt_value *v);
+/* fn NULL removes the observer. */
+void tosac_rt_set_observer(tosac_rt *rt, tosac_rt_observer fn, void *user);
+
 /* ---- the operator table (tflite-micro's op resolver) ----
  * The CPU part's operators are looked up once, at init, through a resolver. tosac_rt_init uses
  * tosac_rt_ops_all (every operator: an image links them all). An application that wants only

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile/compile_int_io.h"
 #include "compile/compile_json.h"
 #include "compile/program_internal.h"
 #include "cpu/cpu_exec.h"
@@ -24,8 +25,11 @@ typedef struct compile_state {
 
 static void state_free(compile_state *s)
 {
-    for (int i = 0; i < s->n_orig; i++)
+    for (int i = 0; i < s->n_orig; i++) {
         free(s->orig[i].name);
+        free(s->orig[i].q_float);
+        free(s->orig[i].q_int);
+    }
     free(s->orig);
     partition_plan_free(&s->plan);
     for (int i = 0; i < s->n_dg; i++) {
@@ -111,6 +115,14 @@ static tosac_code remember_nodes(compile_state *s, tosac_error *err)
         s->orig[i].name = strdup(g->nodes[i].name ? g->nodes[i].name : "");
         s->orig[i].op_type = g->nodes[i].op_type;
         s->n_orig++;
+        const ir_node *n = &g->nodes[i];
+        if (ir_node_is(n, "QuantizeLinear") && n->n_inputs > 0 && n->inputs[0] >= 0 &&
+            n->n_outputs > 0 && n->outputs[0] >= 0) {
+            s->orig[i].q_float = strdup(g->tensors[n->inputs[0]].name);
+            s->orig[i].q_int = strdup(g->tensors[n->outputs[0]].name);
+            if (!s->orig[i].q_float || !s->orig[i].q_int)
+                return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+        }
         if (!s->orig[i].name)
             return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     }
@@ -323,6 +335,8 @@ tosac_code tosac_compile_model(ir_model *m, const tosac_compile_options *o, tosa
         rc = tosac_fail(err, TOSAC_ERR_INPUT, "the model has no graph outputs: nothing to compile");
     if (!rc)
         rc = apply_shapes(m, o, err);
+    if (!rc && o->int_io)
+        rc = compile_int_io(m->graph, err);
     if (!rc)
         rc = remember_nodes(&s, err);
     pass_ctx pc = {&s.spec, ir_model_opset(m, "")};

@@ -175,6 +175,65 @@ static void write_entry(tosac_json_writer *w, const ir_graph *g, const partition
     tosac_json_end_object(w);
 }
 
+static void write_quant_entry(tosac_json_writer *w, const ir_tensor *t, const char *name,
+                              const char *fname, bool alias)
+{
+    const ir_quant *q = t->quant;
+    tosac_json_begin_object(w);
+    tosac_json_key(w, "name");
+    tosac_json_write_string(w, name);
+    tosac_json_key(w, "float");
+    tosac_json_write_string(w, fname);
+    if (alias) {
+        tosac_json_key(w, "alias");
+        tosac_json_write_bool(w, true);
+    }
+    tosac_json_key(w, "scale");
+    tosac_json_write_double(w, q->scale[0]);
+    tosac_json_key(w, "zero_point");
+    tosac_json_write_int(w, q->zero_point[0]);
+    tosac_json_key(w, "shape"); /* the ONNX layout (a delegate may hold it transposed) */
+    tosac_json_begin_array(w);
+    for (int d = 0; d < t->rank; d++)
+        tosac_json_write_int(w, t->shape[d]);
+    tosac_json_end_array(w);
+    tosac_json_end_object(w);
+}
+
+static bool per_tensor_int(const ir_tensor *t)
+{
+    return t->quant && t->quant->axis < 0 && t->quant->n == 1 && tosac_dtype_is_int(t->dtype);
+}
+
+/* The model's quantized activations: what `tosac run --dump-intermediates` dequantizes. A
+ * Relu/Clip folded after an op (pass_fold_qdq) leaves the op's result quantized at the
+ * activation's parameters: listed as an alias of the activation's value, which it equals when
+ * the lowering drops the CLAMP as a no-op (its bounds the whole integer range). */
+static void write_quantized(tosac_json_writer *w, const compile_orig_node *orig, int n_orig,
+                            const ir_graph *g)
+{
+    tosac_json_key(w, "quantized_tensors");
+    tosac_json_begin_array(w);
+    for (int i = 0; i < n_orig; i++) {
+        int t = orig[i].q_int ? ir_graph_find_tensor(g, orig[i].q_int) : -1;
+        if (t >= 0 && per_tensor_int(&g->tensors[t]))
+            write_quant_entry(w, &g->tensors[t], orig[i].q_int, orig[i].q_float, false);
+    }
+    for (int k = 0; k < g->n_nodes; k++) {
+        const ir_node *n = &g->nodes[k];
+        if (n->dead || !(ir_node_is(n, "Relu") || ir_node_is(n, "Clip")) || n->n_inputs < 1 ||
+            n->n_outputs < 1 || n->inputs[0] < 0 || n->outputs[0] < 0)
+            continue;
+        const ir_tensor *x = &g->tensors[n->inputs[0]], *y = &g->tensors[n->outputs[0]];
+        if (!per_tensor_int(x) || !per_tensor_int(y))
+            continue;
+        for (int i = 0; i < n_orig; i++)
+            if (orig[i].q_int && strcmp(orig[i].q_int, y->name) == 0)
+                write_quant_entry(w, x, x->name, orig[i].q_float, true);
+    }
+    tosac_json_end_array(w);
+}
+
 char *compile_report(const tosa_spec *spec, const compile_orig_node *orig, int n_orig,
                      const ir_graph *g, const partition_plan *plan, int body_delegates)
 {
@@ -214,6 +273,7 @@ char *compile_report(const tosa_spec *spec, const compile_orig_node *orig, int n
     free(claimed);
     by_name_free(&bn);
     tosac_json_end_array(&w);
+    write_quantized(&w, orig, n_orig, g);
     tosac_json_end_object(&w);
     size_t len;
     return tosac_json_writer_take(&w, &len);

@@ -25,6 +25,8 @@ struct cpu_plan {
     uint8_t *absorbed;          /* per node index: fused into the node before, only renames */
     void **prep;                /* per node index: its prepared block (cpu_prepared), or NULL */
     size_t *prep_bytes;
+    cpu_observer observe;       /* cpu_plan_set_observer, NULL: none */
+    void *observe_user;
 };
 
 struct cpu_env {
@@ -236,6 +238,26 @@ static tosac_code plan_fuse(cpu_plan *p, tosac_error *err)
     }
     free(readers);
     return TOSAC_OK;
+}
+
+void cpu_plan_set_observer(cpu_plan *p, cpu_observer fn, void *user)
+{
+    p->observe = fn;
+    p->observe_user = user;
+}
+
+/* Hands node ni's outputs (ni -1: the graph inputs) to the observer. */
+static void observe_node(cpu_env *env, int ni)
+{
+    const cpu_plan *p = env->plan;
+    const ir_graph *g = p->g;
+    bool fused = ni >= 0 && p->act[ni].kind != KERN_OUT_ACT_NONE; /* value is post-activation */
+    int n = ni < 0 ? g->n_inputs : fused ? 0 : g->nodes[ni].n_outputs;
+    for (int i = 0; i < n; i++) {
+        int id = ni < 0 ? g->inputs[i] : g->nodes[ni].outputs[i];
+        if (id >= 0 && env->have[id])
+            p->observe(p->observe_user, g, ni, id, &env->vals[id]);
+    }
 }
 
 int cpu_plan_n_fused(const cpu_plan *p)
@@ -512,11 +534,15 @@ static tosac_code run_env(cpu_plan *p, cpu_env *parent, const tosac_tensor *inpu
     tosac_code rc = TOSAC_OK;
     for (int i = 0; i < n_inputs && !rc; i++)
         rc = bind_input(&env, i, &inputs[i], err);
+    if (p->observe && !rc)
+        observe_node(&env, -1);
     for (int k = 0; k < p->n_order && !rc; k++) {
         int ni = p->order[k];
         rc = p->absorbed[ni] ? rename_value(&env, ni, err) : run_node(&env, ni, err);
         if (rc)
             break;
+        if (p->observe)
+            observe_node(&env, ni);
         /* free values whose last reader was this node (or that nobody reads) */
         const ir_node *n = &g->nodes[ni];
         for (int pass = 0; pass < 2; pass++) {

@@ -24,6 +24,15 @@ void cpu_plan_free(cpu_plan *p);
 /* How many activation nodes of p's graph (not its subgraphs) were folded into a Conv. */
 int cpu_plan_n_fused(const cpu_plan *p);
 
+/* Debugging (`tosac run MODEL.onnx --dump-intermediates DIR`): fn is called with every value
+ * of p's graph as it is made (the graph inputs, then each node's outputs in execution order;
+ * node -1 for an input; t valid only during the call). A Conv whose Relu/Clip was fused into
+ * it (cpu_fuse.c) reports its value under the activation's output only: the Conv's own
+ * output never exists. Bodies of If/Loop/Scan are not observed. NULL: none (the default). */
+typedef void (*cpu_observer)(void *user, const ir_graph *g, int node, int tensor,
+                             const tosac_tensor *t);
+void cpu_plan_set_observer(cpu_plan *p, cpu_observer fn, void *user);
+
 /* inputs[i] binds graph input i (dtype must match; the shape must match every known dim).
  * outputs receives n_outputs tensors (n_outputs == number of graph outputs), owned by the
  * caller (tosac_tensor_free). On failure nothing is left allocated in outputs. */

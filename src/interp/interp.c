@@ -97,6 +97,8 @@ static tosac_code run_block(interp_state *st, interp_block_state *bs, tosac_erro
                 interp_error(&c, "failed");
             return rc;
         }
+        if (st->observe && bs->depth == 0)
+            st->observe(st->observe_user, bs, i);
     }
     return TOSAC_OK;
 }

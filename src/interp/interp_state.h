@@ -62,6 +62,10 @@ struct interp_state {
     int n_vars, cap_vars;
     int depth;                  /* nesting depth of the block running now */
     interp_block_state *running[INTERP_MAX_NESTING + 1]; /* the running block per depth */
+    /* Debugging (the runtime's observer): called after each operator of the main block has
+     * run, op its index in block->ops; NULL (the default) costs one test per operator. */
+    void (*observe)(void *user, const interp_block_state *bs, int op);
+    void *observe_user;
 };
 
 /* Prepares g's main block and every block its control flow can reach. A recursive graph

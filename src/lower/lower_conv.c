@@ -13,6 +13,7 @@
  * -> i48 accumulator with an i48 bias, RESCALE from i48 (16-bit multipliers). A float bias
  * (left float by the QDQ model) is quantized here at sx*sw[oc] (lower_bias).
  * Float: f32 in, f32 accumulator. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,7 +240,11 @@ static int conv_one(lower_ctx *c, const ir_tensor *X, const ir_tensor *W, const 
     }
     for (int64_t o = 0; o < g.oc; o++)
         scales[o] = scales_all[oc0 + o] / lower_qscale(Y);
-    lower_rescale_args ra = {Y->dtype, scales, (int)g.oc, 0, lower_qzp(Y), -1, "conv_q"};
+    /* named after Y ("_pre": Y's value before the layout TRANSPOSE, as the layout
+     * propagation names what it moves), so a dump maps it back (tosac run --dump-intermediates) */
+    char name[300];
+    snprintf(name, sizeof name, "%s_pre", Y->name);
+    lower_rescale_args ra = {Y->dtype, scales, (int)g.oc, 0, lower_qzp(Y), -1, name};
     int res = lower_rescale(c, conv, &ra);
     free(scales);
     return res;
@@ -327,7 +332,9 @@ static tosac_code lower_conv3d(lower_ctx *c, const ir_node *n, const ir_tensor *
     if (res >= 0 && quant) {
         for (int64_t o = 0; o < oc; o++)
             scales[o] /= lower_qscale(Y);
-        lower_rescale_args ra = {Y->dtype, scales, (int)oc, 0, lower_qzp(Y), -1, "conv_q"};
+        char name[300];
+        snprintf(name, sizeof name, "%s_pre", Y->name);
+        lower_rescale_args ra = {Y->dtype, scales, (int)oc, 0, lower_qzp(Y), -1, name};
         res = lower_rescale(c, conv, &ra);
     }
     free(scales);

@@ -12,6 +12,7 @@
  * sums in int32 instead (REDUCE_SUM) and rescales once by sx / (H*W*sy): AVG_POOL2D would round
  * the mean to the input's (often much coarser) scale first. A 1-D pool [N,C,L] is the 2-D
  * one on [N,C,1,L] (RESHAPEs around it, unit window height). */
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,7 +258,9 @@ static tosac_code avg_sum(lower_ctx *c, const ir_node *n, const ir_tensor *x, co
         sum = mean;
         s = lower_qscale(x) / (ldexp(1.0, frac) * lower_qscale(y));
     }
-    lower_rescale_args ro = {y->dtype, &s, 1, 0, lower_qzp(y), -1, "pool_q"};
+    char yname[300];
+    snprintf(yname, sizeof yname, "%s_pre", y->name);
+    lower_rescale_args ro = {y->dtype, &s, 1, 0, lower_qzp(y), -1, yname};
     return finish(c, n, lower_rescale(c, sum, &ro));
 }
 
@@ -330,7 +333,12 @@ static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool glob
     a.pad[2] = (int32_t)g.pb[1]; a.pad[3] = (int32_t)g.pe[1];
     a.n_pad = 4;
     int64_t nhwc[4] = {y->shape[0], y->shape[2], y->shape[3], y->shape[1]};
-    int pooled = lower_tmp(c, "pool", x->dtype, 4, nhwc);
+    /* the value of y, channels last, is named after it (as conv's): tosac run
+     * --dump-intermediates maps it back */
+    bool rescale = quant && !same_quant(x, y);
+    char yname[300];
+    snprintf(yname, sizeof yname, "%s_pre", y->name);
+    int pooled = lower_tmp(c, rescale ? "pool" : yname, x->dtype, 4, nhwc);
     if (pooled < 0)
         return c->err->code;
     if (avg) {
@@ -346,9 +354,9 @@ static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool glob
         if (lower_emit(c, TOSA_OP_MAX_POOL2D, &a, &t, 1, &pooled, 1))
             return c->err->code;
     }
-    if (quant && !same_quant(x, y)) {
+    if (rescale) {
         double s = lower_qscale(x) / lower_qscale(y);
-        lower_rescale_args ra = {y->dtype, &s, 1, zp, lower_qzp(y), -1, "pool_q"};
+        lower_rescale_args ra = {y->dtype, &s, 1, zp, lower_qzp(y), -1, yname};
         pooled = lower_rescale(c, pooled, &ra);
     }
     return finish(c, n, pooled);

@@ -154,3 +154,31 @@ tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int k, tosac_error *err)
     }
     return rc;
 }
+
+/* The observer inside a delegate: every tensor the operator just wrote. */
+static void observe_op(void *user, const interp_block_state *bs, int op)
+{
+    rt_delegate *d = user;
+    const tosa_block *b = bs->block;
+    const tosa_operator *o = &b->ops[op];
+    if (o->op == TOSA_OP_CONST || o->op == TOSA_OP_CONST_SHAPE)
+        return; /* constants, not computed values */
+    for (int i = 0; i < o->n_outputs; i++) {
+        int t = o->outputs[i];
+        if (t < 0 || t >= b->n_tensors)
+            continue;
+        tosac_rt_value v = {b->tensors[t].name, &bs->tensors[t], tosa_op_name(o->op), "",
+                            d->index};
+        d->rt->observe(d->rt->observe_user, &v);
+    }
+}
+
+void rt_observe_delegates(tosac_rt *rt)
+{
+    for (int i = 0; i < rt->n_delegates; i++) {
+        rt_delegate *d = &rt->delegates[i];
+        bool on = rt->observe && rt->reference && d->graph_index == 0;
+        d->st->observe = on ? observe_op : NULL;
+        d->st->observe_user = on ? d : NULL;
+    }
+}

@@ -89,6 +89,8 @@ struct tosac_rt {
     size_t *node_base;          /* per graph: index of its node 0 in sizes->scratch */
     unsigned char *mtop, *mend; /* the measure region not in use by a running node */
     long body_runs;             /* measuring: bodies run so far */
+    tosac_rt_observer observe;  /* tosac_rt_set_observer (NULL: none) */
+    void *observe_user;
 };
 
 /* Loads the program view, checks the runtime's own sizes record (state_bytes: with one
@@ -121,6 +123,9 @@ tosac_code rt_build_graphs(tosac_rt *rt, const tosac_rt_options *o, tosac_error 
 /* rt_delegate.c: every delegate prepared on the interpreter, its main block placed. */
 tosac_code rt_prepare_delegates(tosac_rt *rt, tosac_error *err);
 tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int node, tosac_error *err);
+/* Installs (fn set, options.reference) or removes the per-operator hook of every delegate
+ * of the main graph (tosac_rt_set_observer). */
+void rt_observe_delegates(tosac_rt *rt);
 /* rt_invoke.c: runs graph G (a body: with the caller's inputs borrowed). */
 tosac_code rt_run_graph(tosac_rt *rt, rt_gview *G, const tosac_tensor *in, int n_in,
                         tosac_error *err);

@@ -265,6 +265,9 @@ static tosac_code run_cpu_node(tosac_rt *rt, rt_gview *G, int k, tosac_error *er
     return rc;
 }
 
+static void observe_value(tosac_rt *rt, rt_gview *G, int id, const char *op, const char *node,
+                          int delegate);
+
 tosac_code rt_run_graph(tosac_rt *rt, rt_gview *G, const tosac_tensor *in, int n_in,
                         tosac_error *err)
 {
@@ -279,10 +282,37 @@ tosac_code rt_run_graph(tosac_rt *rt, rt_gview *G, const tosac_tensor *in, int n
         G->vals[id].owns_data = 0;
     }
     tosac_code rc = TOSAC_OK;
-    for (int k = 0; k < G->g.n_nodes && !rc; k++)
+    bool observe = rt->observe && G->index == 0;
+    for (int i = 0; observe && i < G->g.n_inputs; i++)
+        observe_value(rt, G, G->g.inputs[i], "input", "", -1);
+    for (int k = 0; k < G->g.n_nodes && !rc; k++) {
         rc = G->delegate[k] >= 0 ? rt_run_delegate(rt, G, k, err)
                                  : run_cpu_node(rt, G, k, err);
+        const ir_node *n = &G->g.nodes[k];
+        for (int i = 0; observe && !rc && i < n->n_outputs; i++)
+            observe_value(rt, G, n->outputs[i], n->op_type, n->name, -1);
+    }
     return rc;
+}
+
+/* The observer's view of value id of graph G (skipped when it has none). */
+static void observe_value(tosac_rt *rt, rt_gview *G, int id, const char *op, const char *node,
+                          int delegate)
+{
+    const tosac_tensor *t = id >= 0 ? rt_value(G, id) : NULL;
+    if (!t || !t->data)
+        return;
+    tosac_rt_value v = {G->g.tensors[id].name, t, op, node ? node : "", delegate};
+    rt->observe(rt->observe_user, &v);
+}
+
+void tosac_rt_set_observer(tosac_rt *rt, tosac_rt_observer fn, void *user)
+{
+    if (!rt)
+        return;
+    rt->observe = fn;
+    rt->observe_user = fn ? user : NULL;
+    rt_observe_delegates(rt);
 }
 
 tosac_code tosac_rt_invoke(tosac_rt *rt, tosac_error *err)

@@ -27,7 +27,8 @@ tosac_code cli_parse_run_args(int argc, char **argv, const char *what, cli_run_a
         const char *s = argv[i];
         bool in = strcmp(s, "--input") == 0 || strcmp(s, "-i") == 0;
         bool out = strcmp(s, "--output-dir") == 0 || strcmp(s, "-o") == 0;
-        if ((in || out) && i + 1 >= argc)
+        bool dump = strcmp(s, "--dump-intermediates") == 0;
+        if ((in || out || dump) && i + 1 >= argc)
             return tosac_fail(err, TOSAC_ERR_INPUT, "%s needs a value", s);
         if (in) {
             if (a->n_inputs == CLI_MAX_INPUTS)
@@ -35,6 +36,8 @@ tosac_code cli_parse_run_args(int argc, char **argv, const char *what, cli_run_a
             cli_parse_input(argv[++i], &a->inputs[a->n_inputs++]);
         } else if (out) {
             a->outdir = argv[++i];
+        } else if (dump) {
+            a->dump_dir = argv[++i];
         } else if (prog && strcmp(s, "--threads") == 0) {
             if (i + 1 >= argc)
                 return tosac_fail(err, TOSAC_ERR_INPUT, "%s needs a value", s);

@@ -16,6 +16,7 @@ typedef struct cli_run_args {
     int n_inputs;
     int threads;        /* --threads N (programs only; 1 by default) */
     int reference;      /* --reference (programs only) */
+    const char *dump_dir; /* --dump-intermediates DIR (cli_dump.h), or NULL */
 } cli_run_args;
 
 /* "[NAME=]FILE.npy" (v is split in place at the '='). */

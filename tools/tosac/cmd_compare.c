@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "cli.h"
+#include "compare_dumps.h"
 #include "tosac/npy.h"
 
 static const char usage[] =
@@ -18,8 +21,22 @@ static const char usage[] =
     "|result - reference| <= atol + rtol * |reference| (defaults: atol 1e-3, rtol 1e-3).\n"
     "--qtol N --scale S: a tolerance of N output quantization steps of size S\n"
     "(atol = 1e-3 + N * S). Exit 0 within tolerance, 1 outside, 2 cannot compare.\n"
+    "\n"
+    "       tosac compare DIR_REF DIR_RESULT [--sqnr-below DB]\n"
+    "Two folders of tosac run --dump-intermediates: for every tensor of DIR_REF, in its\n"
+    "order of execution, that DIR_RESULT also has (by tensor name; a program's quantized\n"
+    "values are there dequantized under the float model's names): sqnr_db, cosine,\n"
+    "max_abs_diff, then the first tensor whose SQNR is below DB (default 20): the first\n"
+    "layer that goes wrong. Exit 0 none below, 1 one below, 2 cannot compare.\n"
     "Example:\n"
-    "  tosac compare expected/logits.npy out/logits.npy --qtol 2 --scale 0.0253\n";
+    "  tosac compare expected/logits.npy out/logits.npy --qtol 2 --scale 0.0253\n"
+    "  tosac compare ref/ q/ --sqnr-below 25\n";
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
 
 static int parse_tol(const char *opt, const char *v, double *out)
 {
@@ -39,7 +56,7 @@ int cmd_compare(int argc, char **argv)
     }
     const char *files[2] = {NULL, NULL};
     int nfiles = 0;
-    double atol = 1e-3, rtol = 1e-3, qtol = -1, scale = -1;
+    double atol = 1e-3, rtol = 1e-3, qtol = -1, scale = -1, sqnr_below = NAN;
     bool atol_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -48,7 +65,14 @@ int cmd_compare(int argc, char **argv)
                        : strcmp(a, "--qtol") == 0 ? &qtol
                        : strcmp(a, "--scale") == 0 ? &scale
                                                    : NULL;
-        if (slot) {
+        if (strcmp(a, "--sqnr-below") == 0) {
+            char *end;
+            double v = i + 1 < argc ? strtod(argv[i + 1], &end) : NAN;
+            if (i + 1 >= argc || argv[i + 1][0] == '\0' || *end != '\0' || !isfinite(v))
+                return cli_error(TOSAC_ERR_INPUT, "--sqnr-below takes a number of dB");
+            sqnr_below = v;
+            i++;
+        } else if (slot) {
             if (i + 1 >= argc)
                 return cli_error(TOSAC_ERR_INPUT, "%s needs a value", a);
             int rc = parse_tol(a, argv[i + 1], slot);
@@ -66,6 +90,21 @@ int cmd_compare(int argc, char **argv)
     }
     if (nfiles != 2)
         return cli_error(TOSAC_ERR_INPUT, "compare needs two .npy files (try 'tosac compare --help')");
+    if (is_dir(files[0]) || is_dir(files[1])) {
+        if (!is_dir(files[0]) || !is_dir(files[1]))
+            return cli_error(TOSAC_ERR_INPUT, "compare takes two .npy files or two dump "
+                             "folders, not one of each");
+        if (qtol >= 0 || scale >= 0 || atol_given || rtol != 1e-3)
+            return cli_error(TOSAC_ERR_INPUT, "--atol/--rtol/--qtol/--scale compare two .npy "
+                             "files; folders take --sqnr-below DB");
+        tosac_error derr;
+        tosac_error_clear(&derr);
+        int r = compare_dump_dirs(files[0], files[1], isnan(sqnr_below) ? 20.0 : sqnr_below,
+                                  &derr);
+        return r < 0 ? cli_report(&derr) : r;
+    }
+    if (!isnan(sqnr_below))
+        return cli_error(TOSAC_ERR_INPUT, "--sqnr-below compares two dump folders");
     if ((qtol >= 0) != (scale >= 0))
         return cli_error(TOSAC_ERR_INPUT, "--qtol N and --scale S go together (atol = 1e-3 + N * S)");
     if (qtol >= 0 && atol_given)

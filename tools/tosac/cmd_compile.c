@@ -18,15 +18,21 @@ static const char usage[] =
     "                     [--report FILE.json|-] [--input-shape NAME=D0,D1,...]...\n"
     "                     [--quantize a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ...\n"
     "                      [--calib-method METHOD] [--exclude NAME|OP_TYPE,...]]\n"
-    "                     [--quiet | --verbose]\n"
+    "                     [--int-io] [--quiet | --verbose]\n"
     "--quantize (also spelled --scheme, as in tosac quantize) calibrates a float model on the\n"
     "--calib samples and quantizes it (int8 activations for a8w8, int16 for a16w8 (needs\n"
     "+int16); int8 per-channel weights) before compiling; inputs with dynamic dimensions then\n"
     "take the calibration samples' shape. --calib-method and --exclude as for tosac quantize\n"
     "(see tosac quantize --help).\n"
+    "--int-io: the program's inputs and outputs are the quantized integers (int8/int16):\n"
+    "each input's QuantizeLinear and each output's DequantizeLinear are left out, and the\n"
+    "program's signature keeps their scale and zero point (tosac inspect PROGRAM shows them);\n"
+    "tosac run then takes and writes integer .npy files, named like the quantized tensors.\n"
     "Example:\n"
     "  tosac compile model.onnx --spec TOSA-1.0+INT --quantize a8w8 --calib samples/ \\\n"
     "      -o model.prog --emit-tosa tosa/ --report report.json\n"
+    "  tosac compile model.onnx --spec TOSA-1.0+INT --quantize a8w8 --calib samples/ \\\n"
+    "      --int-io -o model_int.prog\n"
     "--emit-mlir writes every delegate as MLIR in the tosa dialect (TOSA 1.0 form), one\n"
     "func.func @delegate_<n> each, for mlir-opt (e.g. mlir-opt-22 --tosa-validate).\n"
     "--report - prints the report on standard output. The program is read back, loaded and\n"
@@ -150,6 +156,8 @@ int cmd_compile(int argc, char **argv)
             if (o.n_input_shapes == MAX_SHAPES)
                 return cli_error(TOSAC_ERR_INPUT, "more than %d --input-shape", MAX_SHAPES);
             shapes[o.n_input_shapes++] = argv[++i];
+        } else if (strcmp(s, "--int-io") == 0) {
+            o.int_io = 1;
         } else if (s[0] == '-') {
             return cli_error(TOSAC_ERR_INPUT, "unknown option '%s' for compile", s);
         } else if (!model) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "compile/compile_int_io.h"
 #include "tosac/onnx.h"
 #include "util/fileio.h"
 #include "tosac/quant.h"
@@ -13,6 +14,7 @@ typedef struct quant_args {
     const char *model, *out, *scheme, *method, *exclude, *report;
     const char **calib;
     int n_calib;
+    bool int_io;    /* --int-io (compile_int_io.h) */
 } quant_args;
 
 static void usage(void)
@@ -29,6 +31,9 @@ static void usage(void)
            "  --exclude NAME|OP_TYPE,...  nodes (by name or operator type) that stay float\n"
            "  --report FILE.json  per activation: min/max seen, range, scale, zero point, dtype,\n"
            "           SQNR (dB) of its quantization on the calibration samples (null: exact)\n"
+           "  --int-io the model's inputs and outputs are the quantized integers: each input's\n"
+           "           QuantizeLinear and each output's DequantizeLinear are left out (their\n"
+           "           scale and zero point are printed, and stay on the DQ after each input)\n"
            "  -o       written whole or not at all; refused when it names the model or a --calib file\n"
            "Example:\n"
            "  tosac quantize model.onnx --scheme a8w8 --calib samples/ -o model_qdq.onnx \\\n"
@@ -52,6 +57,8 @@ static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *
             *slot = argv[++i];
         else if (has_value)
             a->calib[a->n_calib++] = argv[++i];
+        else if (strcmp(s, "--int-io") == 0)
+            a->int_io = true;
         else if (s[0] == '-')
             return tosac_fail(err, TOSAC_ERR_INPUT, "unknown option '%s' for tosac quantize", s);
         else if (!a->model)
@@ -87,6 +94,19 @@ static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *
         }
     }
     return TOSAC_OK;
+}
+
+/* --int-io: what the integers mean, one line per quantized input and output. */
+static void print_int_io(const ir_graph *g)
+{
+    for (int side = 0; side < 2 && !cli_quiet; side++)
+        for (int i = 0; i < (side ? g->n_outputs : g->n_inputs); i++) {
+            const ir_tensor *t = &g->tensors[side ? g->outputs[i] : g->inputs[i]];
+            if (t->quant && t->quant->n == 1)
+                fprintf(stderr, "tosac: %s %s: %s scale %.9g zero_point %lld\n",
+                        side ? "output" : "input", t->name, tosac_dtype_name(t->dtype),
+                        (double)t->quant->scale[0], (long long)t->quant->zero_point[0]);
+        }
 }
 
 /* The model and the report appear together or not at all. */
@@ -139,6 +159,8 @@ int cmd_quantize(int argc, char **argv)
         rc = quant_calib_load(m, a.calib, a.n_calib, &calib, &err);
     if (!rc)
         rc = tosac_quantize(m, &o, &calib, &err);
+    if (!rc && a.int_io && !(rc = compile_int_io(m->graph, &err)))
+        print_int_io(m->graph);
     rc = rc ? rc : write_outputs(m, a.out, a.report, report, &err);
     free(report);
     quant_calib_free(&calib);

@@ -8,7 +8,8 @@
 static int takes_value(const char *opt)
 {
     static const char *const opts[] = {"--input", "-i", "--output-dir", "-o", "--runs",
-                                       "--threads", "--input-shape", NULL};
+                                       "--threads", "--input-shape",
+                                       "--dump-intermediates", NULL};
     for (int i = 0; opts[i]; i++)
         if (strcmp(opt, opts[i]) == 0)
             return 1;
@@ -55,15 +56,26 @@ int cmd_run(int argc, char **argv)
     return dispatch(argc, argv, run_tosa, run_onnx, run_program,
                     "usage: tosac run (PROGRAM | MODEL.onnx | GRAPH.tosa) --input [NAME=]FILE.npy ...\n"
                     "                 [--output-dir DIR] [--threads N] [--reference]\n"
+                    "                 [--dump-intermediates DIR]\n"
                     "Runs the file on the host and writes every output as DIR/<name>.npy\n"
                     "(characters outside [A-Za-z0-9_.-] in a name become '_'; DIR defaults to '.').\n"
                     "Inputs bind by name, or in graph order when NAME= is omitted.\n"
+                    "ONNX models and programs:\n"
+                    "  --dump-intermediates DIR  also every value the run makes, as\n"
+                    "                          DIR/<name>.npy, and DIR/index.json (file ->\n"
+                    "                          tensor, op, node, order); a program's quantized\n"
+                    "                          values also dequantized under the float model's\n"
+                    "                          tensor names (compare two dumps with tosac compare\n"
+                    "                          DIR_REF DIR). Programs: delegates run on the\n"
+                    "                          reference interpreter (as --reference, same bits),\n"
+                    "                          so every TOSA tensor is seen\n"
                     "Programs only:\n"
                     "  --threads N             the accelerated kernels on N threads (default 1)\n"
                     "  --reference             every delegate operator on the reference\n"
                     "                          interpreter (no accelerated kernels; same bits)\n"
                     "Example:\n"
-                    "  tosac run model.prog --input input=sample.npy --output-dir out/\n");
+                    "  tosac run model.prog --input input=sample.npy --output-dir out/\n"
+                    "  tosac run model.onnx --input sample.npy --dump-intermediates ref/\n");
 }
 
 int cmd_inspect(int argc, char **argv)

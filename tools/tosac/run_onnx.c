@@ -2,9 +2,40 @@
  * graph output as DIR/<name>.npy. */
 #include <stdlib.h>
 
+#include "cli_dump.h"
 #include "cli_graph_io.h"
 #include "cpu/cpu_exec.h"
 #include "tosac/onnx.h"
+
+static void observe(void *user, const ir_graph *g, int node, int tensor, const tosac_tensor *t)
+{
+    const ir_node *n = node >= 0 ? &g->nodes[node] : NULL;
+    if (n && ir_node_is(n, "Constant"))
+        return; /* parameters, not values the run computes (as CONST in a program) */
+    cli_dump_value(user, g->tensors[tensor].name, t, n ? n->op_type : "input",
+                   n && n->name ? n->name : "", -1);
+}
+
+/* The model run once with every value handed to a dump (cli_dump.h). */
+static tosac_code run_dumping(const cli_run_args *a, const ir_model *m, const tosac_tensor *ins,
+                              tosac_tensor *outs, tosac_error *err)
+{
+    cli_dump *d = cli_dump_new(a->dump_dir);
+    if (!d)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    cpu_plan *p = NULL;
+    int64_t opset = ir_model_opset(m, "");
+    tosac_code rc = cpu_plan_create(m->graph, opset ? opset : 13, &p, err);
+    if (!rc) {
+        cpu_plan_set_observer(p, observe, d);
+        rc = cpu_plan_run(p, ins, m->graph->n_inputs, outs, m->graph->n_outputs, err);
+    }
+    if (!rc)
+        rc = cli_dump_write(d, err);
+    cpu_plan_free(p);
+    cli_dump_free(d);
+    return rc;
+}
 
 int run_onnx(int argc, char **argv)
 {
@@ -28,7 +59,8 @@ int run_onnx(int argc, char **argv)
     if (!rc)
         rc = cli_load_inputs(&a, m->graph, ins, &err);
     if (!rc)
-        rc = cpu_run_model(m, ins, n_in, outs, n_out, &err);
+        rc = a.dump_dir ? run_dumping(&a, m, ins, outs, &err)
+                        : cpu_run_model(m, ins, n_in, outs, n_out, &err);
     if (!rc)
         rc = cli_write_outputs(a.outdir, m->graph, outs, &err);
     for (int i = 0; ins && i < n_in; i++)

@@ -2,7 +2,7 @@
 // usage: node ort_reference.js MODEL.onnx SAMPLES_DIR OUT_DIR (NODE_PATH: where onnxruntime-node is)
 //   SAMPLES_DIR/<id>/<input>.npy -> OUT_DIR/<id>/<output>.npy, one call per sample;
 //   then OUT_DIR/stream/<k>/ for k = 0,1,2: samples 02, 03, 04 in a row, state = the previous
-//   call's stateN (zeros first).
+//   call's stateN (zeros first; only for models with a 'state' input, silero's).
 const fs = require('fs'), path = require('path'), ort = require('onnxruntime-node');
 const DT = {'<f4': ['float32', Float32Array], '<i8': ['int64', BigInt64Array]};
 function readNpy(f) {
@@ -33,8 +33,9 @@ function writeNpy(f, t) {
   for (const id of fs.readdirSync(samples).sort()) {
     const r = await s.run(load(id));
     for (const n of s.outputNames) writeNpy(path.join(out, id, n + '.npy'), r[n]);
-    console.log(id, r.output.data[0]);
+    console.log(id, r[s.outputNames[0]].data[0]);
   }
+  if (!s.inputNames.includes('state')) return;
   let state = new ort.Tensor('float32', new Float32Array(256), [2, 1, 128]);
   for (const [k, id] of ['02', '03', '04'].entries()) {
     const feeds = load(id); feeds.state = state;
