@@ -27,7 +27,7 @@ typedef struct golden {
 
 static const golden cases[] = {
     {"resnet18_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
-         "file 11908608 3906ea7617836c58; "
+         "file 11908608 b9b0049bad8a35c2; "
          "STRINGS 360 364f1df524b3ae5d; "
          "SIGNATURE 208 97e418142ef0fa9e; "
          "CPU 1256 1e41a35a23dbaa71; "
@@ -35,9 +35,9 @@ static const golden cases[] = {
          "DELEGATE 11794268 6b045cd9b2809b88; "
          "PLAN 8672 26a4063b1752aad1; "
          "REPORT 103092 6d25cf4ad198a31f; "
-         "RUNTIME 32 74bd94e406c0f29d"},
+         "RUNTIME 32 4985a126ac37366f"},
     {"mobilenet_v2_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
-         "file 4011456 7308bbb4dc2d1599; "
+         "file 4011456 1ada006b7d4cd689; "
          "STRINGS 380 f93990e0e9fd5d69; "
          "SIGNATURE 208 efbedb9e16315f8e; "
          "CPU 1256 5c892c28a9a4bfd1; "
@@ -45,9 +45,9 @@ static const golden cases[] = {
          "DELEGATE 3760674 5fa111662172b797; "
          "PLAN 16880 ebf348e697716b2a; "
          "REPORT 231312 d2d375eff129fc69; "
-         "RUNTIME 32 fcc10086011c8c3e"},
+         "RUNTIME 32 689306e5b0ab4da6"},
     {"synth_qdq_s16_op21_conv", "TOSA-1.0+INT+int16", NULL,
-         "file 8320 f38aab562b071826; "
+         "file 8320 52cf7b58d98f2316; "
          "STRINGS 185 e9ab14f18ae7f2b4; "
          "SIGNATURE 208 4df13898ab5db3d4; "
          "CPU 1256 b33aa9bb30b35476; "
@@ -55,7 +55,7 @@ static const golden cases[] = {
          "DELEGATE 3816 723197a5a8e29fa9; "
          "PLAN 464 e0b9d118dcdcaafb; "
          "REPORT 1641 27410b68294108b3; "
-         "RUNTIME 32 f355c22fbd90556a"},
+         "RUNTIME 32 529a92326c18605a"},
     {"synth_qdq_s8_op13_conv_dw", "TOSA-1.0+INT", NULL,
          "file 7312 1087a07d96329dae; "
          "STRINGS 188 58868900bc70735a; "
