@@ -14,6 +14,31 @@ KERN_AVX512VNNI_ATTR static inline __m128i requant16(const q8_requant *q, int c,
     if (q->check)
         *bad |= _mm512_cmpgt_epi32_mask(_mm512_loadu_si512(q->vlo + c), v) |
                 _mm512_cmpgt_epi32_mask(v, _mm512_loadu_si512(q->vhi + c));
+    if (q->eo) { /* even channels in the low halves of the 64-bit lanes, odd in the high */
+        size_t n16 = (size_t)q->eo_stride;
+        const int64_t *e = q->eo + c;
+        __m512i xe = _mm512_add_epi64(_mm512_mul_epi32(v, _mm512_loadu_si512(e)),
+                                      _mm512_loadu_si512(e + n16));
+        __m512i xo = _mm512_add_epi64(
+            _mm512_mul_epi32(_mm512_srli_epi64(v, 32), _mm512_loadu_si512(e + 8)),
+            _mm512_loadu_si512(e + n16 + 8));
+        if (q->dbl) {
+            __m512i z = _mm512_setzero_si512();
+            xe = _mm512_mask_sub_epi64(xe, _mm512_cmplt_epi64_mask(_mm512_slli_epi64(v, 32), z),
+                                       xe, _mm512_loadu_si512(e + 2 * n16));
+            xo = _mm512_mask_sub_epi64(xo, _mm512_cmplt_epi64_mask(v, z), xo,
+                                       _mm512_loadu_si512(e + 2 * n16 + 8));
+        }
+        __m512i re = _mm512_sub_epi64(_mm512_srlv_epi64(xe, _mm512_loadu_si512(e + 3 * n16)),
+                                      _mm512_loadu_si512(e + 4 * n16));
+        __m512i ro = _mm512_sub_epi64(_mm512_srlv_epi64(xo, _mm512_loadu_si512(e + 3 * n16 + 8)),
+                                      _mm512_loadu_si512(e + 4 * n16 + 8));
+        __m512i r = _mm512_mask_blend_epi32((__mmask16)0xAAAA, re, _mm512_slli_epi64(ro, 32));
+        r = _mm512_add_epi32(r, _mm512_set1_epi32(q->ozp));
+        r = _mm512_max_epi32(r, _mm512_set1_epi32(q->lo));
+        r = _mm512_min_epi32(r, _mm512_set1_epi32(q->hi));
+        return _mm512_cvtepi32_epi8(r);
+    }
     __m512i v0 = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(v));
     __m512i v1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1));
     __m512i x0 = _mm512_add_epi64(_mm512_mul_epi32(v0, _mm512_loadu_si512(q->mult + c)),
