@@ -37,7 +37,7 @@ static const golden cases[] = {
          "REPORT 103092 6d25cf4ad198a31f; "
          "RUNTIME 32 4985a126ac37366f"},
     {"mobilenet_v2_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
-         "file 4011456 1ada006b7d4cd689; "
+         "file 4011456 bcc65718bdb03f19; "
          "STRINGS 380 f93990e0e9fd5d69; "
          "SIGNATURE 208 efbedb9e16315f8e; "
          "CPU 1256 5c892c28a9a4bfd1; "
@@ -45,7 +45,7 @@ static const golden cases[] = {
          "DELEGATE 3760674 5fa111662172b797; "
          "PLAN 16880 ebf348e697716b2a; "
          "REPORT 231312 d2d375eff129fc69; "
-         "RUNTIME 32 689306e5b0ab4da6"},
+         "RUNTIME 32 2846e7b1f60225ae"},
     {"synth_qdq_s16_op21_conv", "TOSA-1.0+INT+int16", NULL,
          "file 8320 52cf7b58d98f2316; "
          "STRINGS 185 e9ab14f18ae7f2b4; "
@@ -57,7 +57,7 @@ static const golden cases[] = {
          "REPORT 1641 27410b68294108b3; "
          "RUNTIME 32 529a92326c18605a"},
     {"synth_qdq_s8_op13_conv_dw", "TOSA-1.0+INT", NULL,
-         "file 7312 1087a07d96329dae; "
+         "file 7312 07c0893b9f272485; "
          "STRINGS 188 58868900bc70735a; "
          "SIGNATURE 208 8e1ad5e28ad8a4b4; "
          "CPU 1256 c0675d683bfcad13; "
@@ -65,7 +65,7 @@ static const golden cases[] = {
          "DELEGATE 2808 705f9d251dcbeea7; "
          "PLAN 464 ee4a36cb996ee3fb; "
          "REPORT 1634 8ad5cd6ce203dc75; "
-         "RUNTIME 32 6241a0f2dff5aab5"},
+         "RUNTIME 32 6e9036bd7fcf9e1e"},
     {"synth_qdq_s8_op13_split_matmul", "TOSA-1.0+INT", NULL,
          "file 10912 1b53e6ebc7ea3167; "
          "STRINGS 266 d0f19d11213ba558; "
