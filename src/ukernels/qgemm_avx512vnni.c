@@ -59,11 +59,16 @@ KERN_AVX512VNNI_ATTR static inline void epi16(const qgemm_packed *p, int n, int 
     }
     te = _mm512_srav_epi64(te, _mm512_loadu_si512(p->sh64 + n));
     to = _mm512_srav_epi64(to, _mm512_loadu_si512(p->sh64 + n + 8));
-    __m512i r = _mm512_mask_blend_epi32((__mmask16)0xAAAA, te, _mm512_slli_epi64(to, 32));
-    r = _mm512_add_epi32(r, _mm512_set1_epi32(p->out_zp));
-    r = _mm512_max_epi32(r, _mm512_set1_epi32(p->lo));
-    r = _mm512_min_epi32(r, _mm512_set1_epi32(p->hi));
-    _mm512_mask_cvtepi32_storeu_epi8((int8_t *)crow + n, km, r);
+    /* the low halves back in column order: even columns from te, odd ones from to */
+    const __m512i order = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8, 22, 6, 20, 4, 18, 2,
+                                           16, 0);
+    __m512i r = _mm512_permutex2var_epi32(te, order, to);
+    if (!p->zp_in_rnd)
+        r = _mm512_add_epi32(r, _mm512_set1_epi32(p->out_zp));
+    __m128i b = _mm512_cvtsepi32_epi8(r); /* saturating: the int8 range */
+    if (p->lo > -128 || p->hi < 127) /* a fused CLAMP: on 16 bytes, not 16 int32 */
+        b = _mm_min_epi8(_mm_max_epi8(b, _mm_set1_epi8((char)p->lo)), _mm_set1_epi8((char)p->hi));
+    _mm_mask_storeu_epi8((int8_t *)crow + n, km, b);
 }
 
 /* Rows a[0..mr) x nv panels of 16 columns from column n (cnt of them stored). mr and nv are

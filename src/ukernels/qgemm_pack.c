@@ -145,9 +145,15 @@ int qgemm_pack(qgemm_packed *p, kern_isa isa, const qgemm_params *q, void *mem)
         }
         dbl |= rdbl[n] != 0;
     }
+    /* out_zp joins the rounding term (floor((x + zp * 2^s) / 2^s) = floor(x / 2^s) + zp)
+     * while zp * 2^s stays far from int64's range */
+    int zp_in_rnd = q->out == QGEMM_OUT_I8;
+    for (size_t n = 0; n < np; n++)
+        zp_in_rnd &= shift[n] <= 54; /* |v * m + round + zp * 2^s| < 2^62 + 2^61 + 2^53 */
     for (size_t n = 0; n < np; n++) { /* the int64 arrays, per 16 columns even then odd */
         size_t at = n / 16 * 16 + n % 2 * 8 + n % 16 / 2;
-        e64[at] = ((int64_t)1 << (shift[n] - 1)) + rdbl[n];
+        e64[at] = ((int64_t)1 << (shift[n] - 1)) + rdbl[n] +
+                  (zp_in_rnd ? (int64_t)q->out_zp * ((int64_t)1 << shift[n]) : 0);
         e64[np + at] = 2 * (int64_t)rdbl[n];
         e64[2 * np + at] = shift[n];
     }
@@ -173,6 +179,7 @@ int qgemm_pack(qgemm_packed *p, kern_isa isa, const qgemm_params *q, void *mem)
     p->sh64 = e64 + 2 * np;
     p->check = check;
     p->dbl = dbl;
+    p->zp_in_rnd = zp_in_rnd;
     p->run = fn;
     return 1;
 }
