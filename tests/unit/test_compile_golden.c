@@ -27,7 +27,7 @@ typedef struct golden {
 
 static const golden cases[] = {
     {"resnet18_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
-         "file 11908608 b9b0049bad8a35c2; "
+         "file 11908608 ea6762773b52f4ec; "
          "STRINGS 360 364f1df524b3ae5d; "
          "SIGNATURE 208 97e418142ef0fa9e; "
          "CPU 1256 1e41a35a23dbaa71; "
@@ -35,9 +35,9 @@ static const golden cases[] = {
          "DELEGATE 11794268 6b045cd9b2809b88; "
          "PLAN 8672 26a4063b1752aad1; "
          "REPORT 103092 6d25cf4ad198a31f; "
-         "RUNTIME 32 4985a126ac37366f"},
+         "RUNTIME 32 3e3111c8a842edd5"},
     {"mobilenet_v2_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
-         "file 4011456 bcc65718bdb03f19; "
+         "file 4011456 377b88045199bb0c; "
          "STRINGS 380 f93990e0e9fd5d69; "
          "SIGNATURE 208 efbedb9e16315f8e; "
          "CPU 1256 5c892c28a9a4bfd1; "
@@ -45,7 +45,7 @@ static const golden cases[] = {
          "DELEGATE 3760674 5fa111662172b797; "
          "PLAN 16880 ebf348e697716b2a; "
          "REPORT 231312 d2d375eff129fc69; "
-         "RUNTIME 32 2846e7b1f60225ae"},
+         "RUNTIME 32 c618ed81ac72a8a7"},
     {"synth_qdq_s16_op21_conv", "TOSA-1.0+INT+int16", NULL,
          "file 8320 52cf7b58d98f2316; "
          "STRINGS 185 e9ab14f18ae7f2b4; "
