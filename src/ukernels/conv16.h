@@ -1,10 +1,14 @@
-/* int16 x int8 -> int48 convolutions (the a16w8 path), CONV2D and DEPTHWISE_CONV2D fused
- * with the RESCALE i48 -> i16/i8 that follows (and a CLAMP after it): bit for bit the
+/* int16 x int8 -> int48 convolutions (the a16w8 path), CONV2D, DEPTHWISE_CONV2D and
+ * TRANSPOSE_CONV2D, and MATMUL int16 x int16 -> int48 as a 1x1 CONV2D (the rows of A the
+ * pixels, B the weights), fused with the RESCALE i48 -> i16/i8 that follows (and a CLAMP
+ * after it): bit for bit the
  * interpreter's sums (exact, wrapped to 48 bits, + bias wrapped again) and apply_scale_16.
  * The input zero point of an int16 operand is 0 (ERROR_IF otherwise), so padding taps add
  * nothing. Weights are packed once as int16 (w - weight_zp). Sums are exact in int32 over
  * chunks of at most `chunk` products (chunk * 32768 * max|w - weight_zp| < 2^31), added to
- * int64: the vectorised int16 dot product (vpmaddwd) gives the same bits. */
+ * int64: the vectorised int16 dot product (vpmaddwd) gives the same bits. A MATMUL B of
+ * values too wide for a useful chunk is split as b = 256 * hi + lo (lo in [0, 255], hi in
+ * [-128, 127]): two passes of narrow products, hi's sums times 256 added exactly in int64. */
 #ifndef TOSAC_UKERNELS_CONV16_H
 #define TOSAC_UKERNELS_CONV16_H
 
@@ -20,10 +24,14 @@
 typedef struct ukr_conv16 {
     int64_t N, IH, IW, IC, OH, OW, OC, KH, KW;
     int64_t M;                  /* DEPTHWISE: channel multiplier (OC = IC * M); 0: CONV2D */
-    int64_t sy, sx, dy, dx, pt, pl;
+    int64_t sy, sx, dy, dx, pt, pl; /* TRANSPOSE: pt, pl are out_pad top/left, dy = dx = 1 */
+    bool transposed;            /* TRANSPOSE_CONV2D: output (oy, ox) reads input
+                                 * ((oy - pt - ky) / sy, (ox - pl - kx) / sx) where exact */
     int64_t Kp;                 /* CONV2D: KH*KW*IC rounded up to UKR_CONV16_KALIGN */
     const int16_t *w;           /* CONV2D [ceil(OC/16)][Kp/2][16][2] (zeros past OC and K);
                                  * DEPTHWISE [KH*KW][IC*M] */
+    const int16_t *w_hi;        /* CONV2D layout, or NULL: w holds the low bytes of a split
+                                 * operand (0..255), w_hi the high ones (sum = 256*hi + lo) */
     const int64_t *bias;        /* n_bias values (1 or OC) */
     int64_t n_bias;
     int64_t chunk;              /* CONV2D: products summed in int32 before int64 */

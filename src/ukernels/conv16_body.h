@@ -55,8 +55,16 @@ static void CONV16_ATTR conv16_patch(const ukr_conv16 *p, const int16_t *in, int
 {
     for (int64_t ky = 0; ky < p->KH; ky++) {
         int64_t iy = oy * p->sy - p->pt + ky * p->dy;
+        if (p->transposed) { /* the input row landing on oy through tap ky, if any */
+            int64_t ty = oy - p->pt - ky;
+            iy = ty >= 0 && ty % p->sy == 0 ? ty / p->sy : -1;
+        }
         for (int64_t kx = 0; kx < p->KW; kx++) {
             int64_t ix = ox * p->sx - p->pl + kx * p->dx;
+            if (p->transposed) {
+                int64_t tx = ox - p->pl - kx;
+                ix = tx >= 0 && tx % p->sx == 0 ? tx / p->sx : -1;
+            }
             int16_t *dst = patch + (ky * p->KW + kx) * p->IC;
             if (iy < 0 || iy >= p->IH || ix < 0 || ix >= p->IW)
                 memset(dst, 0, sizeof(int16_t) * (size_t)p->IC);
@@ -131,6 +139,12 @@ static bool CONV16_ATTR conv16_direct(const ukr_conv16 *p, const int16_t *in, vo
                     for (int j = 0; j < 4; j++)
                         for (int l = 0; l < 16; l++)
                             s[j][l] += a[j][l];
+                    if (p->w_hi) { /* a split operand: + 256 * the high bytes' sums */
+                        CONV16_BLOCK(p->w_hi + ob * K * 16, p0, p1, p2, p3, k0, k1, a);
+                        for (int j = 0; j < 4; j++)
+                            for (int l = 0; l < 16; l++)
+                                s[j][l] += (int64_t)a[j][l] * 256;
+                    }
                 }
                 int64_t nl = p->OC - ob * 16 < 16 ? p->OC - ob * 16 : 16;
                 for (int64_t j = 0; j < T; j++)

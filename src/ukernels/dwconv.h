@@ -32,6 +32,11 @@ typedef struct q8_requant {
     int32_t ozp, lo, hi;      /* output zero point; result clipped to [lo, hi] (int8 & CLAMP) */
     int check;                /* some channel has s < 32: test v against [vlo, vhi] */
     int dbl;                  /* some channel has dadj != 0 */
+    /* mult, round, dadj, shift, sub again, each [C rounded up to 16] with every 16 channels
+     * as their 8 even then 8 odd ones (the 64-bit lanes of vpmuldq's even/odd products; the
+     * padding neutral), or NULL: the AVX-512 twin's requantization without widening moves */
+    const int64_t *eo;
+    int eo_stride;            /* C rounded up to 16: the distance between those arrays */
 } q8_requant;
 
 /* One channel: v = accumulator (already + bias, modulo 2^32). Sets *bad when v breaks the

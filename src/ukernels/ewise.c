@@ -42,6 +42,9 @@ void ukr_rescale_soa(ukr_rescale *p, int64_t *mem)
 ukr_rescale_fn ukr_rescale_select(int isa)
 {
     switch (isa) {
+#if KERN_HAVE_HELIUM
+    case KERN_ISA_HELIUM: return ukr_rescale_helium;
+#endif
 #if KERN_HAVE_AVX2_TWIN
     case KERN_ISA_AVX2: return ukr_rescale_avx2;
 #endif
@@ -65,8 +68,28 @@ ukr_add_rescale_fn ukr_add_rescale_select(int isa)
     }
 }
 
-bool ukr_arith_i32(int what, int shift, const int32_t *a, const int32_t *b, int32_t *o,
-                   int64_t n)
+ukr_arith_fn ukr_arith_select(int isa)
+{
+#if KERN_HAVE_HELIUM
+    if (isa == KERN_ISA_HELIUM)
+        return ukr_arith_i32_helium;
+#endif
+    (void)isa; /* the x86 variants: the compiler vectorises the portable loops well enough */
+    return ukr_arith_i32_portable;
+}
+
+ukr_clamp_fn ukr_clamp_select(int isa)
+{
+#if KERN_HAVE_HELIUM
+    if (isa == KERN_ISA_HELIUM)
+        return ukr_clamp_int_helium;
+#endif
+    (void)isa;
+    return ukr_clamp_int_portable;
+}
+
+bool ukr_arith_i32_portable(int what, int shift, const int32_t *a, const int32_t *b, int32_t *o,
+                            int64_t n)
 {
     uint64_t bad = 0;
     if (what == UKR_ADD || what == UKR_SUB) {
@@ -91,7 +114,8 @@ bool ukr_arith_i32(int what, int shift, const int32_t *a, const int32_t *b, int3
     return bad == 0;
 }
 
-void ukr_clamp_int(int bits, int64_t lo, int64_t hi, const void *in, void *out, int64_t n)
+void ukr_clamp_int_portable(int bits, int64_t lo, int64_t hi, const void *in, void *out,
+                            int64_t n)
 {
     if (bits == 8) {
         const int8_t *x = in;

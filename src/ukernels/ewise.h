@@ -78,17 +78,31 @@ typedef bool (*ukr_add_rescale_fn)(const ukr_rescale *a, const ukr_rescale *b,
 UKR_EWISE_VARIANT(portable)
 UKR_EWISE_VARIANT(avx2)
 UKR_EWISE_VARIANT(avx512vnni)
+/* The Helium twin (ewise_helium.c, M55 builds): the per-tensor scale32 forms with shifts
+ * above 32 vectorised, the others through the portable kernel. */
+bool ukr_rescale_helium(const ukr_rescale *p, const void *in, void *out, int64_t n);
 ukr_rescale_fn ukr_rescale_select(int isa);
 ukr_add_rescale_fn ukr_add_rescale_select(int isa);
 
 enum { UKR_ADD, UKR_SUB, UKR_MUL };
 /* int32 ADD / SUB / MUL (shift 0..63 for MUL: 0 keeps the product's low 32 bits) over two
  * same-shaped operands; false when a result leaves int32 (the REQUIRE). */
-bool ukr_arith_i32(int what, int shift, const int32_t *a, const int32_t *b, int32_t *o,
-                   int64_t n);
+typedef bool (*ukr_arith_fn)(int what, int shift, const int32_t *a, const int32_t *b,
+                             int32_t *o, int64_t n);
+bool ukr_arith_i32_portable(int what, int shift, const int32_t *a, const int32_t *b, int32_t *o,
+                            int64_t n);
+bool ukr_arith_i32_helium(int what, int shift, const int32_t *a, const int32_t *b, int32_t *o,
+                          int64_t n);
+ukr_arith_fn ukr_arith_select(int isa);
 
 /* Integer CLAMP of n elements of 8 or 16 bits. */
-void ukr_clamp_int(int bits, int64_t lo, int64_t hi, const void *in, void *out, int64_t n);
+typedef void (*ukr_clamp_fn)(int bits, int64_t lo, int64_t hi, const void *in, void *out,
+                             int64_t n);
+void ukr_clamp_int_portable(int bits, int64_t lo, int64_t hi, const void *in, void *out,
+                            int64_t n);
+void ukr_clamp_int_helium(int bits, int64_t lo, int64_t hi, const void *in, void *out,
+                          int64_t n);
+ukr_clamp_fn ukr_clamp_select(int isa);
 
 /* A strided copy into a contiguous destination: dst in row-major order of shape, src element
  * i0..ir at sum(i_d * src_stride[d]) (TRANSPOSE: strides permuted). esz 1, 2, 4 or 8. */

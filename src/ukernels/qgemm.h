@@ -95,6 +95,13 @@ struct qgemm_packed {
     const int32_t *shift;         /* [Np] */
     const int32_t *rdbl;          /* [Np] the DOUBLE_ROUND term: 2^30 when s > 31, else 0 */
     const int32_t *vmin, *vmax;   /* [Np] the REQUIRE's bounds on v (INT32_MIN/MAX if s > 31) */
+    /* [Np] int64, each 16 columns as their 8 even then 8 odd ones (a 64-bit lane per column
+     * of vpmuldq's even/odd products): 2^(s-1) + rdbl (the rounding for v >= 0), 2 * rdbl
+     * (less for v < 0) (+ out_zp * 2^s when zp_in_rnd), s */
+    const int64_t *rnd64, *dneg64, *sh64;
+    int zp_in_rnd;                /* rnd64 holds out_zp too (every s <= 54) */
+    int check;                    /* some column has s <= 31: vmin/vmax bind */
+    int dbl;                      /* some column has rdbl != 0 */
     qgemm_fn run;
 };
 

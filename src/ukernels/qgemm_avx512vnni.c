@@ -23,10 +23,11 @@
 KERN_AVX512VNNI_ATTR static inline __m512i bcast_a(const int8_t *a, int len)
 {
     int32_t v = 0;
-    if (len >= 4)
+    if (len >= 4) { /* a broadcast load and a vector xor: no general-register round trip */
         memcpy(&v, a, 4);
-    else
-        memcpy(&v, a, (size_t)len);
+        return _mm512_xor_si512(_mm512_set1_epi32(v), _mm512_set1_epi32((int32_t)0x80808080u));
+    }
+    memcpy(&v, a, (size_t)len);
     return _mm512_set1_epi32((int32_t)((uint32_t)v ^ 0x80808080u));
 }
 
@@ -40,27 +41,34 @@ KERN_AVX512VNNI_ATTR static inline void epi16(const qgemm_packed *p, int n, int 
         _mm512_mask_storeu_epi32((int32_t *)crow + n, km, v);
         return;
     }
-    *bad |= (_mm512_cmplt_epi32_mask(v, _mm512_loadu_si512(p->vmin + n)) |
-             _mm512_cmpgt_epi32_mask(v, _mm512_loadu_si512(p->vmax + n))) & km;
-    __m512i m = _mm512_loadu_si512(p->mult + n), s = _mm512_loadu_si512(p->shift + n);
-    __m512i d = _mm512_loadu_si512(p->rdbl + n);
-    d = _mm512_mask_sub_epi32(d, _mm512_cmplt_epi32_mask(v, _mm512_setzero_si512()),
-                              _mm512_setzero_si512(), d); /* -2^30 for v < 0 */
-    const __m512i lo32 = _mm512_set1_epi64(0xffffffff), one = _mm512_set1_epi64(1);
-    __m512i se = _mm512_and_si512(s, lo32), so = _mm512_srli_epi64(s, 32);
+    if (p->check)
+        *bad |= (_mm512_cmplt_epi32_mask(v, _mm512_loadu_si512(p->vmin + n)) |
+                 _mm512_cmpgt_epi32_mask(v, _mm512_loadu_si512(p->vmax + n))) & km;
+    /* even columns in the low halves of the 64-bit lanes (te), odd ones in the high (to) */
+    __m512i m = _mm512_loadu_si512(p->mult + n);
     __m512i te = _mm512_mul_epi32(v, m);
     __m512i to = _mm512_mul_epi32(_mm512_srli_epi64(v, 32), _mm512_srli_epi64(m, 32));
-    te = _mm512_add_epi64(te, _mm512_sllv_epi64(one, _mm512_sub_epi64(se, one)));
-    to = _mm512_add_epi64(to, _mm512_sllv_epi64(one, _mm512_sub_epi64(so, one)));
-    te = _mm512_add_epi64(te, _mm512_srai_epi64(_mm512_slli_epi64(d, 32), 32));
-    to = _mm512_add_epi64(to, _mm512_srai_epi64(d, 32));
-    te = _mm512_srav_epi64(te, se);
-    to = _mm512_srav_epi64(to, so);
-    __m512i r = _mm512_mask_blend_epi32((__mmask16)0xAAAA, te, _mm512_slli_epi64(to, 32));
-    r = _mm512_add_epi32(r, _mm512_set1_epi32(p->out_zp));
-    r = _mm512_max_epi32(r, _mm512_set1_epi32(p->lo));
-    r = _mm512_min_epi32(r, _mm512_set1_epi32(p->hi));
-    _mm512_mask_cvtepi32_storeu_epi8((int8_t *)crow + n, km, r);
+    te = _mm512_add_epi64(te, _mm512_loadu_si512(p->rnd64 + n));
+    to = _mm512_add_epi64(to, _mm512_loadu_si512(p->rnd64 + n + 8));
+    if (p->dbl) { /* DOUBLE_ROUND: 2^30 less than 2^30 more for v < 0 */
+        __m512i z = _mm512_setzero_si512();
+        te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(_mm512_slli_epi64(v, 32), z), te,
+                                   _mm512_loadu_si512(p->dneg64 + n));
+        to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(v, z), to,
+                                   _mm512_loadu_si512(p->dneg64 + n + 8));
+    }
+    te = _mm512_srav_epi64(te, _mm512_loadu_si512(p->sh64 + n));
+    to = _mm512_srav_epi64(to, _mm512_loadu_si512(p->sh64 + n + 8));
+    /* the low halves back in column order: even columns from te, odd ones from to */
+    const __m512i order = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8, 22, 6, 20, 4, 18, 2,
+                                           16, 0);
+    __m512i r = _mm512_permutex2var_epi32(te, order, to);
+    if (!p->zp_in_rnd)
+        r = _mm512_add_epi32(r, _mm512_set1_epi32(p->out_zp));
+    __m128i b = _mm512_cvtsepi32_epi8(r); /* saturating: the int8 range */
+    if (p->lo > -128 || p->hi < 127) /* a fused CLAMP: on 16 bytes, not 16 int32 */
+        b = _mm_min_epi8(_mm_max_epi8(b, _mm_set1_epi8((char)p->lo)), _mm_set1_epi8((char)p->hi));
+    _mm_mask_storeu_epi8((int8_t *)crow + n, km, b);
 }
 
 /* Rows a[0..mr) x nv panels of 16 columns from column n (cnt of them stored). mr and nv are

@@ -17,7 +17,8 @@ static size_t layout_kp(kern_isa isa, int K)
     }
 }
 
-/* Bytes of the six epilogue arrays, then the weights (each part 64-aligned). */
+/* Bytes of the six int32 and three int64 epilogue arrays, then the weights (each part
+ * 64-aligned). */
 size_t qgemm_packed_size(int K, int N)
 {
     if (K < 1 || N < 1)
@@ -29,7 +30,7 @@ size_t qgemm_packed_size(int K, int N)
             return 0;
         w = b > w ? b : w;
     }
-    size_t arrays = 6 * sizeof(int32_t) * np, total;
+    size_t arrays = 6 * sizeof(int32_t) * np + 3 * sizeof(int64_t) * np, total;
     if (__builtin_add_overflow(arrays, w, &total) || __builtin_add_overflow(total, 64, &total))
         return 0;
     return total;
@@ -116,7 +117,9 @@ int qgemm_pack(qgemm_packed *p, kern_isa isa, const qgemm_params *q, void *mem)
     int32_t *arr = mem; /* bias, mult, shift, rdbl, vmin, vmax */
     int32_t *bias = arr, *mult = arr + np, *shift = arr + 2 * np, *rdbl = arr + 3 * np;
     int32_t *vmin = arr + 4 * np, *vmax = arr + 5 * np;
-    int8_t *w = (int8_t *)(arr + 6 * np);
+    int64_t *e64 = (int64_t *)(void *)(arr + 6 * np); /* rnd64, dneg64, sh64 */
+    int8_t *w = (int8_t *)(e64 + 3 * np);
+    int check = 0, dbl = 0;
     /* the vnni kernel sums (A ^ 0x80) = A + 128 as u8 */
     uint32_t zp = (uint32_t)q->a_zp + (isa == KERN_ISA_AVX512VNNI ? 128u : 0u);
     for (size_t n = 0; n < np; n++) {
@@ -143,7 +146,21 @@ int qgemm_pack(qgemm_packed *p, kern_isa isa, const qgemm_params *q, void *mem)
         if (s <= 31) { /* apply_scale_32's REQUIRE on the value */
             vmin[n] = (int32_t)-((int64_t)1 << (s - 1));
             vmax[n] = (int32_t)(((int64_t)1 << (s - 1)) - 1);
+            check = 1;
         }
+        dbl |= rdbl[n] != 0;
+    }
+    /* out_zp joins the rounding term (floor((x + zp * 2^s) / 2^s) = floor(x / 2^s) + zp)
+     * while zp * 2^s stays far from int64's range */
+    int zp_in_rnd = q->out == QGEMM_OUT_I8;
+    for (size_t n = 0; n < np; n++)
+        zp_in_rnd &= shift[n] <= 54; /* |v * m + round + zp * 2^s| < 2^62 + 2^61 + 2^53 */
+    for (size_t n = 0; n < np; n++) { /* the int64 arrays, per 16 columns even then odd */
+        size_t at = n / 16 * 16 + n % 2 * 8 + n % 16 / 2;
+        e64[at] = ((int64_t)1 << (shift[n] - 1)) + rdbl[n] +
+                  (zp_in_rnd ? (int64_t)q->out_zp * ((int64_t)1 << shift[n]) : 0);
+        e64[np + at] = 2 * (int64_t)rdbl[n];
+        e64[2 * np + at] = shift[n];
     }
     pack_weights(q, isa, kp, np, w);
     p->K = q->K;
@@ -162,6 +179,12 @@ int qgemm_pack(qgemm_packed *p, kern_isa isa, const qgemm_params *q, void *mem)
     p->rdbl = rdbl;
     p->vmin = vmin;
     p->vmax = vmax;
+    p->rnd64 = e64;
+    p->dneg64 = e64 + np;
+    p->sh64 = e64 + 2 * np;
+    p->check = check;
+    p->dbl = dbl;
+    p->zp_in_rnd = zp_in_rnd;
     p->run = fn;
     return 1;
 }

@@ -82,7 +82,8 @@ typedef struct family {
     int (*run)(kern_isa isa, int *n_cases);
 } family;
 
-static const family g_families[] = {{"qgemm", twins_qgemm}, {"dwconv", twins_dwconv}};
+static const family g_families[] = {
+    {"qgemm", twins_qgemm}, {"dwconv", twins_dwconv}, {"ewise", twins_ewise}};
 
 int main(void)
 {

@@ -26,5 +26,6 @@ int twins_rescale(int32_t v, int32_t mult, int shift, int double_round, int32_t 
 /* Each runs its cases in variant isa: the number that failed (printed), *n_cases. */
 int twins_qgemm(kern_isa isa, int *n_cases);
 int twins_dwconv(kern_isa isa, int *n_cases);
+int twins_ewise(kern_isa isa, int *n_cases);
 
 #endif

@@ -58,6 +58,7 @@ static int32_t raw_sum(const dcase *g, int i, int c, int np)
 static void requant_arrays(const dcase *g, q8_requant *q)
 {
     q->check = q->dbl = 0;
+    q->eo = NULL; /* the AVX-512 twin's arrays: not on the M55 */
     for (int c = 0; c < g->C; c++) {
         int s = g_sh[c], d = g->dbl && s > 31;
         g_vlo[c] = s >= 32 ? INT32_MIN : -(int32_t)((int64_t)1 << (s - 1));

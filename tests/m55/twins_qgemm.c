@@ -16,7 +16,7 @@ static int8_t g_b[MAX_K * MAX_N];
 static int32_t g_bias[MAX_N], g_mult[MAX_N];
 static int8_t g_shift[MAX_N];
 /* qgemm_packed_size(MAX_K, MAX_N): K to 608, N to 192 (checked before packing) */
-static unsigned char g_mem[608 * 192 + 6 * 4 * 192 + 64] __attribute__((aligned(16)));
+static unsigned char g_mem[608 * 192 + (6 * 4 + 3 * 8) * 192 + 64] __attribute__((aligned(16)));
 static unsigned char g_got[MAX_M * MAX_N * 4 + 64], g_want[MAX_M * MAX_N * 4 + 64];
 
 /* One qgemm case: shapes, zero points, the epilogue, the data: amp 0 = any int8, else

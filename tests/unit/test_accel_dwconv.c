@@ -107,6 +107,11 @@ static void test_dilation_odd_taps_double_round_clamp(void **state)
                  .q.slo = 32, .q.shi = 38, .q.rm = 2, .q.clamp = 1, .q.cmin = -50,
                  .q.cmax = 90};
     check_case(&c);
+    dw_case d = c; /* full vectors (32 + 16 on AVX-512) under DOUBLE_ROUND, shifts 32..34
+                    * where its 2^30 moves results most, both signs of v */
+    d.C = 48, d.KH = 3, d.KW = 3, d.dy = 1, d.dx = 1, d.pt = d.pb = d.pl = d.pr = 1;
+    d.q.slo = 32, d.q.shi = 34, d.q.clamp = 0, d.izp = 0, d.q.ozp = 0;
+    check_case(&d);
 }
 
 /* 48 channels (3 AVX2 steps, 32 + 16 on AVX-512), extreme zero points and saturating data,

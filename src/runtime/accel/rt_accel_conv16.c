@@ -1,13 +1,15 @@
-/* Accelerated a16w8 convolutions (kernels: src/ukernels/conv16*.c): CONV2D and
- * DEPTHWISE_CONV2D int16 x int8 -> int48, fused with the RESCALE i48 -> i16/i8 reading the
+/* Accelerated a16w8 convolutions (kernels: src/ukernels/conv16*.c): CONV2D,
+ * DEPTHWISE_CONV2D and TRANSPOSE_CONV2D int16 x int8 -> int48 (a transposed one as a CONV2D
+ * whose patches gather the input pixels landing on each output pixel), fused with the
+ * RESCALE i48 -> i16/i8 reading the
  * result and a CLAMP after it when there is one. Weights are packed here as int16
  * (w - weight_zp); every static check of the reference operators is made here or the group
  * is left to the reference; an int32 REQUIRE failing in the RESCALE at invoke hands the
  * group back to the reference, which reports it. */
 #include <string.h>
 
+#include "runtime/accel/rt_accel_conv16.h"
 #include "runtime/accel/rt_accel_ewise.h"
-#include "ukernels/conv16.h"
 
 typedef struct conv16_data {
     rt_accel_group g;
@@ -63,6 +65,17 @@ static bool out_dim_ok(int64_t in, int64_t pad0, int64_t pad1, int64_t k, int64_
     return num >= 0 && num % stride == 0 && out == num / stride + 1;
 }
 
+/* TRANSPOSE_CONV2D's output size (OH = (IH - 1) * stride + pad0 + pad1 + KH) and the
+ * reference's ERROR_IFs on out_pad (> -KH) and stride (>= 1), on bounded values. */
+static bool tr_dim_ok(int64_t in, int64_t pad0, int64_t pad1, int64_t k, int64_t stride,
+                      int64_t out)
+{
+    if (k < 1 || k > 1 << 16 || stride < 1 || stride > 1 << 16 || in < 1 || in > 1 << 24 ||
+        pad0 <= -k || pad1 <= -k || pad0 > 1 << 24 || pad1 > 1 << 24)
+        return false;
+    return out == (in - 1) * stride + pad0 + pad1 + k;
+}
+
 /* The RESCALE reading the convolution: scale16 (apply_scale_16), i48 -> i8/i16. */
 static bool rescale16_params(rt_accel_block *ab, int op, ukr_rescale *p)
 {
@@ -92,12 +105,35 @@ static int clamp_after(rt_accel_block *ab, int rescale, int t, int64_t *lo, int6
     return *hi >= *lo ? op : -1;
 }
 
+int rt_accel_tail16(rt_accel_block *ab, int op, int64_t OC, ukr_conv16 *p, int ops[2])
+{
+    int t = ab->b->ops[op].outputs[0], rs = rt_accel_sole_reader(ab, t);
+    if (rs < 0 || rs != rt_accel_next_op(ab, op) || ab->claimed[rs] ||
+        !rescale16_params(ab, rs, &p->rs))
+        return 0;
+    if (p->rs.n_ch != 1 && p->rs.n_ch != OC)
+        return 0;
+    p->lo = p->rs.lo;
+    p->hi = p->rs.hi;
+    int64_t clo, chi;
+    int cl = clamp_after(ab, rs, ab->b->ops[rs].outputs[0], &clo, &chi);
+    if (cl >= 0) {
+        p->lo = clo > p->lo ? clo : p->lo;
+        p->hi = chi < p->hi ? chi : p->hi;
+        if (p->lo > p->hi) /* the CLAMP maps every value to its bound: keep it simple */
+            return 0;
+    }
+    ops[0] = rs;
+    ops[1] = cl;
+    return cl >= 0 ? 2 : 1;
+}
+
 static int conv16_try(rt_accel_block *ab, int op, tosac_error *err)
 {
     (void)err;
     const tosa_operator *o = &ab->b->ops[op];
-    bool dw = o->op == TOSA_OP_DEPTHWISE_CONV2D;
-    if ((o->op != TOSA_OP_CONV2D && !dw) || o->n_inputs != 5 || o->n_outputs != 1)
+    bool dw = o->op == TOSA_OP_DEPTHWISE_CONV2D, tr = o->op == TOSA_OP_TRANSPOSE_CONV2D;
+    if ((o->op != TOSA_OP_CONV2D && !dw && !tr) || o->n_inputs != 5 || o->n_outputs != 1)
         return 0;
     const tosa_attr *a = &o->attr;
     const tosac_tensor *in = rt_accel_operand(ab, op, 0), *w = rt_accel_operand(ab, op, 1),
@@ -105,8 +141,9 @@ static int conv16_try(rt_accel_block *ab, int op, tosac_error *err)
                        *wzp = rt_accel_operand(ab, op, 4), *out = rt_accel_operand(ab, op, 5);
     if (in->dtype != TOSAC_DT_I16 || w->dtype != TOSAC_DT_I8 || out->dtype != TOSAC_DT_I48 ||
         bias->dtype != TOSAC_DT_I48 || a->acc_type != TOSAC_DT_I48 || in->rank != 4 ||
-        w->rank != 4 || out->rank != 4 || bias->rank != 1 || a->n_stride < 2 || a->n_pad < 4 ||
-        a->n_dilation < 2 || izp->dtype != TOSAC_DT_I16 || wzp->dtype != TOSAC_DT_I8 ||
+        w->rank != 4 || out->rank != 4 || bias->rank != 1 || a->n_stride < 2 ||
+        (tr ? a->n_out_pad < 4 : a->n_pad < 4 || a->n_dilation < 2) ||
+        izp->dtype != TOSAC_DT_I16 || wzp->dtype != TOSAC_DT_I8 ||
         tosac_tensor_numel(izp) != 1 || tosac_tensor_numel(wzp) != 1)
         return 0;
     for (int k = 1; k < 5; k++)
@@ -129,34 +166,27 @@ static int conv16_try(rt_accel_block *ab, int op, tosac_error *err)
     p.OW = out->shape[2];
     p.sy = a->stride[0];
     p.sx = a->stride[1];
-    p.dy = a->dilation[0];
-    p.dx = a->dilation[1];
-    p.pt = a->pad[0];
-    p.pl = a->pad[2];
+    p.dy = tr ? 1 : a->dilation[0];
+    p.dx = tr ? 1 : a->dilation[1];
+    p.pt = tr ? a->out_pad[0] : a->pad[0];
+    p.pl = tr ? a->out_pad[2] : a->pad[2];
+    p.transposed = tr;
     int64_t w_ic = dw ? w->shape[2] : w->shape[3];
     int64_t bc = bias->shape[0];
-    if (!out_dim_ok(p.IH, a->pad[0], a->pad[1], p.KH, p.dy, p.sy, p.OH) ||
-        !out_dim_ok(p.IW, a->pad[2], a->pad[3], p.KW, p.dx, p.sx, p.OW) || w_ic != p.IC ||
+    if (tr ? !tr_dim_ok(p.IH, a->out_pad[0], a->out_pad[1], p.KH, p.sy, p.OH) ||
+                 !tr_dim_ok(p.IW, a->out_pad[2], a->out_pad[3], p.KW, p.sx, p.OW)
+           : !out_dim_ok(p.IH, a->pad[0], a->pad[1], p.KH, p.dy, p.sy, p.OH) ||
+                 !out_dim_ok(p.IW, a->pad[2], a->pad[3], p.KW, p.dx, p.sx, p.OW))
+        return 0;
+    if (w_ic != p.IC ||
         out->shape[0] != p.N || out->shape[3] != p.OC || (bc != p.OC && bc != 1) ||
         (dw && p.M < 1) || p.OC < 1 || p.IC < 1)
         return 0;
     /* the group: the RESCALE reading the result, and a CLAMP after it */
-    int t = o->outputs[0], rs = rt_accel_sole_reader(ab, t);
-    if (rs < 0 || rs != rt_accel_next_op(ab, op) || ab->claimed[rs] ||
-        !rescale16_params(ab, rs, &p.rs))
+    int t = o->outputs[0], tail[2];
+    int n_tail = rt_accel_tail16(ab, op, p.OC, &p, tail);
+    if (!n_tail)
         return 0;
-    if (p.rs.n_ch != 1 && p.rs.n_ch != p.OC)
-        return 0;
-    p.lo = p.rs.lo;
-    p.hi = p.rs.hi;
-    int64_t clo, chi;
-    int cl = clamp_after(ab, rs, ab->b->ops[rs].outputs[0], &clo, &chi);
-    if (cl >= 0) {
-        p.lo = clo > p.lo ? clo : p.lo;
-        p.hi = chi < p.hi ? chi : p.hi;
-        if (p.lo > p.hi) /* the CLAMP maps every value to its bound: keep it simple */
-            return 0;
-    }
     /* pack w - weight_zp as int16 (CONV2D: 16 output channels side by side, zero padded) and
      * bound the exact int32 sums */
     int64_t K = p.KH * p.KW * p.IC, nw = tosac_tensor_numel(w);
@@ -203,9 +233,9 @@ static int conv16_try(rt_accel_block *ab, int op, tosac_error *err)
     d->fn = ukr_conv16_select(kern_isa_active());
     d->sh = ab->sh;
     rt_accel_request_scratch(ab, ukr_conv16_scratch(&p));
-    int ops[3] = {op, rs, cl};
-    return rt_accel_group_install(ab, &d->g, ops, cl >= 0 ? 3 : 2, &o->inputs[0], 1, t,
-                                  run_conv16, d);
+    int ops[3] = {op, tail[0], tail[1]};
+    return rt_accel_group_install(ab, &d->g, ops, 1 + n_tail, &o->inputs[0], 1, t, run_conv16,
+                                  d);
 }
 
 const rt_accel_family rt_accel_conv16 = {"conv16", conv16_try};

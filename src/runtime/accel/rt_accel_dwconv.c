@@ -29,9 +29,23 @@ static void dw_rows(dw_op *d, int r0, int r1, int thread)
         int n = r / d->OH, oy = r % d->OH;
         int iy0 = oy * d->sy - d->pt;
         const int8_t *img = d->in + (size_t)n * (size_t)d->IH * (size_t)d->IW * (size_t)C;
+        /* pixels whose window lies inside the image in x: ox_lo <= ox < ox_hi */
+        int ox_lo = (d->pl + d->sx - 1) / d->sx;
+        int ox_hi = d->IW - 1 - (d->KW - 1) * d->dx + d->pl;
+        ox_hi = ox_hi < 0 ? 0 : ox_hi / d->sx + 1;
+        ox_hi = ox_hi > d->OW ? d->OW : ox_hi;
+        const size_t step = (size_t)d->sx * (size_t)C;
         for (int ox = 0; ox < d->OW; ox++) {
             const int8_t **t = taps + (size_t)ox * (size_t)K2;
             int ix0 = ox * d->sx - d->pl, k = 0;
+            if (ox > ox_lo && ox < ox_hi) { /* the previous pixel's taps, sx pixels on */
+                const int8_t **prev = t - K2;
+                for (int j = 0; j < d->KH * d->KW; j++)
+                    t[j] = prev[j] == d->padrow ? prev[j] : prev[j] + step;
+                for (int j = d->KH * d->KW; j < K2; j++)
+                    t[j] = d->padrow;
+                continue;
+            }
             for (int ky = 0; ky < d->KH; ky++) {
                 int y = iy0 + ky * d->dy;
                 for (int kx = 0; kx < d->KW; kx++, k++) {

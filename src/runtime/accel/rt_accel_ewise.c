@@ -194,13 +194,13 @@ static int try_residual(rt_accel_block *ab, int op)
 typedef struct arith_data {
     rt_accel_group g;
     int what, shift;
+    ukr_arith_fn fn;
 } arith_data;
 
 static tosac_code run_arith(interp_ctx *c)
 {
     arith_data *d = c->op_data;
-    if (!ukr_arith_i32(d->what, d->shift, c->in[0]->data, c->in[1]->data, d->g.dst,
-                       numel(c->in[0])))
+    if (!d->fn(d->what, d->shift, c->in[0]->data, c->in[1]->data, d->g.dst, numel(c->in[0])))
         return rt_accel_group_reference(c, &d->g);
     return TOSAC_OK;
 }
@@ -230,6 +230,7 @@ static int try_arith(rt_accel_block *ab, int op)
         return 0;
     d->what = what;
     d->shift = shift;
+    d->fn = ukr_arith_select(kern_isa_active());
     return install_one(ab, op, o->inputs, 2, run_arith, &d->g, d);
 }
 
@@ -239,12 +240,13 @@ typedef struct clamp_data {
     rt_accel_group g;
     int bits;
     int64_t lo, hi;
+    ukr_clamp_fn fn;
 } clamp_data;
 
 static tosac_code run_clamp(interp_ctx *c)
 {
     clamp_data *d = c->op_data;
-    ukr_clamp_int(d->bits, d->lo, d->hi, c->in[0]->data, d->g.dst, numel(c->in[0]));
+    d->fn(d->bits, d->lo, d->hi, c->in[0]->data, d->g.dst, numel(c->in[0]));
     return TOSAC_OK;
 }
 
@@ -272,6 +274,7 @@ static int try_clamp(rt_accel_block *ab, int op)
     d->bits = bits;
     d->lo = lo;
     d->hi = hi;
+    d->fn = ukr_clamp_select(kern_isa_active());
     return install_one(ab, op, o->inputs, 1, run_clamp, &d->g, d);
 }
 

@@ -7,6 +7,7 @@ extern const rt_accel_family rt_accel_conv16;
 extern const rt_accel_family rt_accel_dwconv;
 extern const rt_accel_family rt_accel_tconv;
 extern const rt_accel_family rt_accel_family_matmul;
+extern const rt_accel_family rt_accel_matmul16;
 extern const rt_accel_family rt_accel_pool;
 extern const rt_accel_family rt_accel_ewise;
 extern const rt_accel_family rt_accel_table;
@@ -17,6 +18,7 @@ const rt_accel_family *const rt_accel_families[] = {
     &rt_accel_dwconv,
     &rt_accel_tconv,
     &rt_accel_family_matmul,
+    &rt_accel_matmul16,
     &rt_accel_pool,
     &rt_accel_ewise,
     &rt_accel_table,

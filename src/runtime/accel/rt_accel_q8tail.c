@@ -105,6 +105,21 @@ int q8_tail_match(rt_accel_block *ab, int op, int acc, int C, const tosac_tensor
         q->check |= s < 32;
         q->dbl |= d;
     }
+    size_t n16 = (n + 15) / 16 * 16;
+    int64_t *eo = rt_accel_alloc(ab, 5 * n16 * sizeof(int64_t));
+    if (!eo)
+        return 0;
+    for (size_t c = 0; c < n16; c++) {
+        size_t at = c / 16 * 16 + c % 2 * 8 + c % 16 / 2;
+        bool real = c < n;
+        eo[at] = real ? q->mult[c] : 0;
+        eo[n16 + at] = real ? q->round[c] : ((int64_t)1 << 62) + 2;
+        eo[2 * n16 + at] = real ? q->dadj[c] : 0;
+        eo[3 * n16 + at] = real ? q->shift[c] : 2;
+        eo[4 * n16 + at] = real ? q->sub[c] : (int64_t)1 << 60;
+    }
+    q->eo = eo;
+    q->eo_stride = (int)n16;
     q->ozp = *(const int8_t *)rt_accel_tensor(ab, o->inputs[4])->data;
     q->lo = lo;
     q->hi = hi;
