@@ -59,39 +59,47 @@ static tosac_code common(cpu_ctx *c, const tosac_tensor *x, const int64_t *kshap
     return TOSAC_OK;
 }
 
+tosac_code cpu_geom_window(cpu_ctx *c, const tosac_tensor *x, onnx_window *w)
+{
+    CPU_CHECK(c, x->rank >= 3 && x->rank <= 2 + CPU_MAX_SP,
+              "input must be [N, C, 1 to 3 spatial dims], got rank %d", x->rank);
+    return onnx_window_parse(c->node, x->rank - 2, w, c->err);
+}
+
+tosac_code cpu_geom_forward_w(cpu_ctx *c, const onnx_window *w, const tosac_tensor *x,
+                              const int64_t *kshape, cpu_geom *g)
+{
+    memset(g, 0, sizeof *g);
+    CPU_CHECK(c, x->rank == 2 + w->nsp, "input rank %d, the node's attributes are for %d "
+              "spatial dims", x->rank, w->nsp);
+    g->nsp = w->nsp;
+    for (int i = 0; i < g->nsp; i++)
+        g->in[i] = x->shape[2 + i];
+    tosac_code rc = onnx_window_forward(c->node, w, g->in, kshape, g->out, g->pb, g->pe, c->err);
+    if (rc)
+        return rc;
+    /* the kernels' parameters are int32 */
+    for (int i = 0; i < g->nsp; i++) {
+        g->k[i] = kshape ? kshape[i] : w->k[i];
+        g->s[i] = w->s[i];
+        g->d[i] = w->d[i];
+        CPU_CHECK(c, g->k[i] < ((int64_t)1 << 31) && g->s[i] < ((int64_t)1 << 31) &&
+                         g->d[i] < ((int64_t)1 << 31) && g->pb[i] < ((int64_t)1 << 31) &&
+                         g->pe[i] < ((int64_t)1 << 31),
+                  "kernel, stride, dilation or pads beyond 2^31");
+    }
+    return TOSAC_OK;
+}
+
 tosac_code cpu_geom_forward(cpu_ctx *c, const tosac_tensor *x, const int64_t *kshape,
                             int ceil_mode, cpu_geom *g)
 {
-    tosac_code rc = common(c, x, kshape, g);
+    onnx_window w;
+    tosac_code rc = cpu_geom_window(c, x, &w);
     if (rc)
         return rc;
-    const char *ap = cpu_attr_s(c, "auto_pad", "NOTSET");
-    int same_upper = strcmp(ap, "SAME_UPPER") == 0, same_lower = strcmp(ap, "SAME_LOWER") == 0;
-    int valid = strcmp(ap, "VALID") == 0;
-    CPU_CHECK(c, same_upper || same_lower || valid || strcmp(ap, "NOTSET") == 0,
-              "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID", ap);
-    for (int i = 0; i < g->nsp; i++) {
-        int64_t ext = (g->k[i] - 1) * g->d[i] + 1;
-        if (same_upper || same_lower) {
-            g->out[i] = (g->in[i] + g->s[i] - 1) / g->s[i];
-            int64_t total = (g->out[i] - 1) * g->s[i] + ext - g->in[i];
-            if (total < 0)
-                total = 0;
-            g->pb[i] = same_upper ? total / 2 : total - total / 2;
-            g->pe[i] = total - g->pb[i];
-            continue;
-        }
-        if (valid)
-            g->pb[i] = g->pe[i] = 0;
-        int64_t span = g->in[i] + g->pb[i] + g->pe[i] - ext;
-        CPU_CHECK(c, span >= 0, "window of %lld does not fit input %lld with its pads",
-                  (long long)ext, (long long)g->in[i]);
-        g->out[i] = (ceil_mode ? (span + g->s[i] - 1) / g->s[i] : span / g->s[i]) + 1;
-        /* with ceil_mode the last window must start inside the input or its begin pad */
-        if (ceil_mode && (g->out[i] - 1) * g->s[i] >= g->in[i] + g->pb[i])
-            g->out[i]--;
-    }
-    return TOSAC_OK;
+    w.ceil_mode = ceil_mode;
+    return cpu_geom_forward_w(c, &w, x, kshape, g);
 }
 
 tosac_code cpu_geom_transpose(cpu_ctx *c, const tosac_tensor *x, const int64_t *kshape,

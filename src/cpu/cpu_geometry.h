@@ -5,6 +5,7 @@
 
 #include "cpu/cpu_internal.h"
 #include "kernels/conv.h"
+#include "onnxop/onnxop_window.h"
 
 #define CPU_MAX_SP 3
 
@@ -18,6 +19,11 @@ typedef struct cpu_geom {
  * ceil_mode rounds the output size up (pools). */
 tosac_code cpu_geom_forward(cpu_ctx *c, const tosac_tensor *x, const int64_t *kshape,
                             int ceil_mode, cpu_geom *g);
+/* The two halves: the node's window attributes for x's rank (onnxop_window.h; a prepare
+ * step), and the geometry over x from them. */
+tosac_code cpu_geom_window(cpu_ctx *c, const tosac_tensor *x, onnx_window *w);
+tosac_code cpu_geom_forward_w(cpu_ctx *c, const onnx_window *w, const tosac_tensor *x,
+                              const int64_t *kshape, cpu_geom *g);
 /* ConvTranspose: output sizes from output_shape / output_padding / pads / auto_pad. */
 tosac_code cpu_geom_transpose(cpu_ctx *c, const tosac_tensor *x, const int64_t *kshape,
                               cpu_geom *g);

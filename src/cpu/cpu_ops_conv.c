@@ -5,6 +5,7 @@
 
 #include "cpu/cpu_geometry.h"
 #include "kernels/gemm.h"
+#include "onnxop/onnxop_matmul.h"
 
 static void to_params(const cpu_geom *g, int64_t n, int64_t cin, int64_t m, int64_t group,
                       kern_conv_params *p)
@@ -179,48 +180,21 @@ static tosac_code op_gemm(cpu_ctx *c)
 tosac_code cpu_matmul_shapes(cpu_ctx *c, const tosac_tensor *a, const tosac_tensor *b,
                              tosac_dtype ydt, cpu_mm_fn fn, void *ctx)
 {
-    CPU_CHECK(c, a->rank >= 1 && b->rank >= 1, "operands must have rank >= 1");
-    int64_t as[TOSAC_MAX_RANK + 1], bs[TOSAC_MAX_RANK + 1];
-    int ar = a->rank, br = b->rank;
-    memcpy(as, a->shape, sizeof(int64_t) * (size_t)ar);
-    memcpy(bs, b->shape, sizeof(int64_t) * (size_t)br);
-    if (ar == 1) { /* [k] -> [1, k] */
-        as[1] = as[0];
-        as[0] = 1;
-        ar = 2;
-    }
-    if (br == 1) { /* [k] -> [k, 1] */
-        bs[1] = 1;
-        br = 2;
-    }
-    int64_t m = as[ar - 2], k = as[ar - 1], n = bs[br - 1];
-    CPU_CHECK(c, bs[br - 2] == k, "inner dimensions differ (%lld and %lld)", (long long)k,
-              (long long)bs[br - 2]);
-    int r = (ar > br ? ar : br) - 2;
-    CPU_CHECK(c, r + 2 <= TOSAC_MAX_RANK, "rank too large");
-    int64_t batch[TOSAC_MAX_RANK], ast[TOSAC_MAX_RANK], bst[TOSAC_MAX_RANK];
+    onnx_matmul_dims md;
+    if (onnx_matmul_dims_of(c->node, a->rank, a->shape, b->rank, b->shape, &md, c->err))
+        return c->err->code;
+    int64_t m = md.m, k = md.k, n = md.n, *batch = md.batch;
+    int r = md.nb;
+    int64_t ast[TOSAC_MAX_RANK], bst[TOSAC_MAX_RANK];
     int64_t sa = m * k, sb = k * n;
     for (int d = r - 1; d >= 0; d--) {
-        int pa = d - (r - (ar - 2)), pb = d - (r - (br - 2));
-        int64_t da = pa >= 0 ? as[pa] : 1, db = pb >= 0 ? bs[pb] : 1;
-        CPU_CHECK(c, da == db || da == 1 || db == 1, "batch dims %lld and %lld do not broadcast",
-                  (long long)da, (long long)db);
-        batch[d] = da > db ? da : db;
-        ast[d] = da == 1 ? 0 : sa;
-        bst[d] = db == 1 ? 0 : sb;
-        sa *= da;
-        sb *= db;
+        ast[d] = md.a_batch[d] == 1 ? 0 : sa;
+        bst[d] = md.b_batch[d] == 1 ? 0 : sb;
+        sa *= md.a_batch[d];
+        sb *= md.b_batch[d];
     }
-    int64_t ys[TOSAC_MAX_RANK];
-    int yr = 0;
-    for (int d = 0; d < r; d++)
-        ys[yr++] = batch[d];
-    if (a->rank > 1)
-        ys[yr++] = m;
-    if (b->rank > 1)
-        ys[yr++] = n;
     tosac_tensor *y;
-    tosac_code rc = cpu_out_uninit(c, 0, ydt, yr, ys, &y); /* every product writes all */
+    tosac_code rc = cpu_out_uninit(c, 0, ydt, md.yrank, md.y, &y); /* every product writes all */
     if (rc)
         return rc;
     int64_t nb = 1;
