@@ -91,6 +91,21 @@ tosac_code cpu_geom_forward_w(cpu_ctx *c, const onnx_window *w, const tosac_tens
     return TOSAC_OK;
 }
 
+static tosac_code conv_prepare(cpu_ctx *c, void *st)
+{
+    cpu_conv_prep *p = st;
+    p->group = cpu_attr_i(c, "group", 1);
+    int r = cpu_decl_rank(c, 0);
+    if (r < 3 || r > 2 + CPU_MAX_SP)
+        return TOSAC_OK; /* not known yet: eval parses against the value */
+    tosac_code rc = onnx_window_parse(c->node, r - 2, &p->w, c->err);
+    p->w.ceil_mode = 0;
+    p->have_w = !rc;
+    return rc;
+}
+
+const cpu_op_prep cpu_prep_conv = {conv_prepare, sizeof(cpu_conv_prep)};
+
 tosac_code cpu_geom_forward(cpu_ctx *c, const tosac_tensor *x, const int64_t *kshape,
                             int ceil_mode, cpu_geom *g)
 {
