@@ -42,6 +42,27 @@ tosac_code onnx_window_parse(const ir_node *n, int nsp, onnx_window *w, tosac_er
         w->pb[i] = pads[i];
         w->pe[i] = pads[i + nsp];
     }
+    int has_opad, cnt;
+    if ((rc = spatial_ints(n, "output_padding", nsp, 0, w->opad, &has_opad, err)))
+        return rc;
+    for (int i = 0; has_opad && i < nsp; i++)
+        if (w->opad[i] < 0 || w->opad[i] >= (w->s[i] > w->d[i] ? w->s[i] : w->d[i]))
+            return onnxop_fail(err, n, TOSAC_ERR_INPUT, "output_padding[%d] = %lld is not "
+                               "below its stride or dilation", i, (long long)w->opad[i]);
+    const int64_t *os = ir_node_attr_ints(n, "output_shape", &cnt);
+    if (os) {
+        /* the spatial sizes, or the full shape */
+        if (cnt != nsp && cnt != nsp + 2)
+            return onnxop_fail(err, n, TOSAC_ERR_INPUT, "output_shape has %d values for %d "
+                               "spatial dims", cnt, nsp);
+        for (int i = 0; i < nsp; i++) {
+            w->oshape[i] = os[cnt - nsp + i];
+            if (w->oshape[i] < 1 || w->oshape[i] > lim)
+                return onnxop_fail(err, n, TOSAC_ERR_INPUT, "output_shape value %lld is out "
+                                   "of range", (long long)w->oshape[i]);
+        }
+        w->has_oshape = 1;
+    }
     const char *ap = ir_node_attr_string(n, "auto_pad", "NOTSET");
     if (strcmp(ap, "NOTSET") == 0)
         w->auto_pad = ONNX_PAD_NOTSET;
@@ -90,6 +111,46 @@ tosac_code onnx_window_forward(const ir_node *n, const onnx_window *w, const int
         /* with ceil_mode the last window must start inside the input or its begin pad */
         if (w->ceil_mode && (out[i] - 1) * s >= in[i] + pb[i])
             out[i]--;
+    }
+    return TOSAC_OK;
+}
+
+tosac_code onnx_window_transpose(const ir_node *n, const onnx_window *w, const int64_t *in,
+                                 const int64_t *kshape, int64_t *out, int64_t *pb, int64_t *pe,
+                                 tosac_error *err)
+{
+    const int64_t lim = IR_SHAPE_LIMIT;
+    for (int i = 0; i < w->nsp; i++) {
+        int64_t k = kshape ? kshape[i] : w->k[i], s = w->s[i], d = w->d[i];
+        if (k < 1 || k > lim || k - 1 > lim / d)
+            return onnxop_fail(err, n, TOSAC_ERR_INPUT, "invalid stride, dilation or kernel");
+        /* s * in stays below 2^62, so the sums below cannot overflow */
+        if (in[i] > lim || (in[i] > 0 && s > ((int64_t)1 << 62) / in[i]))
+            return onnxop_fail(err, n, TOSAC_ERR_INPUT, "stride %lld times input size %lld "
+                               "is too large", (long long)s, (long long)in[i]);
+        int64_t ext = (k - 1) * d + 1;
+        int64_t full = s * (in[i] - 1) + w->opad[i] + ext;
+        int same = w->auto_pad == ONNX_PAD_SAME_UPPER || w->auto_pad == ONNX_PAD_SAME_LOWER;
+        if (w->has_oshape || same) {
+            int64_t want = w->has_oshape ? w->oshape[i] : in[i] * s;
+            int64_t total = full - want;
+            if (total < 0)
+                total = 0;
+            if (w->auto_pad == ONNX_PAD_SAME_UPPER) {
+                pb[i] = total / 2;
+                pe[i] = total - total / 2;
+            } else {
+                pb[i] = total - total / 2;
+                pe[i] = total / 2;
+            }
+            out[i] = want;
+        } else {
+            pb[i] = w->auto_pad == ONNX_PAD_VALID ? 0 : w->pb[i];
+            pe[i] = w->auto_pad == ONNX_PAD_VALID ? 0 : w->pe[i];
+            out[i] = full - pb[i] - pe[i];
+        }
+        if (out[i] < 1)
+            return onnxop_fail(err, n, TOSAC_ERR_INPUT, "the output would be empty");
     }
     return TOSAC_OK;
 }
