@@ -17,6 +17,9 @@
 # Needs a host build of tosac (tosac-m55-info; TOSAC_HOST_BUILD, default build/) and Debian's
 # gcc-arm-none-eabi, libnewlib-arm-none-eabi and qemu-system-arm. The cross build is kept in
 # TOSAC_M55_BUILD (default <host build>/m55) and shared by concurrent runs under a lock.
+# The image links only the CPU operator families and the interpreter operators the program
+# uses (tosac-m55-info); TOSAC_M55_TOSA_OPS=all links every interpreter operator (the image
+# before per-program TOSA operator tables, for size comparisons).
 set -u
 me=run-cortex-m55.sh
 die() {
@@ -89,6 +92,7 @@ plugin=$host_build/ports/cortex-m55/libtosac-qemu-insn.so
 info=$("$info_tool" "$prog") || exit $?
 arena=$(printf '%s\n' "$info" | sed -n 's/^arena_bytes //p')
 families=$(printf '%s\n' "$info" | sed -n 's/^families *//p' | tr ' ' ';')
+tosa_ops=${TOSAC_M55_TOSA_OPS:-$(printf '%s\n' "$info" | sed -n 's/^tosa_ops *//p' | tr ' ' ';')}
 [ -n "$arena" ] || die 1 "tosac-m55-info gave no arena size"
 printf 'o\t%s\n' "$work/out" >>"$work/m55-io.txt"
 mkdir "$work/out" || die 1 "cannot create $work/out"
@@ -103,7 +107,8 @@ log=$m55_build/last-image.log
             -DCMAKE_TOOLCHAIN_FILE="$src/cmake/arm-none-eabi-m55.cmake" >"$log" 2>&1 || exit 1
     fi
     cmake -S "$src" -B "$m55_build" -DTOSAC_M55_PROGRAM="$(abspath "$prog")" \
-        -DTOSAC_M55_ARENA_BYTES="$arena" -DTOSAC_M55_FAMILIES="${families:-none}" >"$log" 2>&1 &&
+        -DTOSAC_M55_ARENA_BYTES="$arena" -DTOSAC_M55_FAMILIES="${families:-none}" \
+        -DTOSAC_M55_TOSA_OPS="${tosa_ops:-none}" >"$log" 2>&1 &&
         cmake --build "$m55_build" --target tosac_m55_image -j 2 >>"$log" 2>&1 &&
         cp "$m55_build/ports/cortex-m55/tosac_m55_image.elf" "$work/image.elf"
 ) 9>"$m55_build/.lock" || die 1 "building the Cortex-M55 image failed (see $log)"

@@ -27,6 +27,7 @@ struct cpu_plan {
     size_t *prep_bytes;
     cpu_observer observe;       /* cpu_plan_set_observer, NULL: none */
     void *observe_user;
+    void **state;               /* per node index: its operator's prepared state, or NULL */
 };
 
 struct cpu_env {
@@ -58,6 +59,9 @@ void cpu_plan_free(cpu_plan *p)
         free(p->prep[i]);
     free(p->prep);
     free(p->prep_bytes);
+    for (int i = 0; p->state && i < p->g->n_nodes; i++)
+        free(p->state[i]);
+    free(p->state);
     free(p->act);
     free(p->absorbed);
     free(p);
@@ -268,6 +272,31 @@ int cpu_plan_n_fused(const cpu_plan *p)
     return n;
 }
 
+/* The node's prepare step (cpu_internal.h), its state kept by the plan. A host graph may hold
+ * nodes that never run (an If branch not taken), so a failing prepare keeps no state: the
+ * node then prepares per run and reports where it runs, as before. */
+static tosac_code plan_prepare(cpu_plan *p, int ni, tosac_error *err)
+{
+    const cpu_op_entry *e = p->ops[ni];
+    if (!e->prep)
+        return TOSAC_OK;
+    if (!(p->state[ni] = calloc(1, e->prep->size ? e->prep->size : 1)))
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory planning a graph");
+    tosac_error local;
+    tosac_error_clear(&local);
+    cpu_ctx c;
+    memset(&c, 0, sizeof c);
+    c.g = p->g;
+    c.node = &p->g->nodes[ni];
+    c.opset = p->opset;
+    c.err = &local;
+    if (cpu_prepare(&c, e, p->state[ni])) {
+        free(p->state[ni]);
+        p->state[ni] = NULL;
+    }
+    return TOSAC_OK;
+}
+
 tosac_code cpu_plan_create(const ir_graph *g, int64_t opset, cpu_plan **out, tosac_error *err)
 {
     *out = NULL;
@@ -284,10 +313,11 @@ tosac_code cpu_plan_create(const ir_graph *g, int64_t opset, cpu_plan **out, tos
     p->last_use = malloc((size_t)nt * sizeof *p->last_use);
     p->prep = calloc((size_t)nn, sizeof *p->prep);
     p->prep_bytes = calloc((size_t)nn, sizeof *p->prep_bytes);
+    p->state = calloc((size_t)nn, sizeof *p->state);
     p->act = calloc((size_t)nn, sizeof *p->act);
     p->absorbed = calloc((size_t)nn, 1);
     if (!p->order || !p->ops || !p->subplans || !p->n_sub || !p->last_use || !p->prep ||
-        !p->prep_bytes || !p->act || !p->absorbed) {
+        !p->prep_bytes || !p->state || !p->act || !p->absorbed) {
         cpu_plan_free(p);
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory planning a graph");
     }
@@ -319,6 +349,10 @@ tosac_code cpu_plan_create(const ir_graph *g, int64_t opset, cpu_plan **out, tos
             cpu_plan_free(p);
             return tosac_fail(err, TOSAC_ERR_UNSUPPORTED, "node '%s' (%s): more than %d inputs "
                               "or outputs", node_name(n), n->op_type, CPU_MAX_IO);
+        }
+        if ((rc = plan_prepare(p, ni, err))) {
+            cpu_plan_free(p);
+            return rc;
         }
         int ns = 0;
         while (ir_node_subgraph(n, ns))
@@ -428,6 +462,7 @@ static tosac_code run_node(cpu_env *env, int ni, tosac_error *err)
     c.exec = &hn;
     c.err = err;
     c.act = p->act[ni].kind != KERN_OUT_ACT_NONE ? &p->act[ni] : NULL;
+    c.prep = p->state[ni];
     tosac_tensor views[CPU_MAX_IO];
     for (int i = 0; i < n->n_inputs; i++) {
         if (n->inputs[i] < 0)
@@ -609,8 +644,17 @@ tosac_code cpu_host_call(cpu_ctx *c, const cpu_op_entry *e)
     c->ops = &host_ops;
     c->exec = &hn;
     /* fn, not cpu_invoke: folding keeps the op's own dtypes (f16 results of a widened op
-     * fail the fold's type check and stay for run time, as before) */
-    tosac_code rc = e->fn(c);
+     * fail the fold's type check and stay for run time, as before); prepared for this call */
+    _Alignas(16) unsigned char st[CPU_PREP_MAX];
+    tosac_code rc = TOSAC_OK;
+    if (e->prep && !c->prep) {
+        rc = cpu_prepare(c, e, st);
+        c->prep = st;
+    }
+    if (!rc)
+        rc = e->fn(c);
+    if (c->prep == st)
+        c->prep = NULL;
     host_temps_free(&hn);
     return rc;
 }

@@ -5,6 +5,7 @@
 
 #include "cpu/cpu_internal.h"
 #include "kernels/conv.h"
+#include "onnxop/onnxop_window.h"
 
 #define CPU_MAX_SP 3
 
@@ -18,12 +19,27 @@ typedef struct cpu_geom {
  * ceil_mode rounds the output size up (pools). */
 tosac_code cpu_geom_forward(cpu_ctx *c, const tosac_tensor *x, const int64_t *kshape,
                             int ceil_mode, cpu_geom *g);
+/* The two halves: the node's window attributes for x's rank (onnxop_window.h; a prepare
+ * step), and the geometry over x from them. */
+tosac_code cpu_geom_window(cpu_ctx *c, const tosac_tensor *x, onnx_window *w);
+tosac_code cpu_geom_forward_w(cpu_ctx *c, const onnx_window *w, const tosac_tensor *x,
+                              const int64_t *kshape, cpu_geom *g);
 /* ConvTranspose: output sizes from output_shape / output_padding / pads / auto_pad. */
 tosac_code cpu_geom_transpose(cpu_ctx *c, const tosac_tensor *x, const int64_t *kshape,
                               cpu_geom *g);
 
+/* The prepared state of the conv-like operators (Conv, ConvInteger, QLinearConv): group and,
+ * when the input's rank is declared, the window attributes. */
+typedef struct cpu_conv_prep {
+    int64_t group;
+    int have_w;
+    onnx_window w;
+} cpu_conv_prep;
+extern const cpu_op_prep cpu_prep_conv;
+
 /* Conv-like operators (Conv, ConvInteger, QLinearConv): checks x [N,C,sp...] against
- * w [M, C/group, k...] and the attributes; fills the kernel params and the output shape. */
+ * w [M, C/group, k...] and the prepared attributes (c->prep, a cpu_conv_prep); fills the
+ * kernel params and the output shape. */
 tosac_code cpu_conv_setup(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor *w,
                           kern_conv_params *p, int64_t *yshape);
 

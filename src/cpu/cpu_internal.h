@@ -2,7 +2,9 @@
  *
  * Every ONNX operator is `tosac_code fn(cpu_ctx *c)`: it reads c->in[i] (NULL for an
  * omitted optional input), checks attributes and shapes (failing with cpu_fail, which names
- * the node), gets each output with cpu_out, and calls kernels.
+ * the node), gets each output with cpu_out, and calls kernels. An operator with a prepare
+ * step (cpu_op_prep below) has its attributes parsed and checked once per node, and fn reads
+ * them from c->prep.
  *
  * Two executors run the same operators: the host executor (cpu_exec.c, over an ir_model:
  * ONNX runs, calibration, constant folding) and the runtime (src/runtime, over read-only IR
@@ -96,10 +98,28 @@ struct cpu_ctx {
     tosac_error *err;
     const kern_out_act *act;    /* NULL, or (Conv) an activation the executor fused into this node:
                                the op applies it to its output (see cpu_fuse.c) */
+    const void *prep;       /* the node's prepared state (cpu_op_prep), NULL: none kept yet */
     int outs_temp_;         /* private (cpu_invoke, cpu_with_temp_outs): cpu_out gives temporaries */
 };
 
 typedef tosac_code (*cpu_op_fn)(cpu_ctx *c);
+
+/* The prepare step of an operator (optional): what depends only on the program, done once
+ * per node before any run. It parses the node's attributes (through the operator-semantics
+ * layer, src/onnxop), checks them and fills st (size bytes, zeroed before the call), reading
+ * only c->g, c->node, c->opset and c->err: no inputs, outputs or memory (the declared IR
+ * tensors of the node may be read: their shapes can be unknown in a host graph, so what
+ * depends on them is kept only when they are static, and eval checks it still holds). The
+ * eval step (cpu_op_entry.fn) then reads c->prep and computes, checking only what depends on
+ * the data. The host executor allocates st at plan time, the runtime in its arena at init
+ * (the compiler's measured state includes it); a call without a kept state (constant
+ * folding, measuring) prepares into a local block first (cpu_invoke, cpu_host_call). */
+typedef tosac_code (*cpu_prep_fn)(cpu_ctx *c, void *st);
+typedef struct cpu_op_prep {
+    cpu_prep_fn prepare;
+    size_t size;                /* at most CPU_PREP_MAX */
+} cpu_op_prep;
+#define CPU_PREP_MAX 1024
 
 /* flags */
 #define CPU_F16_VIA_F32 1   /* f16/bf16 inputs are widened to f32, f32 outputs narrowed back */
@@ -108,6 +128,7 @@ typedef struct cpu_op_entry {
     const char *op_type;
     cpu_op_fn fn;
     int flags;
+    const cpu_op_prep *prep;    /* NULL: nothing to prepare (eval parses what it needs) */
 } cpu_op_entry;
 
 /* One table per operator family, each ending with {NULL, NULL, 0}. */
@@ -183,13 +204,31 @@ void *cpu_prepared(cpu_ctx *c, size_t bytes, int *fresh);
 /* True when input i is a constant of the graph (the same data on every run). */
 int cpu_input_is_const(const cpu_ctx *c, int i);
 
-/* Runs e->fn on c, widening f16/bf16 inputs to f32 and narrowing the f32 outputs back when
+/* Runs e's prepare step for c's node into st (e->prep->size bytes, zeroed first); a no-op
+ * for an operator without one. */
+tosac_code cpu_prepare(cpu_ctx *c, const cpu_op_entry *e, void *st);
+/* Runs e->fn on c (prepared first into a local block when c->prep is NULL), widening f16/bf16 inputs to f32 and narrowing the f32 outputs back when
  * e has CPU_F16_VIA_F32: what every executor calls. */
 tosac_code cpu_invoke(cpu_ctx *c, const cpu_op_entry *e);
 /* Runs fn(c, user) with cpu_out giving temporaries (an intermediate computed as if it were
  * output 0, e.g. the int32 accumulator of QLinearMatMul): the caller moves them out of
  * c->out and drops them. */
 tosac_code cpu_with_temp_outs(cpu_ctx *c, tosac_code (*fn)(cpu_ctx *c, void *user), void *user);
+
+/* The declared rank of input i in the node's graph, or -1 (absent, unknown): what a prepare
+ * step may rely on (eval checks the value's rank still agrees). */
+int cpu_decl_rank(const cpu_ctx *c, int i);
+/* The one-attribute state of the operators whose only attribute is an integer "axis"
+ * (Concat, Gather, GatherElements, Flatten): the prepare steps read it once. */
+typedef struct cpu_axis_prep {
+    int64_t axis;
+} cpu_axis_prep;
+extern const cpu_op_prep cpu_prep_axis0;    /* "axis", default 0 */
+extern const cpu_op_prep cpu_prep_axis1;    /* "axis", default 1 */
+
+/* A prepare step's read of constant input i as integers (at most max): 1 when it is a
+ * constant of the graph and was read, 0 when not constant (eval reads the value). */
+int cpu_const_ints(cpu_ctx *c, int i, int64_t *vals, int max, int *n, tosac_code *rc);
 
 /* Normalises axis (may be negative) against rank. */
 tosac_code cpu_axis(cpu_ctx *c, int64_t axis, int rank, int *out);

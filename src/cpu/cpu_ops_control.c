@@ -152,7 +152,7 @@ static tosac_code op_loop(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_control[] = {
-    {"If", op_if, 0},
-    {"Loop", op_loop, 0},
-    {NULL, NULL, 0},
+    {"If", op_if, 0, NULL},
+    {"Loop", op_loop, 0, NULL},
+    {NULL, NULL, 0, NULL},
 };

@@ -5,6 +5,7 @@
 
 #include "cpu/cpu_geometry.h"
 #include "kernels/gemm.h"
+#include "onnxop/onnxop_matmul.h"
 
 static void to_params(const cpu_geom *g, int64_t n, int64_t cin, int64_t m, int64_t group,
                       kern_conv_params *p)
@@ -30,7 +31,8 @@ tosac_code cpu_conv_setup(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor 
 {
     CPU_CHECK(c, w->rank == x->rank, "weight rank %d differs from input rank %d", w->rank,
               x->rank);
-    int64_t group = cpu_attr_i(c, "group", 1);
+    const cpu_conv_prep *pp = c->prep;
+    int64_t group = pp->group;
     CPU_CHECK(c, x->rank >= 3, "input must have rank 3 to 5, got %d", x->rank);
     CPU_CHECK(c, group >= 1 && x->shape[1] % group == 0 && w->shape[0] % group == 0,
               "group %lld does not divide the channels", (long long)group);
@@ -38,13 +40,20 @@ tosac_code cpu_conv_setup(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor 
               "weight has %lld input channels per group, input has %lld channels in %lld groups",
               (long long)w->shape[1], (long long)x->shape[1], (long long)group);
     cpu_geom g;
-    tosac_code rc = cpu_geom_forward(c, x, w->shape + 2, 0, &g);
+    onnx_window win;
+    const onnx_window *pw = &pp->w;
+    tosac_code rc = TOSAC_OK;
+    if (!pp->have_w || pp->w.nsp != x->rank - 2) { /* rank not declared as it came */
+        if (!(rc = cpu_geom_window(c, x, &win)))
+            win.ceil_mode = 0;
+        pw = &win;
+    }
+    if (!rc)
+        rc = cpu_geom_forward_w(c, pw, x, w->shape + 2, &g);
     if (rc)
         return rc;
-    int n;
-    const int64_t *ks = cpu_attr_ints(c, "kernel_shape", &n);
-    for (int i = 0; ks && i < n && i < g.nsp; i++)
-        CPU_CHECK(c, ks[i] == w->shape[2 + i], "kernel_shape disagrees with the weight shape");
+    for (int i = 0; pw->has_k && i < g.nsp; i++)
+        CPU_CHECK(c, pw->k[i] == w->shape[2 + i], "kernel_shape disagrees with the weight shape");
     to_params(&g, x->shape[0], x->shape[1], w->shape[0], group, p);
     yshape[0] = x->shape[0];
     yshape[1] = w->shape[0];
@@ -130,6 +139,24 @@ static tosac_code op_conv_transpose(cpu_ctx *c)
     return TOSAC_OK;
 }
 
+/* Gemm's attributes, read once (prepare step). */
+typedef struct gemm_prep {
+    int trans_a, trans_b;
+    float alpha, beta;
+} gemm_prep;
+
+static tosac_code gemm_prepare(cpu_ctx *c, void *st)
+{
+    gemm_prep *p = st;
+    p->trans_a = (int)cpu_attr_i(c, "transA", 0);
+    p->trans_b = (int)cpu_attr_i(c, "transB", 0);
+    p->alpha = cpu_attr_f(c, "alpha", 1.0f);
+    p->beta = cpu_attr_f(c, "beta", 1.0f);
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep gemm_prep_op = {gemm_prepare, sizeof(gemm_prep)};
+
 static tosac_code op_gemm(cpu_ctx *c)
 {
     const tosac_tensor *a, *b, *cc = cpu_opt(c, 2);
@@ -142,11 +169,12 @@ static tosac_code op_gemm(cpu_ctx *c)
         return rc;
     CPU_CHECK(c, a->rank == 2 && b->rank == 2, "A and B must be matrices");
     CPU_CHECK(c, b->dtype == a->dtype && (!cc || cc->dtype == a->dtype), "operand types differ");
+    const gemm_prep *gp = c->prep;
     kern_gemm_params p = {0};
-    p.trans_a = (int)cpu_attr_i(c, "transA", 0);
-    p.trans_b = (int)cpu_attr_i(c, "transB", 0);
-    p.alpha = cpu_attr_f(c, "alpha", 1.0f);
-    p.beta = cpu_attr_f(c, "beta", 1.0f);
+    p.trans_a = gp->trans_a;
+    p.trans_b = gp->trans_b;
+    p.alpha = gp->alpha;
+    p.beta = gp->beta;
     p.m = a->shape[p.trans_a ? 1 : 0];
     p.k = a->shape[p.trans_a ? 0 : 1];
     p.n = b->shape[p.trans_b ? 0 : 1];
@@ -179,48 +207,21 @@ static tosac_code op_gemm(cpu_ctx *c)
 tosac_code cpu_matmul_shapes(cpu_ctx *c, const tosac_tensor *a, const tosac_tensor *b,
                              tosac_dtype ydt, cpu_mm_fn fn, void *ctx)
 {
-    CPU_CHECK(c, a->rank >= 1 && b->rank >= 1, "operands must have rank >= 1");
-    int64_t as[TOSAC_MAX_RANK + 1], bs[TOSAC_MAX_RANK + 1];
-    int ar = a->rank, br = b->rank;
-    memcpy(as, a->shape, sizeof(int64_t) * (size_t)ar);
-    memcpy(bs, b->shape, sizeof(int64_t) * (size_t)br);
-    if (ar == 1) { /* [k] -> [1, k] */
-        as[1] = as[0];
-        as[0] = 1;
-        ar = 2;
-    }
-    if (br == 1) { /* [k] -> [k, 1] */
-        bs[1] = 1;
-        br = 2;
-    }
-    int64_t m = as[ar - 2], k = as[ar - 1], n = bs[br - 1];
-    CPU_CHECK(c, bs[br - 2] == k, "inner dimensions differ (%lld and %lld)", (long long)k,
-              (long long)bs[br - 2]);
-    int r = (ar > br ? ar : br) - 2;
-    CPU_CHECK(c, r + 2 <= TOSAC_MAX_RANK, "rank too large");
-    int64_t batch[TOSAC_MAX_RANK], ast[TOSAC_MAX_RANK], bst[TOSAC_MAX_RANK];
+    onnx_matmul_dims md;
+    if (onnx_matmul_dims_of(c->node, a->rank, a->shape, b->rank, b->shape, &md, c->err))
+        return c->err->code;
+    int64_t m = md.m, k = md.k, n = md.n, *batch = md.batch;
+    int r = md.nb;
+    int64_t ast[TOSAC_MAX_RANK], bst[TOSAC_MAX_RANK];
     int64_t sa = m * k, sb = k * n;
     for (int d = r - 1; d >= 0; d--) {
-        int pa = d - (r - (ar - 2)), pb = d - (r - (br - 2));
-        int64_t da = pa >= 0 ? as[pa] : 1, db = pb >= 0 ? bs[pb] : 1;
-        CPU_CHECK(c, da == db || da == 1 || db == 1, "batch dims %lld and %lld do not broadcast",
-                  (long long)da, (long long)db);
-        batch[d] = da > db ? da : db;
-        ast[d] = da == 1 ? 0 : sa;
-        bst[d] = db == 1 ? 0 : sb;
-        sa *= da;
-        sb *= db;
+        ast[d] = md.a_batch[d] == 1 ? 0 : sa;
+        bst[d] = md.b_batch[d] == 1 ? 0 : sb;
+        sa *= md.a_batch[d];
+        sb *= md.b_batch[d];
     }
-    int64_t ys[TOSAC_MAX_RANK];
-    int yr = 0;
-    for (int d = 0; d < r; d++)
-        ys[yr++] = batch[d];
-    if (a->rank > 1)
-        ys[yr++] = m;
-    if (b->rank > 1)
-        ys[yr++] = n;
     tosac_tensor *y;
-    tosac_code rc = cpu_out_uninit(c, 0, ydt, yr, ys, &y); /* every product writes all */
+    tosac_code rc = cpu_out_uninit(c, 0, ydt, md.yrank, md.y, &y); /* every product writes all */
     if (rc)
         return rc;
     int64_t nb = 1;
@@ -292,9 +293,9 @@ static tosac_code op_matmul(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_conv[] = {
-    {"Conv", op_conv, CPU_F16_VIA_F32},
-    {"ConvTranspose", op_conv_transpose, CPU_F16_VIA_F32},
-    {"Gemm", op_gemm, CPU_F16_VIA_F32},
-    {"MatMul", op_matmul, CPU_F16_VIA_F32},
-    {NULL, NULL, 0},
+    {"Conv", op_conv, CPU_F16_VIA_F32, &cpu_prep_conv},
+    {"ConvTranspose", op_conv_transpose, CPU_F16_VIA_F32, NULL},
+    {"Gemm", op_gemm, CPU_F16_VIA_F32, &gemm_prep_op},
+    {"MatMul", op_matmul, CPU_F16_VIA_F32, NULL},
+    {NULL, NULL, 0, NULL},
 };

@@ -98,7 +98,7 @@ static tosac_code op_roi_align(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_detect[] = {
-    {"NonMaxSuppression", op_nms, 0},
-    {"RoiAlign", op_roi_align, CPU_F16_VIA_F32},
-    {NULL, NULL, 0},
+    {"NonMaxSuppression", op_nms, 0, NULL},
+    {"RoiAlign", op_roi_align, CPU_F16_VIA_F32, NULL},
+    {NULL, NULL, 0, NULL},
 };

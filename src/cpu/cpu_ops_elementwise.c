@@ -87,17 +87,35 @@ BIN(op_greater, KERN_GT)
 BIN(op_greater_eq, KERN_GE)
 BIN(op_prelu, KERN_PRELU)
 
-static tosac_code op_mod(cpu_ctx *c)
+/* The binary operators whose attribute picks the kernel (Mod's fmod, BitShift's direction):
+ * the choice made once (prepare step). */
+typedef struct binary_prep {
+    kern_binop op;
+} binary_prep;
+
+static tosac_code mod_prepare(cpu_ctx *c, void *st)
 {
-    return binary(c, cpu_attr_i(c, "fmod", 0) ? KERN_FMOD : KERN_MOD);
+    ((binary_prep *)st)->op = cpu_attr_i(c, "fmod", 0) ? KERN_FMOD : KERN_MOD;
+    return TOSAC_OK;
 }
 
-static tosac_code op_bitshift(cpu_ctx *c)
+static tosac_code bitshift_prepare(cpu_ctx *c, void *st)
 {
     const char *dir = cpu_attr_s(c, "direction", "");
     if (strcmp(dir, "LEFT") != 0 && strcmp(dir, "RIGHT") != 0)
         return cpu_fail(c, TOSAC_ERR_INPUT, "direction must be LEFT or RIGHT, got '%s'", dir);
-    return binary(c, dir[0] == 'L' ? KERN_SHL : KERN_SHR);
+    ((binary_prep *)st)->op = dir[0] == 'L' ? KERN_SHL : KERN_SHR;
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep mod_prep = {mod_prepare, sizeof(binary_prep)};
+static const cpu_op_prep bitshift_prep = {bitshift_prepare, sizeof(binary_prep)};
+
+static tosac_code op_mod(cpu_ctx *c) { return binary(c, ((const binary_prep *)c->prep)->op); }
+
+static tosac_code op_bitshift(cpu_ctx *c)
+{
+    return binary(c, ((const binary_prep *)c->prep)->op);
 }
 
 static tosac_code op_pow(cpu_ctx *c)
@@ -194,29 +212,29 @@ static tosac_code op_where(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_elementwise[] = {
-    {"Add", op_add, CPU_F16_VIA_F32},
-    {"Sub", op_sub, CPU_F16_VIA_F32},
-    {"Mul", op_mul, CPU_F16_VIA_F32},
-    {"Div", op_div, CPU_F16_VIA_F32},
-    {"Mod", op_mod, CPU_F16_VIA_F32},
-    {"Pow", op_pow, CPU_F16_VIA_F32},
-    {"And", op_and, 0},
-    {"Or", op_or, 0},
-    {"Xor", op_xor, 0},
-    {"BitwiseAnd", op_bitand, 0},
-    {"BitwiseOr", op_bitor, 0},
-    {"BitwiseXor", op_bitxor, 0},
-    {"BitShift", op_bitshift, 0},
-    {"Equal", op_equal, CPU_F16_VIA_F32},
-    {"Less", op_less, CPU_F16_VIA_F32},
-    {"LessOrEqual", op_less_eq, CPU_F16_VIA_F32},
-    {"Greater", op_greater, CPU_F16_VIA_F32},
-    {"GreaterOrEqual", op_greater_eq, CPU_F16_VIA_F32},
-    {"PRelu", op_prelu, CPU_F16_VIA_F32},
-    {"Sum", op_sum, CPU_F16_VIA_F32},
-    {"Mean", op_mean, CPU_F16_VIA_F32},
-    {"Max", op_max, CPU_F16_VIA_F32},
-    {"Min", op_min, CPU_F16_VIA_F32},
-    {"Where", op_where, 0},
-    {NULL, NULL, 0},
+    {"Add", op_add, CPU_F16_VIA_F32, NULL},
+    {"Sub", op_sub, CPU_F16_VIA_F32, NULL},
+    {"Mul", op_mul, CPU_F16_VIA_F32, NULL},
+    {"Div", op_div, CPU_F16_VIA_F32, NULL},
+    {"Mod", op_mod, CPU_F16_VIA_F32, &mod_prep},
+    {"Pow", op_pow, CPU_F16_VIA_F32, NULL},
+    {"And", op_and, 0, NULL},
+    {"Or", op_or, 0, NULL},
+    {"Xor", op_xor, 0, NULL},
+    {"BitwiseAnd", op_bitand, 0, NULL},
+    {"BitwiseOr", op_bitor, 0, NULL},
+    {"BitwiseXor", op_bitxor, 0, NULL},
+    {"BitShift", op_bitshift, 0, &bitshift_prep},
+    {"Equal", op_equal, CPU_F16_VIA_F32, NULL},
+    {"Less", op_less, CPU_F16_VIA_F32, NULL},
+    {"LessOrEqual", op_less_eq, CPU_F16_VIA_F32, NULL},
+    {"Greater", op_greater, CPU_F16_VIA_F32, NULL},
+    {"GreaterOrEqual", op_greater_eq, CPU_F16_VIA_F32, NULL},
+    {"PRelu", op_prelu, CPU_F16_VIA_F32, NULL},
+    {"Sum", op_sum, CPU_F16_VIA_F32, NULL},
+    {"Mean", op_mean, CPU_F16_VIA_F32, NULL},
+    {"Max", op_max, CPU_F16_VIA_F32, NULL},
+    {"Min", op_min, CPU_F16_VIA_F32, NULL},
+    {"Where", op_where, 0, NULL},
+    {NULL, NULL, 0, NULL},
 };

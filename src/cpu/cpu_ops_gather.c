@@ -29,7 +29,7 @@ static tosac_code op_gather(cpu_ctx *c)
     if (!rc)
         rc = cpu_req(c, 1, &it);
     if (!rc)
-        rc = cpu_axis(c, cpu_attr_i(c, "axis", 0), x->rank, &axis);
+        rc = cpu_axis(c, ((const cpu_axis_prep *)c->prep)->axis, x->rank, &axis);
     if (rc)
         return rc;
     CPU_CHECK(c, x->rank + it->rank - 1 <= TOSAC_MAX_RANK, "result rank is too large");
@@ -64,7 +64,7 @@ static tosac_code op_gather_elements(cpu_ctx *c)
     if (!rc)
         rc = cpu_req(c, 1, &it);
     if (!rc)
-        rc = cpu_axis(c, cpu_attr_i(c, "axis", 0), x->rank, &axis);
+        rc = cpu_axis(c, ((const cpu_axis_prep *)c->prep)->axis, x->rank, &axis);
     if (rc)
         return rc;
     CPU_CHECK(c, it->rank == x->rank, "indices rank differs from data rank");
@@ -346,15 +346,15 @@ static tosac_code op_unique(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_gather[] = {
-    {"Unique", op_unique, 0},
-    {"Gather", op_gather, 0},
-    {"GatherElements", op_gather_elements, 0},
-    {"ScatterElements", op_scatter_elements, 0},
-    {"Scatter", op_scatter_elements, 0},
-    {"GatherND", op_gather_nd, 0},
-    {"ScatterND", op_scatter_nd, 0},
-    {"OneHot", op_onehot, 0},
-    {"NonZero", op_nonzero, 0},
-    {"Compress", op_compress, 0},
-    {NULL, NULL, 0},
+    {"Unique", op_unique, 0, NULL},
+    {"Gather", op_gather, 0, &cpu_prep_axis0},
+    {"GatherElements", op_gather_elements, 0, &cpu_prep_axis0},
+    {"ScatterElements", op_scatter_elements, 0, NULL},
+    {"Scatter", op_scatter_elements, 0, NULL},
+    {"GatherND", op_gather_nd, 0, NULL},
+    {"ScatterND", op_scatter_nd, 0, NULL},
+    {"OneHot", op_onehot, 0, NULL},
+    {"NonZero", op_nonzero, 0, NULL},
+    {"Compress", op_compress, 0, NULL},
+    {NULL, NULL, 0, NULL},
 };

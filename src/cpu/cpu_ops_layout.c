@@ -6,23 +6,46 @@
 
 #include "kernels/layout.h"
 
+/* perm, checked to be a permutation once (prepare step); eval checks its length against
+ * the input's rank. */
+typedef struct transpose_prep {
+    int has_perm, n;
+    int64_t perm[TOSAC_MAX_RANK];
+} transpose_prep;
+
+static tosac_code transpose_prepare(cpu_ctx *c, void *st)
+{
+    transpose_prep *tp = st;
+    int n;
+    const int64_t *p = cpu_attr_ints(c, "perm", &n);
+    if (!p)
+        return TOSAC_OK;
+    CPU_CHECK(c, n <= TOSAC_MAX_RANK, "perm has %d entries, beyond rank %d", n, TOSAC_MAX_RANK);
+    uint8_t seen[TOSAC_MAX_RANK] = {0};
+    for (int i = 0; i < n; i++) {
+        CPU_CHECK(c, p[i] >= 0 && p[i] < n && !seen[p[i]], "perm is not a permutation");
+        seen[p[i]] = 1;
+        tp->perm[i] = p[i];
+    }
+    tp->has_perm = 1;
+    tp->n = n;
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep transpose_prep_op = {transpose_prepare, sizeof(transpose_prep)};
+
 static tosac_code op_transpose(cpu_ctx *c)
 {
     const tosac_tensor *x;
     tosac_code rc = cpu_req(c, 0, &x);
     if (rc)
         return rc;
-    int n, r = x->rank;
+    const transpose_prep *tp = c->prep;
+    int r = x->rank;
     int64_t perm[TOSAC_MAX_RANK];
-    const int64_t *p = cpu_attr_ints(c, "perm", &n);
-    if (p) {
-        CPU_CHECK(c, n == r, "perm has %d entries for rank %d", n, r);
-        uint8_t seen[TOSAC_MAX_RANK] = {0};
-        for (int i = 0; i < r; i++) {
-            CPU_CHECK(c, p[i] >= 0 && p[i] < r && !seen[p[i]], "perm is not a permutation");
-            seen[p[i]] = 1;
-            perm[i] = p[i];
-        }
+    if (tp->has_perm) {
+        CPU_CHECK(c, tp->n == r, "perm has %d entries for rank %d", tp->n, r);
+        memcpy(perm, tp->perm, sizeof(int64_t) * (size_t)r);
     } else {
         for (int i = 0; i < r; i++)
             perm[i] = r - 1 - i;
@@ -46,7 +69,7 @@ static tosac_code op_concat(cpu_ctx *c)
     tosac_code rc = cpu_req(c, 0, &x0);
     int axis;
     if (!rc)
-        rc = cpu_axis(c, cpu_attr_i(c, "axis", 0), x0->rank, &axis);
+        rc = cpu_axis(c, ((const cpu_axis_prep *)c->prep)->axis, x0->rank, &axis);
     if (rc)
         return rc;
     int64_t ys[TOSAC_MAX_RANK];
@@ -85,21 +108,45 @@ static tosac_code op_concat(cpu_ctx *c)
     return TOSAC_OK;
 }
 
+/* Split's axis, the split attribute (checked against the outputs) and num_outputs, read once
+ * (prepare step); sizes from input 1 are read at eval. */
+typedef struct split_prep {
+    int64_t axis;
+    int has_parts, num_outputs;
+    int64_t parts[CPU_MAX_IO];
+} split_prep;
+
+static tosac_code split_prepare(cpu_ctx *c, void *st)
+{
+    split_prep *sp = st;
+    sp->axis = cpu_attr_i(c, "axis", 0);
+    sp->num_outputs = cpu_has_attr(c, "num_outputs");
+    int cnt, n = c->node->n_outputs;
+    const int64_t *sa = cpu_attr_ints(c, "split", &cnt);
+    if (sa) {
+        CPU_CHECK(c, cnt == n, "split has %d sizes for %d outputs", cnt, n);
+        memcpy(sp->parts, sa, (size_t)n * sizeof(int64_t));
+        sp->has_parts = 1;
+    }
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep split_prep_op = {split_prepare, sizeof(split_prep)};
+
 static tosac_code op_split(cpu_ctx *c)
 {
+    const split_prep *sp = c->prep;
     const tosac_tensor *x, *st = cpu_opt(c, 1);
     tosac_code rc = cpu_req(c, 0, &x);
     int axis;
     if (!rc)
-        rc = cpu_axis(c, cpu_attr_i(c, "axis", 0), x->rank, &axis);
+        rc = cpu_axis(c, sp->axis, x->rank, &axis);
     if (rc)
         return rc;
     int64_t parts[CPU_MAX_IO];
     int n = c->n_out, cnt = 0;
-    const int64_t *sa = cpu_attr_ints(c, "split", &cnt);
-    if (sa) {
-        CPU_CHECK(c, cnt == n, "split has %d sizes for %d outputs", cnt, n);
-        memcpy(parts, sa, (size_t)n * sizeof(int64_t));
+    if (sp->has_parts) {
+        memcpy(parts, sp->parts, (size_t)n * sizeof(int64_t));
     } else if (st) {
         if ((rc = cpu_ints(c, st, parts, CPU_MAX_IO, &cnt)))
             return rc;
@@ -107,7 +154,7 @@ static tosac_code op_split(cpu_ctx *c)
     } else {
         /* equal parts; with num_outputs (opset 18) the last part may be smaller */
         int64_t d = x->shape[axis], each = (d + n - 1) / n;
-        if (!cpu_has_attr(c, "num_outputs"))
+        if (!sp->num_outputs)
             CPU_CHECK(c, d % n == 0, "dim %lld does not split into %d equal parts", (long long)d, n);
         for (int i = 0; i < n; i++) {
             int64_t left = d - each * i;
@@ -150,6 +197,36 @@ static int64_t clamp_index(int64_t v, int64_t d, int64_t step, int is_end)
     return v < lo ? lo : v > d - 1 ? d - 1 : v;
 }
 
+/* Slice's opset-1 attributes (starts, ends, axes), checked once (prepare step); from opset
+ * 10 they are inputs, read at eval. */
+typedef struct slice_prep {
+    int attrs, ns, na;
+    int64_t starts[TOSAC_MAX_RANK], ends[TOSAC_MAX_RANK], axes[TOSAC_MAX_RANK];
+} slice_prep;
+
+static tosac_code slice_prepare(cpu_ctx *c, void *st)
+{
+    slice_prep *sp = st;
+    int ns, ne, na = 0;
+    const int64_t *sa = cpu_attr_ints(c, "starts", &ns);
+    if (!sa)
+        return TOSAC_OK;
+    const int64_t *ea = cpu_attr_ints(c, "ends", &ne);
+    const int64_t *aa = cpu_attr_ints(c, "axes", &na);
+    CPU_CHECK(c, ea && ns == ne && ns <= TOSAC_MAX_RANK && (!aa || na == ns),
+              "starts, ends and axes must have equal lengths");
+    memcpy(sp->starts, sa, (size_t)ns * sizeof(int64_t));
+    memcpy(sp->ends, ea, (size_t)ns * sizeof(int64_t));
+    if (aa)
+        memcpy(sp->axes, aa, (size_t)na * sizeof(int64_t));
+    sp->attrs = 1;
+    sp->ns = ns;
+    sp->na = aa ? na : 0;
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep slice_prep_op = {slice_prepare, sizeof(slice_prep)};
+
 static tosac_code op_slice(cpu_ctx *c)
 {
     const tosac_tensor *x;
@@ -159,17 +236,14 @@ static tosac_code op_slice(cpu_ctx *c)
     int r = x->rank;
     int64_t starts[TOSAC_MAX_RANK], ends[TOSAC_MAX_RANK], axes[TOSAC_MAX_RANK],
         steps[TOSAC_MAX_RANK];
+    const slice_prep *spp = c->prep;
     int ns, ne, na = 0, nst = 0;
-    const int64_t *sa = cpu_attr_ints(c, "starts", &ns);
-    if (sa) { /* opset < 10: attributes */
-        const int64_t *ea = cpu_attr_ints(c, "ends", &ne);
-        const int64_t *aa = cpu_attr_ints(c, "axes", &na);
-        CPU_CHECK(c, ea && ns == ne && ns <= TOSAC_MAX_RANK && (!aa || na == ns),
-                  "starts, ends and axes must have equal lengths");
-        memcpy(starts, sa, (size_t)ns * sizeof(int64_t));
-        memcpy(ends, ea, (size_t)ns * sizeof(int64_t));
-        if (aa)
-            memcpy(axes, aa, (size_t)na * sizeof(int64_t));
+    if (spp->attrs) { /* opset < 10: attributes */
+        ns = spp->ns;
+        na = spp->na;
+        memcpy(starts, spp->starts, sizeof starts);
+        memcpy(ends, spp->ends, sizeof ends);
+        memcpy(axes, spp->axes, sizeof axes);
     } else {
         const tosac_tensor *st, *et;
         if ((rc = cpu_req(c, 1, &st)) || (rc = cpu_req(c, 2, &et)) ||
@@ -477,16 +551,16 @@ static tosac_code op_reverse_sequence(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_layout[] = {
-    {"ReverseSequence", op_reverse_sequence, 0},
-    {"Transpose", op_transpose, 0},
-    {"Concat", op_concat, 0},
-    {"Split", op_split, 0},
-    {"Slice", op_slice, 0},
-    {"Pad", op_pad, 0},
-    {"Expand", op_expand, 0},
-    {"Tile", op_tile, 0},
-    {"DepthToSpace", op_d2s, 0},
-    {"SpaceToDepth", op_s2d, 0},
-    {"Trilu", op_trilu, 0},
-    {NULL, NULL, 0},
+    {"ReverseSequence", op_reverse_sequence, 0, NULL},
+    {"Transpose", op_transpose, 0, &transpose_prep_op},
+    {"Concat", op_concat, 0, &cpu_prep_axis0},
+    {"Split", op_split, 0, &split_prep_op},
+    {"Slice", op_slice, 0, &slice_prep_op},
+    {"Pad", op_pad, 0, NULL},
+    {"Expand", op_expand, 0, NULL},
+    {"Tile", op_tile, 0, NULL},
+    {"DepthToSpace", op_d2s, 0, NULL},
+    {"SpaceToDepth", op_s2d, 0, NULL},
+    {"Trilu", op_trilu, 0, NULL},
+    {NULL, NULL, 0, NULL},
 };

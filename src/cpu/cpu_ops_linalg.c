@@ -202,7 +202,7 @@ static tosac_code op_einsum(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_linalg[] = {
-    {"Einsum", op_einsum, CPU_F16_VIA_F32},
-    {"Det", op_det, CPU_F16_VIA_F32},
-    {NULL, NULL, 0},
+    {"Einsum", op_einsum, CPU_F16_VIA_F32, NULL},
+    {"Det", op_det, CPU_F16_VIA_F32, NULL},
+    {NULL, NULL, 0, NULL},
 };

@@ -74,7 +74,7 @@ static tosac_code op_sce(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_loss[] = {
-    {"NegativeLogLikelihoodLoss", op_nll, CPU_F16_VIA_F32},
-    {"SoftmaxCrossEntropyLoss", op_sce, CPU_F16_VIA_F32},
-    {NULL, NULL, 0},
+    {"NegativeLogLikelihoodLoss", op_nll, CPU_F16_VIA_F32, NULL},
+    {"SoftmaxCrossEntropyLoss", op_sce, CPU_F16_VIA_F32, NULL},
+    {NULL, NULL, 0, NULL},
 };

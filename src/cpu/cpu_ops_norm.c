@@ -7,6 +7,15 @@
 
 #include "kernels/softmax.h"
 
+/* The axis with its opset's default (1 before opset 13, -1 from 13), read once. */
+static tosac_code softmax_prepare(cpu_ctx *c, void *st)
+{
+    ((cpu_axis_prep *)st)->axis = cpu_attr_i(c, "axis", c->opset < 13 ? 1 : -1);
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep softmax_prep = {softmax_prepare, sizeof(cpu_axis_prep)};
+
 static tosac_code softmax(cpu_ctx *c, kern_softmax_kind kind)
 {
     const tosac_tensor *x;
@@ -19,7 +28,8 @@ static tosac_code softmax(cpu_ctx *c, kern_softmax_kind kind)
      * operation runs along one axis (default -1) */
     int old = c->opset < 13;
     int axis;
-    if ((rc = cpu_axis(c, cpu_attr_i(c, "axis", old ? 1 : -1), x->rank > 0 ? x->rank : 1, &axis)))
+    if ((rc = cpu_axis(c, ((const cpu_axis_prep *)c->prep)->axis, x->rank > 0 ? x->rank : 1,
+                       &axis)))
         return rc;
     int64_t outer = 1, n = 1, inner = 1;
     if (x->rank > 0) {
@@ -278,13 +288,13 @@ static tosac_code op_lrn(cpu_ctx *c)
 
 #define F CPU_F16_VIA_F32
 const cpu_op_entry cpu_ops_norm[] = {
-    {"Softmax", op_softmax, F},
-    {"LogSoftmax", op_logsoftmax, F},
-    {"Hardmax", op_hardmax, F},
-    {"BatchNormalization", op_batchnorm, F},
-    {"InstanceNormalization", op_instancenorm, F},
-    {"LayerNormalization", op_layernorm, F},
-    {"LRN", op_lrn, F},
-    {"MeanVarianceNormalization", op_mvn, F},
-    {NULL, NULL, 0},
+    {"Softmax", op_softmax, F, &softmax_prep},
+    {"LogSoftmax", op_logsoftmax, F, &softmax_prep},
+    {"Hardmax", op_hardmax, F, &softmax_prep},
+    {"BatchNormalization", op_batchnorm, F, NULL},
+    {"InstanceNormalization", op_instancenorm, F, NULL},
+    {"LayerNormalization", op_layernorm, F, NULL},
+    {"LRN", op_lrn, F, NULL},
+    {"MeanVarianceNormalization", op_mvn, F, NULL},
+    {NULL, NULL, 0, NULL},
 };

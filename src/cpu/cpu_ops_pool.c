@@ -5,6 +5,31 @@
 #include "kernels/layout.h"
 #include "kernels/pool.h"
 
+/* The windowed pools' attributes, read once (prepare step); the window only when the
+ * input's rank is declared. Global pools have none. */
+typedef struct pool_prep {
+    int have_w;
+    onnx_window w;
+    int count_include_pad, storage_order;
+    int64_t p;
+} pool_prep;
+
+static tosac_code pool_prepare(cpu_ctx *c, void *st)
+{
+    pool_prep *p = st;
+    p->count_include_pad = (int)cpu_attr_i(c, "count_include_pad", 0);
+    p->storage_order = (int)cpu_attr_i(c, "storage_order", 0);
+    p->p = cpu_attr_i(c, "p", 2);
+    int r = cpu_decl_rank(c, 0);
+    if (r < 3 || r > 5)
+        return TOSAC_OK;
+    tosac_code rc = onnx_window_parse(c->node, r - 2, &p->w, c->err);
+    p->have_w = !rc;
+    return rc;
+}
+
+static const cpu_op_prep pool_prep_op = {pool_prepare, sizeof(pool_prep)};
+
 static tosac_code pool(cpu_ctx *c, kern_pool_kind kind, int global)
 {
     const tosac_tensor *x;
@@ -16,6 +41,7 @@ static tosac_code pool(cpu_ctx *c, kern_pool_kind kind, int global)
     if (!is_float && !(kind == KERN_POOL_MAX && (x->dtype == TOSAC_DT_I8 || x->dtype == TOSAC_DT_U8)))
         return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "input of type %s is not supported",
                         tosac_dtype_name(x->dtype));
+    const pool_prep *pp = global ? NULL : c->prep;
     cpu_geom g;
     if (global) {
         g.nsp = x->rank - 2;
@@ -24,8 +50,11 @@ static tosac_code pool(cpu_ctx *c, kern_pool_kind kind, int global)
             g.out[i] = g.s[i] = g.d[i] = 1;
             g.pb[i] = g.pe[i] = 0;
         }
+    } else if (pp && pp->have_w && pp->w.nsp == x->rank - 2) {
+        if ((rc = cpu_geom_forward_w(c, &pp->w, x, NULL, &g)))
+            return rc;
     } else if ((rc = cpu_geom_forward(c, x, NULL, (int)cpu_attr_i(c, "ceil_mode", 0), &g))) {
-        return rc;
+        return rc; /* the rank was not declared as it came */
     }
     kern_pool_params p = {0};
     p.kind = kind;
@@ -40,9 +69,9 @@ static tosac_code pool(cpu_ctx *c, kern_pool_kind kind, int global)
         p.pad_begin[i] = g.pb[i];
         p.pad_end[i] = g.pe[i];
     }
-    p.count_include_pad = (int)cpu_attr_i(c, "count_include_pad", 0);
-    p.p = (double)cpu_attr_i(c, "p", 2);
-    p.storage_order = (int)cpu_attr_i(c, "storage_order", 0);
+    p.count_include_pad = pp ? pp->count_include_pad : (int)cpu_attr_i(c, "count_include_pad", 0);
+    p.p = (double)(pp ? pp->p : cpu_attr_i(c, "p", 2));
+    p.storage_order = pp ? pp->storage_order : (int)cpu_attr_i(c, "storage_order", 0);
     int64_t ys[TOSAC_MAX_RANK] = {x->shape[0], x->shape[1]};
     for (int i = 0; i < g.nsp; i++)
         ys[2 + i] = g.out[i];
@@ -133,12 +162,12 @@ static tosac_code op_maxunpool(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_pool[] = {
-    {"MaxUnpool", op_maxunpool, 0},
-    {"MaxPool", op_maxpool, CPU_F16_VIA_F32},
-    {"AveragePool", op_avgpool, CPU_F16_VIA_F32},
-    {"LpPool", op_lppool, CPU_F16_VIA_F32},
-    {"GlobalMaxPool", op_gmaxpool, CPU_F16_VIA_F32},
-    {"GlobalAveragePool", op_gavgpool, CPU_F16_VIA_F32},
-    {"GlobalLpPool", op_glppool, CPU_F16_VIA_F32},
-    {NULL, NULL, 0},
+    {"MaxUnpool", op_maxunpool, 0, NULL},
+    {"MaxPool", op_maxpool, CPU_F16_VIA_F32, &pool_prep_op},
+    {"AveragePool", op_avgpool, CPU_F16_VIA_F32, &pool_prep_op},
+    {"LpPool", op_lppool, CPU_F16_VIA_F32, &pool_prep_op},
+    {"GlobalMaxPool", op_gmaxpool, CPU_F16_VIA_F32, NULL},
+    {"GlobalAveragePool", op_gavgpool, CPU_F16_VIA_F32, NULL},
+    {"GlobalLpPool", op_glppool, CPU_F16_VIA_F32, NULL},
+    {NULL, NULL, 0, NULL},
 };

@@ -9,13 +9,22 @@
 #include "kernels/gemm.h"
 #include "kernels/quant.h"
 
+/* Quantize/DequantizeLinear's axis (default 1), blocked quantization refused, once. */
+static tosac_code qdq_prepare(cpu_ctx *c, void *st)
+{
+    CPU_CHECK(c, cpu_attr_i(c, "block_size", 0) == 0, "blocked quantization is not supported");
+    ((cpu_axis_prep *)st)->axis = cpu_attr_i(c, "axis", 1);
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep qdq_prep = {qdq_prepare, sizeof(cpu_axis_prep)};
+
 /* Scale (and zero point) layout against x: per tensor (1 value) or along axis. */
 static tosac_code qaxis(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor *scale,
                         const tosac_tensor *zp, int64_t *outer, int64_t *n, int64_t *inner)
 {
     CPU_CHECK(c, scale->dtype == TOSAC_DT_F32, "scale must be float32, got %s",
               tosac_dtype_name(scale->dtype));
-    CPU_CHECK(c, cpu_attr_i(c, "block_size", 0) == 0, "blocked quantization is not supported");
     int64_t ns = tosac_tensor_numel(scale);
     if (zp)
         CPU_CHECK(c, tosac_tensor_numel(zp) == ns, "zero point and scale differ in size");
@@ -26,7 +35,7 @@ static tosac_code qaxis(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor *s
         return TOSAC_OK;
     }
     int axis;
-    tosac_code rc = cpu_axis(c, cpu_attr_i(c, "axis", 1), x->rank, &axis);
+    tosac_code rc = cpu_axis(c, ((const cpu_axis_prep *)c->prep)->axis, x->rank, &axis);
     if (rc)
         return rc;
     CPU_CHECK(c, scale->rank == 1 && ns == x->shape[axis],
@@ -307,12 +316,12 @@ static tosac_code op_qlinear_matmul(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_quant[] = {
-    {"QuantizeLinear", op_quantize, 0},
-    {"DequantizeLinear", op_dequantize, 0},
-    {"DynamicQuantizeLinear", op_dynamic_quantize, 0},
-    {"ConvInteger", op_conv_integer, 0},
-    {"MatMulInteger", op_matmul_integer, 0},
-    {"QLinearConv", op_qlinear_conv, 0},
-    {"QLinearMatMul", op_qlinear_matmul, 0},
-    {NULL, NULL, 0},
+    {"QuantizeLinear", op_quantize, 0, &qdq_prep},
+    {"DequantizeLinear", op_dequantize, 0, &qdq_prep},
+    {"DynamicQuantizeLinear", op_dynamic_quantize, 0, NULL},
+    {"ConvInteger", op_conv_integer, 0, &cpu_prep_conv},
+    {"MatMulInteger", op_matmul_integer, 0, NULL},
+    {"QLinearConv", op_qlinear_conv, 0, &cpu_prep_conv},
+    {"QLinearMatMul", op_qlinear_matmul, 0, NULL},
+    {NULL, NULL, 0, NULL},
 };

@@ -158,11 +158,11 @@ static tosac_code op_cumsum(cpu_ctx *c)
 
 #define F CPU_F16_VIA_F32
 const cpu_op_entry cpu_ops_reduce[] = {
-    {"ReduceSum", op_rsum, F}, {"ReduceMean", op_rmean, F}, {"ReduceMax", op_rmax, F},
-    {"ReduceMin", op_rmin, F}, {"ReduceProd", op_rprod, F}, {"ReduceL1", op_rl1, F},
-    {"ReduceL2", op_rl2, F}, {"ReduceLogSum", op_rlogsum, F},
-    {"ReduceLogSumExp", op_rlogsumexp, F}, {"ReduceSumSquare", op_rsumsquare, F},
-    {"ArgMax", op_argmax, 0}, {"ArgMin", op_argmin, 0}, {"TopK", op_topk, F},
-    {"CumSum", op_cumsum, F},
-    {NULL, NULL, 0},
+    {"ReduceSum", op_rsum, F, NULL}, {"ReduceMean", op_rmean, F, NULL}, {"ReduceMax", op_rmax, F, NULL},
+    {"ReduceMin", op_rmin, F, NULL}, {"ReduceProd", op_rprod, F, NULL}, {"ReduceL1", op_rl1, F, NULL},
+    {"ReduceL2", op_rl2, F, NULL}, {"ReduceLogSum", op_rlogsum, F, NULL},
+    {"ReduceLogSumExp", op_rlogsumexp, F, NULL}, {"ReduceSumSquare", op_rsumsquare, F, NULL},
+    {"ArgMax", op_argmax, 0, NULL}, {"ArgMin", op_argmin, 0, NULL}, {"TopK", op_topk, F, NULL},
+    {"CumSum", op_cumsum, F, NULL},
+    {NULL, NULL, 0, NULL},
 };

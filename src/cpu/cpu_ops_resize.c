@@ -171,8 +171,8 @@ static tosac_code op_grid_sample(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_resize[] = {
-    {"GridSample", op_grid_sample, CPU_F16_VIA_F32},
-    {"Resize", op_resize, CPU_F16_VIA_F32},
-    {"Upsample", op_upsample, CPU_F16_VIA_F32},
-    {NULL, NULL, 0},
+    {"GridSample", op_grid_sample, CPU_F16_VIA_F32, NULL},
+    {"Resize", op_resize, CPU_F16_VIA_F32, NULL},
+    {"Upsample", op_upsample, CPU_F16_VIA_F32, NULL},
+    {NULL, NULL, 0, NULL},
 };

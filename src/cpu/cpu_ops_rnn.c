@@ -165,8 +165,8 @@ static tosac_code op_gru(cpu_ctx *c) { return rnn(c, KERN_GRU); }
 static tosac_code op_lstm(cpu_ctx *c) { return rnn(c, KERN_LSTM); }
 
 const cpu_op_entry cpu_ops_rnn[] = {
-    {"RNN", op_rnn, CPU_F16_VIA_F32},
-    {"GRU", op_gru, CPU_F16_VIA_F32},
-    {"LSTM", op_lstm, CPU_F16_VIA_F32},
-    {NULL, NULL, 0},
+    {"RNN", op_rnn, CPU_F16_VIA_F32, NULL},
+    {"GRU", op_gru, CPU_F16_VIA_F32, NULL},
+    {"LSTM", op_lstm, CPU_F16_VIA_F32, NULL},
+    {NULL, NULL, 0, NULL},
 };

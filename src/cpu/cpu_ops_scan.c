@@ -279,6 +279,6 @@ static tosac_code scan8(cpu_ctx *c)
 static tosac_code op_scan(cpu_ctx *c) { return c->opset < 9 ? scan8(c) : scan9(c); }
 
 const cpu_op_entry cpu_ops_scan[] = {
-    {"Scan", op_scan, 0},
-    {NULL, NULL, 0},
+    {"Scan", op_scan, 0, NULL},
+    {NULL, NULL, 0, NULL},
 };

@@ -50,22 +50,48 @@ static tosac_code op_size(cpu_ctx *c)
     return rc;
 }
 
+/* Reshape's target shape when the program fixes it (the opset-1 attribute or a constant
+ * input) and allowzero, read once (prepare step). */
+typedef struct reshape_prep {
+    int has_shape, n, allowzero;
+    int64_t shape[TOSAC_MAX_RANK];
+} reshape_prep;
+
+static tosac_code reshape_prepare(cpu_ctx *c, void *st)
+{
+    reshape_prep *rp = st;
+    rp->allowzero = (int)cpu_attr_i(c, "allowzero", 0);
+    int n;
+    const int64_t *attr = cpu_attr_ints(c, "shape", &n);
+    tosac_code rc = TOSAC_OK;
+    if (attr && c->node->n_inputs < 2) {
+        CPU_CHECK(c, n <= TOSAC_MAX_RANK, "shape rank %d is too large", n);
+        memcpy(rp->shape, attr, (size_t)n * sizeof(int64_t));
+        rp->n = n;
+        rp->has_shape = 1;
+    } else if (cpu_const_ints(c, 1, rp->shape, TOSAC_MAX_RANK, &rp->n, &rc)) {
+        rp->has_shape = !rc;
+    }
+    return rc;
+}
+
+static const cpu_op_prep reshape_prep_op = {reshape_prepare, sizeof(reshape_prep)};
+
 static tosac_code op_reshape(cpu_ctx *c)
 {
     const tosac_tensor *x, *st;
     tosac_code rc = cpu_req(c, 0, &x);
     if (rc)
         return rc;
+    const reshape_prep *rp = c->prep;
     int64_t s[TOSAC_MAX_RANK];
-    int n;
-    const int64_t *attr = cpu_attr_ints(c, "shape", &n);
-    if (attr && c->n_in < 2) {
-        CPU_CHECK(c, n <= TOSAC_MAX_RANK, "shape rank %d is too large", n);
-        memcpy(s, attr, (size_t)n * sizeof(int64_t));
+    int n = rp->n;
+    if (rp->has_shape) {
+        memcpy(s, rp->shape, sizeof s);
     } else if ((rc = cpu_req(c, 1, &st)) || (rc = cpu_ints(c, st, s, TOSAC_MAX_RANK, &n))) {
         return rc;
     }
-    int allowzero = (int)cpu_attr_i(c, "allowzero", 0);
+    int allowzero = rp->allowzero;
     int infer = -1;
     int64_t known = 1;
     for (int i = 0; i < n; i++) {
@@ -97,7 +123,7 @@ static tosac_code op_flatten(cpu_ctx *c)
     if (rc)
         return rc;
     /* axis is in [-r, r]: a negative one counts from the rank, not rank + 1 */
-    int64_t a = cpu_attr_i(c, "axis", 1);
+    int64_t a = ((const cpu_axis_prep *)c->prep)->axis;
     CPU_CHECK(c, a >= -x->rank && a <= x->rank, "axis %lld is out of range for rank %d",
               (long long)a, x->rank);
     int axis = (int)(a < 0 ? a + x->rank : a);
@@ -107,13 +133,40 @@ static tosac_code op_flatten(cpu_ctx *c)
     return cpu_out_copy(c, 0, x, 2, s);
 }
 
+/* Squeeze/Unsqueeze axes when the program fixes them (attribute or constant input). */
+typedef struct axes_prep {
+    int known, n;
+    int64_t axes[TOSAC_MAX_RANK];
+} axes_prep;
+
 /* axes from the attribute (old opsets) or input 1 */
+static tosac_code axes_prepare(cpu_ctx *c, void *st)
+{
+    axes_prep *ap = st;
+    int n;
+    const int64_t *a = cpu_attr_ints(c, "axes", &n);
+    tosac_code rc = TOSAC_OK;
+    if (a) {
+        CPU_CHECK(c, n <= TOSAC_MAX_RANK, "too many axes");
+        memcpy(ap->axes, a, (size_t)n * sizeof(int64_t));
+        ap->n = n;
+        ap->known = 1;
+    } else if (cpu_const_ints(c, 1, ap->axes, TOSAC_MAX_RANK, &ap->n, &rc)) {
+        ap->known = !rc;
+    } else if (c->node->n_inputs < 2 || c->node->inputs[1] < 0) {
+        ap->known = 1; /* none: every size-1 dim (Squeeze) */
+    }
+    return rc;
+}
+
+static const cpu_op_prep axes_prep_op = {axes_prepare, sizeof(axes_prep)};
+
 static tosac_code axes_of(cpu_ctx *c, int64_t *axes, int *n)
 {
-    const int64_t *a = cpu_attr_ints(c, "axes", n);
-    if (a) {
-        CPU_CHECK(c, *n <= TOSAC_MAX_RANK, "too many axes");
-        memcpy(axes, a, (size_t)*n * sizeof(int64_t));
+    const axes_prep *ap = c->prep;
+    if (ap->known) {
+        *n = ap->n;
+        memcpy(axes, ap->axes, sizeof(int64_t) * (size_t)ap->n);
         return TOSAC_OK;
     }
     *n = 0;
@@ -285,15 +338,15 @@ static tosac_code op_eyelike(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_shape[] = {
-    {"Constant", op_constant, 0},
-    {"Shape", op_shape, 0},
-    {"Size", op_size, 0},
-    {"Reshape", op_reshape, 0},
-    {"Flatten", op_flatten, 0},
-    {"Squeeze", op_squeeze, 0},
-    {"Unsqueeze", op_unsqueeze, 0},
-    {"ConstantOfShape", op_constant_of_shape, 0},
-    {"Range", op_range, 0},
-    {"EyeLike", op_eyelike, 0},
-    {NULL, NULL, 0},
+    {"Constant", op_constant, 0, NULL},
+    {"Shape", op_shape, 0, NULL},
+    {"Size", op_size, 0, NULL},
+    {"Reshape", op_reshape, 0, &reshape_prep_op},
+    {"Flatten", op_flatten, 0, &cpu_prep_axis1},
+    {"Squeeze", op_squeeze, 0, &axes_prep_op},
+    {"Unsqueeze", op_unsqueeze, 0, &axes_prep_op},
+    {"ConstantOfShape", op_constant_of_shape, 0, NULL},
+    {"Range", op_range, 0, NULL},
+    {"EyeLike", op_eyelike, 0, NULL},
+    {NULL, NULL, 0, NULL},
 };

@@ -164,11 +164,11 @@ static tosac_code op_mel(cpu_ctx *c)
 
 #define F CPU_F16_VIA_F32
 const cpu_op_entry cpu_ops_signal[] = {
-    {"HannWindow", op_hann, 0},
-    {"HammingWindow", op_hamming, 0},
-    {"BlackmanWindow", op_blackman, 0},
-    {"DFT", op_dft, F},
-    {"STFT", op_stft, F},
-    {"MelWeightMatrix", op_mel, 0},
-    {NULL, NULL, 0},
+    {"HannWindow", op_hann, 0, NULL},
+    {"HammingWindow", op_hamming, 0, NULL},
+    {"BlackmanWindow", op_blackman, 0, NULL},
+    {"DFT", op_dft, F, NULL},
+    {"STFT", op_stft, F, NULL},
+    {"MelWeightMatrix", op_mel, 0, NULL},
+    {NULL, NULL, 0, NULL},
 };

@@ -65,6 +65,6 @@ static tosac_code op_tfidf(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_text[] = {
-    {"TfIdfVectorizer", op_tfidf, 0},
-    {NULL, NULL, 0},
+    {"TfIdfVectorizer", op_tfidf, 0, NULL},
+    {NULL, NULL, 0, NULL},
 };

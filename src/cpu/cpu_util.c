@@ -197,7 +197,70 @@ tosac_code cpu_out_take(cpu_ctx *c, int i, tosac_tensor *t)
 
 static int is_half(tosac_dtype dt) { return dt == TOSAC_DT_F16 || dt == TOSAC_DT_BF16; }
 
+int cpu_decl_rank(const cpu_ctx *c, int i)
+{
+    if (i >= c->node->n_inputs || c->node->inputs[i] < 0 ||
+        c->node->inputs[i] >= c->g->n_tensors)
+        return -1;
+    int r = c->g->tensors[c->node->inputs[i]].rank;
+    return r >= 0 && r <= TOSAC_MAX_RANK ? r : -1;
+}
+
+int cpu_const_ints(cpu_ctx *c, int i, int64_t *vals, int max, int *n, tosac_code *rc)
+{
+    tosac_tensor v;
+    *rc = TOSAC_OK;
+    if (i >= c->node->n_inputs || c->node->inputs[i] < 0 ||
+        !ir_graph_const_value(c->g, c->node->inputs[i], &v))
+        return 0;
+    *rc = cpu_ints(c, &v, vals, max, n);
+    return 1;
+}
+
+static tosac_code prep_axis0(cpu_ctx *c, void *st)
+{
+    ((cpu_axis_prep *)st)->axis = cpu_attr_i(c, "axis", 0);
+    return TOSAC_OK;
+}
+
+static tosac_code prep_axis1(cpu_ctx *c, void *st)
+{
+    ((cpu_axis_prep *)st)->axis = cpu_attr_i(c, "axis", 1);
+    return TOSAC_OK;
+}
+
+const cpu_op_prep cpu_prep_axis0 = {prep_axis0, sizeof(cpu_axis_prep)};
+const cpu_op_prep cpu_prep_axis1 = {prep_axis1, sizeof(cpu_axis_prep)};
+
+tosac_code cpu_prepare(cpu_ctx *c, const cpu_op_entry *e, void *st)
+{
+    if (!e->prep)
+        return TOSAC_OK;
+    if (e->prep->size > CPU_PREP_MAX)
+        return cpu_fail(c, TOSAC_ERR_INTERNAL, "prepared state of %zu bytes is beyond %d",
+                        e->prep->size, CPU_PREP_MAX);
+    memset(st, 0, e->prep->size);
+    return e->prep->prepare(c, st);
+}
+
+static tosac_code invoke_prepared(cpu_ctx *c, const cpu_op_entry *e);
+
 tosac_code cpu_invoke(cpu_ctx *c, const cpu_op_entry *e)
+{
+    if (!e->prep || c->prep)
+        return invoke_prepared(c, e);
+    /* no state kept by the executor: prepare here, for this call only */
+    _Alignas(16) unsigned char local[CPU_PREP_MAX];
+    tosac_code rc = cpu_prepare(c, e, local);
+    if (!rc) {
+        c->prep = local;
+        rc = invoke_prepared(c, e);
+        c->prep = NULL;
+    }
+    return rc;
+}
+
+static tosac_code invoke_prepared(cpu_ctx *c, const cpu_op_entry *e)
 {
     tosac_dtype half = TOSAC_DT_UNKNOWN;
     tosac_tensor wide[CPU_MAX_IO];

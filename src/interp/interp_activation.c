@@ -39,7 +39,7 @@ static double clip_f(double v, double lo, double hi, uint32_t nan_mode)
     return v < hi ? v : hi;
 }
 
-static tosac_code op_clamp(interp_ctx *c)
+tosac_code interp_op_clamp(interp_ctx *c)
 {
     ew_args k;
     tosac_code rc = ew_prologue1(c, 1, EW_T(TOSAC_DT_I8) | EW_T(TOSAC_DT_I16) | EW_FLOATS, &k);
@@ -76,14 +76,14 @@ static double erf_f(double a, const ew_args *k) { return erf(a); }
 static double sigmoid_f(double a, const ew_args *k) { return 1.0 / (1.0 + exp(-a)); }
 static double tanh_f(double a, const ew_args *k) { return tanh(a); }
 
-static tosac_code op_erf(interp_ctx *c) { return ew_float_unary_op(c, erf_f); }
-static tosac_code op_sigmoid(interp_ctx *c) { return ew_float_unary_op(c, sigmoid_f); }
-static tosac_code op_tanh(interp_ctx *c) { return ew_float_unary_op(c, tanh_f); }
+tosac_code interp_op_erf(interp_ctx *c) { return ew_float_unary_op(c, erf_f); }
+tosac_code interp_op_sigmoid(interp_ctx *c) { return ew_float_unary_op(c, sigmoid_f); }
+tosac_code interp_op_tanh(interp_ctx *c) { return ew_float_unary_op(c, tanh_f); }
 
 const interp_op_entry interp_ops_activation[] = {
-    {TOSA_OP_CLAMP, op_clamp},
-    {TOSA_OP_ERF, op_erf},
-    {TOSA_OP_SIGMOID, op_sigmoid},
-    {TOSA_OP_TANH, op_tanh},
+    {TOSA_OP_CLAMP, interp_op_clamp},
+    {TOSA_OP_ERF, interp_op_erf},
+    {TOSA_OP_SIGMOID, interp_op_sigmoid},
+    {TOSA_OP_TANH, interp_op_tanh},
     {TOSA_OP_UNKNOWN, NULL},
 };

@@ -25,13 +25,13 @@ static tosac_code compare(interp_ctx *c, int what)
     return ew_is_float(k.dt) ? ew_map2_float(c, ffn[what], &k) : ew_map2_int(c, ifn[what], &k);
 }
 
-static tosac_code op_equal(interp_ctx *c) { return compare(c, CMP_EQ); }
-static tosac_code op_greater(interp_ctx *c) { return compare(c, CMP_GT); }
-static tosac_code op_greater_equal(interp_ctx *c) { return compare(c, CMP_GE); }
+tosac_code interp_op_equal(interp_ctx *c) { return compare(c, CMP_EQ); }
+tosac_code interp_op_greater(interp_ctx *c) { return compare(c, CMP_GT); }
+tosac_code interp_op_greater_equal(interp_ctx *c) { return compare(c, CMP_GE); }
 
 const interp_op_entry interp_ops_comparison[] = {
-    {TOSA_OP_EQUAL, op_equal},
-    {TOSA_OP_GREATER, op_greater},
-    {TOSA_OP_GREATER_EQUAL, op_greater_equal},
+    {TOSA_OP_EQUAL, interp_op_equal},
+    {TOSA_OP_GREATER, interp_op_greater},
+    {TOSA_OP_GREATER_EQUAL, interp_op_greater_equal},
     {TOSA_OP_UNKNOWN, NULL},
 };

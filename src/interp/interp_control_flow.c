@@ -44,7 +44,7 @@ static void copy_outputs(interp_ctx *c, const interp_block_state *bs)
         interp_copy_tensor(c->out[i], interp_block_output(bs, i));
 }
 
-static tosac_code op_cond_if(interp_ctx *c)
+tosac_code interp_op_cond_if(interp_ctx *c)
 {
     const tosa_block *then_b = sub_block(c, c->op->attr.then_graph);
     const tosa_block *else_b = sub_block(c, c->op->attr.else_graph);
@@ -71,7 +71,7 @@ static tosac_code op_cond_if(interp_ctx *c)
     return TOSAC_OK;
 }
 
-static tosac_code op_while_loop(interp_ctx *c)
+tosac_code interp_op_while_loop(interp_ctx *c)
 {
     const tosa_block *cond_b = sub_block(c, c->op->attr.cond_graph);
     const tosa_block *body_b = sub_block(c, c->op->attr.body_graph);
@@ -108,7 +108,7 @@ static tosac_code op_while_loop(interp_ctx *c)
 }
 
 const interp_op_entry interp_ops_control_flow[] = {
-    {TOSA_OP_COND_IF, op_cond_if},
-    {TOSA_OP_WHILE_LOOP, op_while_loop},
+    {TOSA_OP_COND_IF, interp_op_cond_if},
+    {TOSA_OP_WHILE_LOOP, interp_op_while_loop},
     {TOSA_OP_UNKNOWN, NULL},
 };

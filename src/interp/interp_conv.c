@@ -272,12 +272,12 @@ static tosac_code conv_nd(interp_ctx *c, int nsp)
     return TOSAC_OK;
 }
 
-static tosac_code op_conv2d(interp_ctx *c)
+tosac_code interp_op_conv2d(interp_ctx *c)
 {
     return conv_nd(c, 2);
 }
 
-static tosac_code op_conv3d(interp_ctx *c)
+tosac_code interp_op_conv3d(interp_ctx *c)
 {
     return conv_nd(c, 3);
 }
@@ -356,7 +356,7 @@ static void dw_run(const conv_src *s, const conv_geom *g)
             }
 }
 
-static tosac_code op_depthwise_conv2d(interp_ctx *c)
+tosac_code interp_op_depthwise_conv2d(interp_ctx *c)
 {
     conv_src s;
     tosac_code rc = conv_operands(c, 2, false, &s);
@@ -379,7 +379,7 @@ static tosac_code op_depthwise_conv2d(interp_ctx *c)
 
 /* ---- TRANSPOSE_CONV2D ---- */
 
-static tosac_code op_transpose_conv2d(interp_ctx *c)
+tosac_code interp_op_transpose_conv2d(interp_ctx *c)
 {
     conv_src s;
     tosac_code rc = conv_operands(c, 2, true, &s);
@@ -429,9 +429,9 @@ static tosac_code op_transpose_conv2d(interp_ctx *c)
 }
 
 const interp_op_entry interp_ops_conv[] = {
-    {TOSA_OP_CONV2D, op_conv2d},
-    {TOSA_OP_CONV3D, op_conv3d},
-    {TOSA_OP_DEPTHWISE_CONV2D, op_depthwise_conv2d},
-    {TOSA_OP_TRANSPOSE_CONV2D, op_transpose_conv2d},
+    {TOSA_OP_CONV2D, interp_op_conv2d},
+    {TOSA_OP_CONV3D, interp_op_conv3d},
+    {TOSA_OP_DEPTHWISE_CONV2D, interp_op_depthwise_conv2d},
+    {TOSA_OP_TRANSPOSE_CONV2D, interp_op_transpose_conv2d},
     {TOSA_OP_UNKNOWN, NULL},
 };

@@ -96,7 +96,7 @@ static tosac_code check_same_type(interp_ctx *c, const tosac_tensor *in, const t
 
 /* ---------------------------------------------------------------- CONCAT */
 
-static tosac_code op_concat(interp_ctx *c)
+tosac_code interp_op_concat(interp_ctx *c)
 {
     tosac_tensor *out = c->out[0];
     int axis = c->op->attr.axis;
@@ -136,7 +136,7 @@ static tosac_code op_concat(interp_ctx *c)
 
 /* ---------------------------------------------------------------- PAD */
 
-static tosac_code op_pad(interp_ctx *c)
+tosac_code interp_op_pad(interp_ctx *c)
 {
     INTERP_ERROR_IF(c, c->n_in != 3);
     const tosac_tensor *in = c->in[0], *padc = c->in[2];
@@ -186,7 +186,7 @@ static tosac_code op_pad(interp_ctx *c)
 
 /* ---------------------------------------------------------------- RESHAPE */
 
-static tosac_code op_reshape(interp_ctx *c)
+tosac_code interp_op_reshape(interp_ctx *c)
 {
     INTERP_ERROR_IF(c, c->n_in != 2);
     const tosac_tensor *in = c->in[0];
@@ -212,7 +212,7 @@ static tosac_code op_reshape(interp_ctx *c)
 
 /* ---------------------------------------------------------------- REVERSE */
 
-static tosac_code op_reverse(interp_ctx *c)
+tosac_code interp_op_reverse(interp_ctx *c)
 {
     INTERP_ERROR_IF(c, c->n_in != 1);
     const tosac_tensor *in = c->in[0];
@@ -233,7 +233,7 @@ static tosac_code op_reverse(interp_ctx *c)
 
 /* ---------------------------------------------------------------- SLICE */
 
-static tosac_code op_slice(interp_ctx *c)
+tosac_code interp_op_slice(interp_ctx *c)
 {
     INTERP_ERROR_IF(c, c->n_in != 3);
     const tosac_tensor *in = c->in[0];
@@ -265,7 +265,7 @@ static tosac_code op_slice(interp_ctx *c)
 
 /* ---------------------------------------------------------------- TILE */
 
-static tosac_code op_tile(interp_ctx *c)
+tosac_code interp_op_tile(interp_ctx *c)
 {
     INTERP_ERROR_IF(c, c->n_in != 2);
     const tosac_tensor *in = c->in[0];
@@ -302,7 +302,7 @@ static tosac_code op_tile(interp_ctx *c)
 
 /* ---------------------------------------------------------------- TRANSPOSE */
 
-static tosac_code op_transpose(interp_ctx *c)
+tosac_code interp_op_transpose(interp_ctx *c)
 {
     INTERP_ERROR_IF(c, c->n_in != 1);
     const tosac_tensor *in = c->in[0];
@@ -333,12 +333,12 @@ static tosac_code op_transpose(interp_ctx *c)
 }
 
 const interp_op_entry interp_ops_data_layout[] = {
-    {TOSA_OP_CONCAT, op_concat},
-    {TOSA_OP_PAD, op_pad},
-    {TOSA_OP_RESHAPE, op_reshape},
-    {TOSA_OP_REVERSE, op_reverse},
-    {TOSA_OP_SLICE, op_slice},
-    {TOSA_OP_TILE, op_tile},
-    {TOSA_OP_TRANSPOSE, op_transpose},
+    {TOSA_OP_CONCAT, interp_op_concat},
+    {TOSA_OP_PAD, interp_op_pad},
+    {TOSA_OP_RESHAPE, interp_op_reshape},
+    {TOSA_OP_REVERSE, interp_op_reverse},
+    {TOSA_OP_SLICE, interp_op_slice},
+    {TOSA_OP_TILE, interp_op_tile},
+    {TOSA_OP_TRANSPOSE, interp_op_transpose},
     {TOSA_OP_UNKNOWN, NULL},
 };

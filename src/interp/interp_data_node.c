@@ -4,7 +4,7 @@
 #include "interp/interp_state.h"
 
 /* CONST / CONST_SHAPE: the value is the output tensor's data in the graph. */
-static tosac_code op_const(interp_ctx *c)
+static tosac_code const_value(interp_ctx *c)
 {
     const tosa_tensor *decl = &c->block->tensors[c->op->outputs[0]];
     tosac_tensor *out = c->out[0];
@@ -20,7 +20,7 @@ static tosac_code op_const(interp_ctx *c)
     return TOSAC_OK;
 }
 
-static tosac_code op_identity(interp_ctx *c)
+tosac_code interp_op_identity(interp_ctx *c)
 {
     const tosac_tensor *in = c->in[0];
     tosac_tensor *out = c->out[0];
@@ -34,9 +34,14 @@ static tosac_code op_identity(interp_ctx *c)
     return TOSAC_OK;
 }
 
+/* One function per operator, named interp_op_<name> (the Cortex-M55 port's per-program table
+ * relies on it), each linked only when used. */
+tosac_code interp_op_const(interp_ctx *c) { return const_value(c); }
+tosac_code interp_op_const_shape(interp_ctx *c) { return const_value(c); }
+
 const interp_op_entry interp_ops_data_node[] = {
-    {TOSA_OP_CONST, op_const},
-    {TOSA_OP_CONST_SHAPE, op_const},
-    {TOSA_OP_IDENTITY, op_identity},
+    {TOSA_OP_CONST, interp_op_const},
+    {TOSA_OP_CONST_SHAPE, interp_op_const_shape},
+    {TOSA_OP_IDENTITY, interp_op_identity},
     {TOSA_OP_UNKNOWN, NULL},
 };

@@ -70,7 +70,7 @@ static resize_pos resize_locate(const resize_axis *a, int64_t o)
     return r;
 }
 
-static tosac_code op_resize(interp_ctx *c)
+tosac_code interp_op_resize(interp_ctx *c)
 {
     tosac_code rc = nn_check_arity(c, 4, 1);
     if (rc)
@@ -145,6 +145,6 @@ static tosac_code op_resize(interp_ctx *c)
 }
 
 const interp_op_entry interp_ops_image[] = {
-    {TOSA_OP_RESIZE, op_resize},
+    {TOSA_OP_RESIZE, interp_op_resize},
     {TOSA_OP_UNKNOWN, NULL},
 };

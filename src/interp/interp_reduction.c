@@ -104,19 +104,19 @@ static tosac_code reduce(interp_ctx *c, reduce_kind kind)
     return TOSAC_OK;
 }
 
-static tosac_code op_reduce_all(interp_ctx *c) { return reduce(c, R_ALL); }
-static tosac_code op_reduce_any(interp_ctx *c) { return reduce(c, R_ANY); }
-static tosac_code op_reduce_max(interp_ctx *c) { return reduce(c, R_MAX); }
-static tosac_code op_reduce_min(interp_ctx *c) { return reduce(c, R_MIN); }
-static tosac_code op_reduce_product(interp_ctx *c) { return reduce(c, R_PRODUCT); }
-static tosac_code op_reduce_sum(interp_ctx *c) { return reduce(c, R_SUM); }
+tosac_code interp_op_reduce_all(interp_ctx *c) { return reduce(c, R_ALL); }
+tosac_code interp_op_reduce_any(interp_ctx *c) { return reduce(c, R_ANY); }
+tosac_code interp_op_reduce_max(interp_ctx *c) { return reduce(c, R_MAX); }
+tosac_code interp_op_reduce_min(interp_ctx *c) { return reduce(c, R_MIN); }
+tosac_code interp_op_reduce_product(interp_ctx *c) { return reduce(c, R_PRODUCT); }
+tosac_code interp_op_reduce_sum(interp_ctx *c) { return reduce(c, R_SUM); }
 
 const interp_op_entry interp_ops_reduction[] = {
-    {TOSA_OP_REDUCE_ALL, op_reduce_all},
-    {TOSA_OP_REDUCE_ANY, op_reduce_any},
-    {TOSA_OP_REDUCE_MAX, op_reduce_max},
-    {TOSA_OP_REDUCE_MIN, op_reduce_min},
-    {TOSA_OP_REDUCE_PRODUCT, op_reduce_product},
-    {TOSA_OP_REDUCE_SUM, op_reduce_sum},
+    {TOSA_OP_REDUCE_ALL, interp_op_reduce_all},
+    {TOSA_OP_REDUCE_ANY, interp_op_reduce_any},
+    {TOSA_OP_REDUCE_MAX, interp_op_reduce_max},
+    {TOSA_OP_REDUCE_MIN, interp_op_reduce_min},
+    {TOSA_OP_REDUCE_PRODUCT, interp_op_reduce_product},
+    {TOSA_OP_REDUCE_SUM, interp_op_reduce_sum},
     {TOSA_OP_UNKNOWN, NULL},
 };

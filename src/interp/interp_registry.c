@@ -1,4 +1,7 @@
-/* Operator lookup: the group tables, in the order the specification groups operators. */
+/* Operator lookup: the group tables, in the order the specification groups operators. An
+ * image that links only some groups defines interp_find_op itself over those
+ * (interp_find_op_in; the Cortex-M55 port generates it, ports/cortex-m55/tosa_ops.c.in), so
+ * this object and the other groups' are not linked. */
 #include "interp/interp_registry.h"
 
 static const interp_op_entry *const groups[] = {
@@ -13,12 +16,5 @@ interp_op_fn interp_find_op(tosa_op op)
 {
     static interp_op_fn table[TOSA_OP_COUNT];
     static int built;
-    if (!built) { /* idempotent, so a race at first use is harmless */
-        for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
-            for (const interp_op_entry *e = groups[g]; e->fn; e++)
-                if ((unsigned)e->op < TOSA_OP_COUNT)
-                    table[e->op] = e->fn;
-        built = 1;
-    }
-    return (unsigned)op < TOSA_OP_COUNT ? table[op] : NULL;
+    return interp_find_op_in(groups, sizeof groups / sizeof groups[0], table, &built, op);
 }

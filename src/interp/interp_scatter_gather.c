@@ -37,7 +37,7 @@ static tosac_code get_index(interp_ctx *c, const tosac_tensor *idx, int64_t n, i
     return TOSAC_OK;
 }
 
-static tosac_code op_gather(interp_ctx *c)
+tosac_code interp_op_gather(interp_ctx *c)
 {
     INTERP_ERROR_IF(c, c->n_in != 2);
     const tosac_tensor *values = c->in[0], *idx = c->in[1];
@@ -66,7 +66,7 @@ static tosac_code op_gather(interp_ctx *c)
     return TOSAC_OK;
 }
 
-static tosac_code op_scatter(interp_ctx *c)
+tosac_code interp_op_scatter(interp_ctx *c)
 {
     INTERP_ERROR_IF(c, c->n_in != 3);
     const tosac_tensor *vin = c->in[0], *idx = c->in[1], *input = c->in[2];
@@ -108,7 +108,7 @@ static tosac_code op_scatter(interp_ctx *c)
 }
 
 const interp_op_entry interp_ops_scatter_gather[] = {
-    {TOSA_OP_GATHER, op_gather},
-    {TOSA_OP_SCATTER, op_scatter},
+    {TOSA_OP_GATHER, interp_op_gather},
+    {TOSA_OP_SCATTER, interp_op_scatter},
     {TOSA_OP_UNKNOWN, NULL},
 };

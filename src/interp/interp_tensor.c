@@ -23,7 +23,7 @@ static bool argmax_types_ok(tosac_dtype in, tosac_dtype out)
     }
 }
 
-static tosac_code op_argmax(interp_ctx *c)
+tosac_code interp_op_argmax(interp_ctx *c)
 {
     tosac_code rc = nn_check_arity(c, 1, 1);
     if (rc)
@@ -138,7 +138,7 @@ static void mm_row(mm_kind kind, const tosac_tensor *A, const tosac_tensor *B, i
     }
 }
 
-static tosac_code op_matmul(interp_ctx *c)
+tosac_code interp_op_matmul(interp_ctx *c)
 {
     tosac_code rc = nn_check_arity(c, 4, 1);
     if (rc)
@@ -186,9 +186,9 @@ static tosac_code op_matmul(interp_ctx *c)
 }
 
 const interp_op_entry interp_ops_tensor[] = {
-    {TOSA_OP_ARGMAX, op_argmax},
+    {TOSA_OP_ARGMAX, interp_op_argmax},
     {TOSA_OP_AVG_POOL2D, interp_op_avg_pool2d},
-    {TOSA_OP_MATMUL, op_matmul},
+    {TOSA_OP_MATMUL, interp_op_matmul},
     {TOSA_OP_MAX_POOL2D, interp_op_max_pool2d},
     {TOSA_OP_FFT2D, interp_op_fft2d},
     {TOSA_OP_RFFT2D, interp_op_rfft2d},

@@ -69,7 +69,7 @@ static bool is_cast_int(tosac_dtype dt)
 
 /* ---------------------------------------------------------------- CAST */
 
-static tosac_code op_cast(interp_ctx *c)
+tosac_code interp_op_cast(interp_ctx *c)
 {
     INTERP_ERROR_IF(c, c->n_in != 1);
     const tosac_tensor *in = c->in[0];
@@ -167,7 +167,7 @@ static inline void write_raw(void *data, int bits, int64_t i, int64_t v)
     }
 }
 
-static tosac_code op_rescale(interp_ctx *c)
+tosac_code interp_op_rescale(interp_ctx *c)
 {
     INTERP_ERROR_IF(c, c->n_in != 5);
     const tosac_tensor *in = c->in[0], *mul = c->in[1], *sh = c->in[2];
@@ -251,7 +251,7 @@ static tosac_code op_rescale(interp_ctx *c)
 }
 
 const interp_op_entry interp_ops_type_conversion[] = {
-    {TOSA_OP_CAST, op_cast},
-    {TOSA_OP_RESCALE, op_rescale},
+    {TOSA_OP_CAST, interp_op_cast},
+    {TOSA_OP_RESCALE, interp_op_rescale},
     {TOSA_OP_UNKNOWN, NULL},
 };

@@ -51,7 +51,7 @@ static tosac_code type_check(interp_ctx *c, const interp_var *v, const tosac_ten
                         interp_type_str(t->dtype, t->rank, t->shape, b, sizeof b));
 }
 
-static tosac_code op_variable(interp_ctx *c)
+tosac_code interp_op_variable(interp_ctx *c)
 {
     interp_var *v = op_var(c);
     if (!v)
@@ -67,7 +67,7 @@ static tosac_code op_variable(interp_ctx *c)
     return TOSAC_OK;
 }
 
-static tosac_code op_variable_write(interp_ctx *c)
+tosac_code interp_op_variable_write(interp_ctx *c)
 {
     interp_var *v = op_var(c);
     if (!v)
@@ -85,7 +85,7 @@ static tosac_code op_variable_write(interp_ctx *c)
     return TOSAC_OK;
 }
 
-static tosac_code op_variable_read(interp_ctx *c)
+tosac_code interp_op_variable_read(interp_ctx *c)
 {
     interp_var *v = op_var(c);
     if (!v)
@@ -103,8 +103,8 @@ static tosac_code op_variable_read(interp_ctx *c)
 }
 
 const interp_op_entry interp_ops_variable[] = {
-    {TOSA_OP_VARIABLE, op_variable},
-    {TOSA_OP_VARIABLE_WRITE, op_variable_write},
-    {TOSA_OP_VARIABLE_READ, op_variable_read},
+    {TOSA_OP_VARIABLE, interp_op_variable},
+    {TOSA_OP_VARIABLE_WRITE, interp_op_variable_write},
+    {TOSA_OP_VARIABLE_READ, interp_op_variable_read},
     {TOSA_OP_UNKNOWN, NULL},
 };

@@ -1,6 +1,8 @@
 /* Per-operator static shape rules (ONNX semantics, opsets 9..21). Each rule reads static
  * input shapes and known small integer values and sets every output's dtype and shape. */
 #include "ir_shape.h"
+#include "onnxop/onnxop_matmul.h"
+#include "onnxop/onnxop_window.h"
 
 #include <math.h>
 #include <string.h>
@@ -268,44 +270,13 @@ static tosac_code spatial(shape_ctx *c, int node, const ir_tensor *x, const int6
     int ns = x->rank - 2;
     if (ns < 1)
         return sh_fail(c, node, "input rank below 3");
-    int n_str, n_dil, n_pad;
-    const int64_t *str = ir_node_attr_ints(NODE, "strides", &n_str);
-    const int64_t *dil = ir_node_attr_ints(NODE, "dilations", &n_dil);
-    const int64_t *pads = ir_node_attr_ints(NODE, "pads", &n_pad);
-    const char *ap = ir_node_attr_string(NODE, "auto_pad", "NOTSET");
-    bool ceil_mode = ir_node_attr_int(NODE, "ceil_mode", 0) != 0;
-    if ((str && n_str != ns) || (dil && n_dil != ns) || (pads && n_pad != 2 * ns))
-        return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': strides/dilations/pads lengths do not match rank %d",
-                          NODE->name, x->rank);
-    int64_t out[TOSAC_MAX_RANK];
+    onnx_window w;
+    int64_t out[TOSAC_MAX_RANK], pb[ONNX_WIN_MAX_SP], pe[ONNX_WIN_MAX_SP];
     out[0] = x->shape[0];
     out[1] = channels;
-    /* Dims are at most IR_SHAPE_LIMIT; attributes are bounded likewise so the arithmetic
-     * below cannot overflow. */
-    const int64_t lim = IR_SHAPE_LIMIT;
-    for (int i = 0; i < ns; i++) {
-        int64_t s = str ? str[i] : 1, d = dil ? dil[i] : 1, in = x->shape[i + 2];
-        if (s < 1 || d < 1 || kernel[i] < 1 || s > lim || d > lim || kernel[i] > lim)
-            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': invalid stride, dilation or kernel",
-                              NODE->name);
-        if (pads && (pads[i] < -lim || pads[i] > lim || pads[i + ns] < -lim || pads[i + ns] > lim))
-            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': pads out of range", NODE->name);
-        if (kernel[i] - 1 > lim / d)
-            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': dilated kernel too large",
-                              NODE->name);
-        int64_t ek = (kernel[i] - 1) * d + 1;
-        if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
-            out[i + 2] = (in + s - 1) / s;
-        } else {
-            int64_t total = in - ek;
-            if (strcmp(ap, "VALID") != 0 && pads)
-                total += pads[i] + pads[i + ns];
-            if (total < 0)
-                return tosac_fail(c->err, TOSAC_ERR_INPUT,
-                                  "node '%s': kernel larger than the padded input", NODE->name);
-            out[i + 2] = (ceil_mode ? (total + s - 1) / s : total / s) + 1;
-        }
-    }
+    if (onnx_window_parse(NODE, ns, &w, c->err) ||
+        onnx_window_forward(NODE, &w, x->shape + 2, kernel, out + 2, pb, pe, c->err))
+        return c->err->code;
     return sh_set(c, node, out_k, dt, x->rank, out);
 }
 
@@ -383,49 +354,15 @@ static tosac_code r_matmul(shape_ctx *c, int node)
     const ir_tensor *a, *b;
     if (sh_need(c, node, 0, &a) || sh_need(c, node, q ? 3 : 1, &b))
         return c->err->code;
-    if (a->rank < 1 || b->rank < 1)
-        return sh_fail(c, node, "MatMul of scalars");
-    int64_t as[TOSAC_MAX_RANK + 1], bs[TOSAC_MAX_RANK + 1];
-    int ar = a->rank, br = b->rank;
-    memcpy(as, a->shape, sizeof(int64_t) * (size_t)ar);
-    memcpy(bs, b->shape, sizeof(int64_t) * (size_t)br);
-    if (ar == 1) { /* [K] -> [1,K] */
-        as[1] = as[0];
-        as[0] = 1;
-        ar = 2;
-    }
-    if (br == 1) { /* [K] -> [K,1] */
-        bs[1] = 1;
-        br = 2;
-    }
-    if (as[ar - 1] != bs[br - 2])
-        return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': inconsistent shapes: K is %lld and %lld",
-                          NODE->name, (long long)as[ar - 1], (long long)bs[br - 2]);
-    int r = ar > br ? ar : br;
-    int64_t out[TOSAC_MAX_RANK + 1];
-    for (int d = 0; d < r - 2; d++) {
-        int da = d - (r - ar), db = d - (r - br);
-        int64_t x = da >= 0 ? as[da] : 1, y = db >= 0 ? bs[db] : 1;
-        if (x != y && x != 1 && y != 1)
-            return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': inconsistent batch shapes",
-                              NODE->name);
-        out[d] = x == 1 ? y : x;
-    }
-    out[r - 2] = as[ar - 2];
-    out[r - 1] = bs[br - 1];
-    int orank = r;
-    if (a->rank == 1) { /* drop the prepended 1 */
-        out[r - 2] = out[r - 1];
-        orank--;
-    }
-    if (b->rank == 1)
-        orank--;
+    onnx_matmul_dims md;
+    if (onnx_matmul_dims_of(NODE, a->rank, a->shape, b->rank, b->shape, &md, c->err))
+        return c->err->code;
     tosac_dtype dt = a->dtype;
     if (strcmp(op, "MatMulInteger") == 0)
         dt = TOSAC_DT_I32;
     if (q)
         dt = IN(7) && IN(7)->dtype ? IN(7)->dtype : TOSAC_DT_U8;
-    return sh_set(c, node, 0, dt, orank, out);
+    return sh_set(c, node, 0, dt, md.yrank, md.y);
 }
 
 /* ---- layout ---- */

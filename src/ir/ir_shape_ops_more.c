@@ -3,6 +3,7 @@
  * sampling, Det, OneHot. Data-dependent outputs (Unique, NonMaxSuppression, NonZero, Compress)
  * keep a declared static shape or fail naming the reason. */
 #include "ir_shape.h"
+#include "onnxop/onnxop_window.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -87,7 +88,7 @@ static tosac_code r_gather_nd(shape_ctx *c, int node)
 }
 
 /* out = stride * (in - 1) + output_padding + (kernel - 1) * dilation + 1 - pads; SAME_*:
- * in * stride; output_shape, when given, wins. */
+ * in * stride; output_shape, when given, wins (onnx_window_transpose). */
 static tosac_code r_conv_transpose(shape_ctx *c, int node)
 {
     const ir_tensor *x, *w;
@@ -99,43 +100,16 @@ static tosac_code r_conv_transpose(shape_ctx *c, int node)
     int64_t group = ir_node_attr_int(NODE, "group", 1);
     if (group < 1 || w->shape[0] < 1 || x->shape[1] != w->shape[0] || w->shape[0] % group)
         return bad(c, node, "inconsistent shapes: input channels, weight and group");
-    int nk, n_str, n_dil, n_pad, n_op, n_os;
-    const int64_t *ks = ir_node_attr_ints(NODE, "kernel_shape", &nk);
-    const int64_t *str = ir_node_attr_ints(NODE, "strides", &n_str);
-    const int64_t *dil = ir_node_attr_ints(NODE, "dilations", &n_dil);
-    const int64_t *pads = ir_node_attr_ints(NODE, "pads", &n_pad);
-    const int64_t *opad = ir_node_attr_ints(NODE, "output_padding", &n_op);
-    const int64_t *os = ir_node_attr_ints(NODE, "output_shape", &n_os);
-    const char *ap = ir_node_attr_string(NODE, "auto_pad", "NOTSET");
-    if ((ks && nk != ns) || (str && n_str != ns) || (dil && n_dil != ns) ||
-        (pads && n_pad != 2 * ns) || (opad && n_op != ns) || (os && n_os != ns && n_os != x->rank))
-        return bad(c, node, "kernel_shape/strides/dilations/pads/output_padding/output_shape "
-                            "lengths do not match the rank");
-    if (!pads_ok(pads, n_pad))
-        return bad(c, node, "pads must be in [0, 2^30]");
-    bool same = strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0;
-    bool valid = strcmp(ap, "VALID") == 0;
-    int64_t out[TOSAC_MAX_RANK];
+    int64_t out[TOSAC_MAX_RANK], pb[ONNX_WIN_MAX_SP], pe[ONNX_WIN_MAX_SP];
     out[0] = x->shape[0];
     if (!sh_mul(w->shape[1], group, &out[1]))
         return sh_overflow(c, node, "the output channels");
-    for (int i = 0; i < ns; i++) {
-        int64_t s = str ? str[i] : 1, d = dil ? dil[i] : 1, k = ks ? ks[i] : w->shape[i + 2];
-        int64_t op = opad ? opad[i] : 0, in = x->shape[i + 2];
-        if (s < 1 || d < 1 || k < 1 || op < 0 || op >= (s > d ? s : d))
-            return bad(c, node, "invalid stride, dilation, kernel or output_padding");
-        if (s > BIG || d > BIG || k > BIG || in > BIG)
-            return bad(c, node, "stride, dilation, kernel or input size too large");
-        if (os)
-            out[i + 2] = os[i + (n_os == ns ? 0 : 2)];
-        else if (same)
-            out[i + 2] = in * s;
-        else
-            out[i + 2] = s * (in - 1) + op + (k - 1) * d + 1 -
-                         (pads && !valid ? pads[i] + pads[i + ns] : 0);
-        if (out[i + 2] < 1)
-            return bad(c, node, "the output would be empty");
-    }
+    /* the rule is the layer's (onnxop_window.c); kernel_shape, when given, over the weight's */
+    onnx_window win;
+    if (onnx_window_parse(NODE, ns, &win, c->err) ||
+        onnx_window_transpose(NODE, &win, x->shape + 2, win.has_k ? NULL : w->shape + 2,
+                              out + 2, pb, pe, c->err))
+        return c->err->code;
     return sh_set(c, node, 0, x->dtype, x->rank, out);
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "lower/lower.h"
+#include "onnxop/onnxop_window.h"
 
 typedef struct conv_geom {
     int64_t n, c, h, w;      /* input NCHW */
@@ -63,33 +64,27 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x, c
     } else if (w->shape[1] != g->c) {
         return unsupported(c, "weight channels do not match the input");
     }
-    int cnt;
+    /* the ONNX window (onnxop_window.c): pads in effect, auto_pad resolved */
+    onnx_window win;
+    int64_t insp[2], ksp[2], osp[2], pbsp[2], pesp[2];
+    for (int d = 0; d < sp; d++) {
+        insp[d] = x->shape[2 + d];
+        ksp[d] = w->shape[2 + d];
+    }
+    tosac_error le;
+    tosac_error_clear(&le);
+    if (onnx_window_parse(n, sp, &win, &le) ||
+        onnx_window_forward(n, &win, insp, ksp, osp, pbsp, pesp, &le))
+        return unsupported(c, le.msg);
     g->stride[0] = g->stride[1] = g->dil[0] = g->dil[1] = 1;
-    const int64_t *st = ir_node_attr_ints(n, "strides", &cnt);
-    for (int d = 0; st && cnt == sp && d < sp; d++)
-        g->stride[o + d] = (int32_t)st[d];
-    const int64_t *dl = ir_node_attr_ints(n, "dilations", &cnt);
-    for (int d = 0; dl && cnt == sp && d < sp; d++)
-        g->dil[o + d] = (int32_t)dl[d];
-    const char *ap = ir_node_attr_string(n, "auto_pad", "NOTSET");
     int64_t in[2] = {g->h, g->w}, k[2] = {g->kh, g->kw}, pb[2] = {0, 0}, pe[2] = {0, 0};
-    if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
-        for (int d = 0; d < 2; d++) {
-            int64_t out = (in[d] + g->stride[d] - 1) / g->stride[d];
-            int64_t total = (out - 1) * g->stride[d] + (k[d] - 1) * g->dil[d] + 1 - in[d];
-            if (total < 0)
-                total = 0;
-            pb[d] = ap[5] == 'U' ? total / 2 : total - total / 2;
-            pe[d] = total - pb[d];
-        }
-    } else if (strcmp(ap, "NOTSET") == 0) {
-        const int64_t *pads = ir_node_attr_ints(n, "pads", &cnt);
-        for (int d = 0; pads && cnt == 2 * sp && d < sp; d++) {
-            pb[o + d] = pads[d];
-            pe[o + d] = pads[sp + d];
-        }
-    } else if (strcmp(ap, "VALID") != 0) {
-        return unsupported(c, "unknown auto_pad");
+    for (int d = 0; d < sp; d++) {
+        if (win.s[d] > INT32_MAX || win.d[d] > INT32_MAX)
+            return unsupported(c, "stride or dilation beyond int32");
+        g->stride[o + d] = (int32_t)win.s[d];
+        g->dil[o + d] = (int32_t)win.d[d];
+        pb[o + d] = pbsp[d];
+        pe[o + d] = pesp[d];
     }
     int64_t out[2] = {g->oh, g->ow};
     for (int d = 0; d < 2; d++) {

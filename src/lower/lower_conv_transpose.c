@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lower/lower_extra.h"
+#include "onnxop/onnxop_window.h"
 
 typedef struct tc_geom {
     int64_t n, ic, h, w, oc, kh, kw, oh, ow;
@@ -45,29 +46,20 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *X,
         if (dl[i] != 1)
             return lx_unsupported(c, n, "dilations other than 1 (TOSA's TRANSPOSE_CONV2D has "
                                   "no dilation)");
-    const int64_t *st = ir_node_attr_ints(n, "strides", &cnt);
-    int64_t s[2] = {st && cnt == 2 ? st[0] : 1, st && cnt == 2 ? st[1] : 1};
-    const int64_t *op = ir_node_attr_ints(n, "output_padding", &cnt);
-    int64_t opad[2] = {op && cnt == 2 ? op[0] : 0, op && cnt == 2 ? op[1] : 0};
-    const char *ap = ir_node_attr_string(n, "auto_pad", "NOTSET");
-    const int64_t *os = ir_node_attr_ints(n, "output_shape", &cnt);
-    int n_os = os ? cnt : 0;
-    const int64_t *pads = ir_node_attr_ints(n, "pads", &cnt);
+    /* the ONNX rule (onnxop_window.c): strides and the begin pads in effect */
+    onnx_window win;
     int64_t in[2] = {g->h, g->w}, k[2] = {g->kh, g->kw}, out[2] = {g->oh, g->ow};
-    bool same = strncmp(ap, "SAME", 4) == 0;
+    int64_t osp[2], pbs[2], pes[2];
+    tosac_error le;
+    tosac_error_clear(&le);
+    if (onnx_window_parse(n, 2, &win, &le) ||
+        onnx_window_transpose(n, &win, in, k, osp, pbs, pes, &le))
+        return lx_unsupported(c, n, "%s", le.msg);
+    int64_t *s = win.s;
     for (int d = 0; d < 2; d++) {
         if (s[d] < 1 || s[d] > 8192)
             return lx_unsupported(c, n, "stride %lld", (long long)s[d]);
-        int64_t pb = pads && cnt == 4 ? pads[d] : 0;
-        if (same || n_os) {
-            int64_t want = n_os ? os[n_os - 2 + d] : in[d] * s[d];
-            int64_t total = s[d] * (in[d] - 1) + opad[d] + k[d] - want;
-            if (total < 0)
-                total = 0;
-            pb = strcmp(ap, "SAME_UPPER") == 0 ? total / 2 : total - total / 2;
-        } else if (strcmp(ap, "VALID") == 0) {
-            pb = 0;
-        }
+        int64_t pb = pbs[d];
         int64_t top = -pb, bottom = out[d] - (in[d] - 1) * s[d] - k[d] - top;
         if (top <= -k[d] || bottom <= -k[d] || top > INT32_MAX || bottom > INT32_MAX)
             return lx_unsupported(c, n, "padding of the kernel's size or more (TOSA's "

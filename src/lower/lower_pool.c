@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "lower/lower.h"
+#include "onnxop/onnxop_window.h"
 
 typedef struct pool_geom {
     int64_t k[2], s[2], pb[2], pe[2];
@@ -41,36 +42,25 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x,
         g->s[d] = 1;
     }
     if (!global) {
-        int cnt;
-        const int64_t *ks = ir_node_attr_ints(n, "kernel_shape", &cnt);
-        if (!ks || cnt != sp)
-            return unsupported(c, n, "kernel_shape does not match the input's rank");
-        g->k[0] = 1;
+        /* the ONNX window (onnxop_window.c): kernel, strides and the pads in effect */
+        onnx_window w;
+        int64_t insp[2], osp[2], pb[2], pe[2];
         for (int d = 0; d < sp; d++)
-            g->k[o + d] = ks[d];
-        const int64_t *st = ir_node_attr_ints(n, "strides", &cnt);
-        for (int d = 0; st && cnt == sp && d < sp; d++)
-            g->s[o + d] = st[d];
-        const int64_t *dl = ir_node_attr_ints(n, "dilations", &cnt);
-        for (int i = 0; dl && i < cnt; i++)
-            if (dl[i] != 1)
+            insp[d] = in[o + d];
+        tosac_error le;
+        tosac_error_clear(&le);
+        if (onnx_window_parse(n, sp, &w, &le) ||
+            onnx_window_forward(n, &w, insp, NULL, osp, pb, pe, &le))
+            return unsupported(c, n, le.msg);
+        for (int d = 0; d < sp; d++)
+            if (w.d[d] != 1)
                 return unsupported(c, n, "dilations other than 1");
-        const char *ap = ir_node_attr_string(n, "auto_pad", "NOTSET");
-        const int64_t *pads = ir_node_attr_ints(n, "pads", &cnt);
-        if (strcmp(ap, "NOTSET") == 0 && pads && cnt == 2 * sp) {
-            for (int d = 0; d < sp; d++) {
-                g->pb[o + d] = pads[d];
-                g->pe[o + d] = pads[sp + d];
-            }
-        } else if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
-            for (int d = 0; d < 2; d++) {
-                int64_t total = (out[d] - 1) * g->s[d] + g->k[d] - in[d];
-                total = total < 0 ? 0 : total;
-                g->pb[d] = ap[5] == 'U' ? total / 2 : total - total / 2;
-                g->pe[d] = total - g->pb[d];
-            }
-        } else if (strcmp(ap, "NOTSET") != 0 && strcmp(ap, "VALID") != 0) {
-            return unsupported(c, n, "unknown auto_pad");
+        g->k[0] = 1;
+        for (int d = 0; d < sp; d++) {
+            g->k[o + d] = w.k[d];
+            g->s[o + d] = w.s[d];
+            g->pb[o + d] = pb[d];
+            g->pe[o + d] = pe[d];
         }
     }
     for (int d = 0; d < 2; d++) {

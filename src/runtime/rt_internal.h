@@ -33,6 +33,7 @@ struct rt_gview {
     const cpu_op_entry **ops;   /* per node; NULL for a TosaDelegate node */
     int *delegate;              /* per node: delegate index, or -1 */
     int *step;                  /* per node: its (first) step in the plan's timeline */
+    void **prep;                /* per node: its operator's prepared state (init), or NULL */
     int n_steps;
     tosac_tensor *vals;         /* per tensor: its current value (data NULL: none yet) */
     size_t *cap;                /* per tensor: planned bytes (0: not planned) */

@@ -213,6 +213,7 @@ static tosac_code run_cpu_node(tosac_rt *rt, rt_gview *G, int k, tosac_error *er
     c.n_out = n->n_outputs;
     c.ops = &rt_env_ops;
     c.exec = &x;
+    c.prep = G->prep[k];
     tosac_error local;
     tosac_error_clear(&local);
     c.err = rt->sizes ? &local : err;

@@ -123,7 +123,8 @@ static tosac_code build_nodes(tosac_rt *rt, rt_gview *G, tosac_error *err)
     G->ops = NEW(rt, const cpu_op_entry *, nn ? nn : 1);
     G->delegate = NEW(rt, int, nn ? nn : 1);
     G->step = NEW(rt, int, nn ? nn : 1);
-    if (!G->g.nodes || !G->ops || !G->delegate || !G->step)
+    G->prep = NEW(rt, void *, nn ? nn : 1);
+    if (!G->g.nodes || !G->ops || !G->delegate || !G->step || !G->prep)
         return oom(err);
     for (int k = 0; k < nn; k++) {
         const rt_node_rec *r = rt_graph_node(p, (uint32_t)G->index, (uint32_t)k);
@@ -158,6 +159,28 @@ static bool is_delegate_node(const ir_node *n)
     return strcmp(n->domain, IR_DOMAIN_TOSAC) == 0 && strcmp(n->op_type, TOSAC_DELEGATE_OP) == 0;
 }
 
+/* The operator's prepare step (cpu_internal.h) once, its state in the arena: what depends only
+ * on the program is checked here, at init, never at invoke. */
+static tosac_code prepare_op(tosac_rt *rt, rt_gview *G, int k, tosac_error *err)
+{
+    const cpu_op_entry *e = G->ops[k];
+    G->prep[k] = NULL;
+    if (!e->prep)
+        return TOSAC_OK;
+    void *st = tosac_arena_alloc(&rt->state, e->prep->size ? e->prep->size : 1, 16);
+    if (!st)
+        return oom(err);
+    cpu_ctx c;
+    memset(&c, 0, sizeof c);
+    c.g = &G->g;
+    c.node = &G->g.nodes[k];
+    c.opset = rt->opset;
+    c.err = err;
+    tosac_code rc = cpu_prepare(&c, e, st);
+    G->prep[k] = st;
+    return rc;
+}
+
 /* Every node's implementation: its delegate, or the resolver's operator. */
 static tosac_code resolve_ops(tosac_rt *rt, rt_gview *G, const tosac_rt_options *o,
                               tosac_error *err)
@@ -180,8 +203,10 @@ static tosac_code resolve_ops(tosac_rt *rt, rt_gview *G, const tosac_rt_options 
         if (n->n_inputs > CPU_MAX_IO || n->n_outputs > CPU_MAX_IO)
             return tosac_fail(err, TOSAC_ERR_UNSUPPORTED, "node '%s' (%s): more than %d inputs "
                               "or outputs", node_name(n), n->op_type, CPU_MAX_IO);
+        tosac_code rc = prepare_op(rt, G, k, err);
+        if (rc)
+            return rc;
     }
-    (void)rt;
     return TOSAC_OK;
 }
 

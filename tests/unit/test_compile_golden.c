@@ -27,7 +27,7 @@ typedef struct golden {
 
 static const golden cases[] = {
     {"resnet18_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
-         "file 11908608 ea6762773b52f4ec; "
+         "file 11908608 e0afd72aed919948; "
          "STRINGS 360 364f1df524b3ae5d; "
          "SIGNATURE 208 97e418142ef0fa9e; "
          "CPU 1256 1e41a35a23dbaa71; "
@@ -35,9 +35,9 @@ static const golden cases[] = {
          "DELEGATE 11794268 6b045cd9b2809b88; "
          "PLAN 8672 26a4063b1752aad1; "
          "REPORT 103092 6d25cf4ad198a31f; "
-         "RUNTIME 32 3e3111c8a842edd5"},
+         "RUNTIME 32 ab40872778a46e8d"},
     {"mobilenet_v2_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
-         "file 4011456 377b88045199bb0c; "
+         "file 4011456 f95e928518808089; "
          "STRINGS 380 f93990e0e9fd5d69; "
          "SIGNATURE 208 efbedb9e16315f8e; "
          "CPU 1256 5c892c28a9a4bfd1; "
@@ -45,9 +45,9 @@ static const golden cases[] = {
          "DELEGATE 3760674 5fa111662172b797; "
          "PLAN 16880 ebf348e697716b2a; "
          "REPORT 231312 d2d375eff129fc69; "
-         "RUNTIME 32 c618ed81ac72a8a7"},
+         "RUNTIME 32 bc6e37ad31b8476e"},
     {"synth_qdq_s16_op21_conv", "TOSA-1.0+INT+int16", NULL,
-         "file 8320 52cf7b58d98f2316; "
+         "file 8320 1650df1585088056; "
          "STRINGS 185 e9ab14f18ae7f2b4; "
          "SIGNATURE 208 4df13898ab5db3d4; "
          "CPU 1256 b33aa9bb30b35476; "
@@ -55,9 +55,9 @@ static const golden cases[] = {
          "DELEGATE 3816 723197a5a8e29fa9; "
          "PLAN 464 e0b9d118dcdcaafb; "
          "REPORT 1641 27410b68294108b3; "
-         "RUNTIME 32 529a92326c18605a"},
+         "RUNTIME 32 c275694092b1fe1a"},
     {"synth_qdq_s8_op13_conv_dw", "TOSA-1.0+INT", NULL,
-         "file 7312 07c0893b9f272485; "
+         "file 7312 fb96d5d1afb35a4f; "
          "STRINGS 188 58868900bc70735a; "
          "SIGNATURE 208 8e1ad5e28ad8a4b4; "
          "CPU 1256 c0675d683bfcad13; "
@@ -65,9 +65,9 @@ static const golden cases[] = {
          "DELEGATE 2808 705f9d251dcbeea7; "
          "PLAN 464 ee4a36cb996ee3fb; "
          "REPORT 1634 8ad5cd6ce203dc75; "
-         "RUNTIME 32 6e9036bd7fcf9e1e"},
+         "RUNTIME 32 5e921379ba8c55e8"},
     {"synth_qdq_s8_op13_split_matmul", "TOSA-1.0+INT", NULL,
-         "file 10912 1b53e6ebc7ea3167; "
+         "file 10912 33beedd4149b7e87; "
          "STRINGS 266 d0f19d11213ba558; "
          "SIGNATURE 304 e32e3da949e7970a; "
          "CPU 1756 24dbc777f2cb75cb; "
@@ -75,9 +75,9 @@ static const golden cases[] = {
          "DELEGATE 4095 062bda5692d621a4; "
          "PLAN 728 6abe6d2baf0f9cdf; "
          "REPORT 2786 4fca0edac17880b0; "
-         "RUNTIME 32 2d19441be87a8d3e"},
+         "RUNTIME 32 be81838ade391fde"},
     {"ppocr_mobile_v2_cls", "TOSA-1.0+FP", "x=1,3,48,192",
-         "file 712208 5cf605b060e31f64; "
+         "file 712208 b1dfa8dc021b0f44; "
          "STRINGS 196 a500be939a59813a; "
          "SIGNATURE 208 229edb5f165dc96d; "
          "CPU 488 575de074697d45a9; "
@@ -85,7 +85,7 @@ static const golden cases[] = {
          "DELEGATE 617204 9a0a2e27cd3e8ccf; "
          "PLAN 13320 e39b034cf1215e69; "
          "REPORT 80480 17e504af30f1d52d; "
-         "RUNTIME 32 99b1a6ec60708230"},
+         "RUNTIME 32 9af4bd697cc8b290"},
 };
 
 static uint64_t fnv1a(const unsigned char *p, size_t n)

@@ -243,6 +243,73 @@ static void test_conv_weights_prepared(void **state)
     ir_model_free(m);
 }
 
+/* The prepare step (cpu_internal.h): a Transpose's perm is parsed once, when the plan is made,
+ * so an attribute changed afterwards does not reach the runs of that plan (a new plan reads
+ * it). x = [[1, 2, 3], [4, 5, 6]] (2x3): perm (1, 0) gives [[1, 4], [2, 5], [3, 6]]. A
+ * BitShift with a bad direction fails its prepare: the plan is still made (a node that never
+ * runs must not stop a graph) and the run reports it, naming the node. */
+static void test_attributes_prepared_once(void **state)
+{
+    (void)state;
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t xs[2] = {2, 3}, ys[2] = {3, 2};
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 2, xs, &err);
+    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 2, ys, &err);
+    int t = node(g, "Transpose", &x, 1, &y, 1);
+    const int64_t perm[2] = {1, 0}, same[2] = {0, 1};
+    ir_node_set_ints(g, t, "perm", perm, 2, &err);
+    ir_graph_mark_output(g, y, &err);
+    cpu_plan *p;
+    assert_int_equal(cpu_plan_create(g, 13, &p, &err), TOSAC_OK);
+    ir_node_set_ints(g, t, "perm", same, 2, &err); /* after planning: not seen by p */
+    assert_int_equal(err.code, TOSAC_OK);
+    const float xv[6] = {1, 2, 3, 4, 5, 6}, want[6] = {1, 4, 2, 5, 3, 6};
+    tosac_tensor in = tensor_f32(2, xs, xv), out;
+    assert_int_equal(cpu_plan_run(p, &in, 1, &out, 1, &err), TOSAC_OK);
+    assert_int_equal(out.rank, 2);
+    assert_int_equal(out.shape[0], 3);
+    for (int i = 0; i < 6; i++)
+        assert_true(((float *)out.data)[i] == want[i]);
+    tosac_tensor_free(&out);
+    cpu_plan_free(p);
+    /* a new plan parses the changed perm: the identity */
+    assert_int_equal(cpu_plan_create(g, 13, &p, &err), TOSAC_OK);
+    assert_int_equal(cpu_plan_run(p, &in, 1, &out, 1, &err), TOSAC_OK);
+    assert_int_equal(out.shape[0], 2);
+    for (int i = 0; i < 6; i++)
+        assert_true(((float *)out.data)[i] == xv[i]);
+    tosac_tensor_free(&out);
+    tosac_tensor_free(&in);
+    cpu_plan_free(p);
+    ir_model_free(m);
+
+    m = ir_model_new();
+    g = m->graph;
+    int64_t s[1] = {2};
+    int a = ir_graph_add_input(g, "a", TOSAC_DT_U8, 1, s, &err);
+    int b = ir_graph_add_input(g, "b", TOSAC_DT_U8, 1, s, &err);
+    int z = ir_graph_add_tensor(g, "z", TOSAC_DT_U8, 1, s, &err);
+    int ab[2] = {a, b};
+    int k = node(g, "BitShift", ab, 2, &z, 1);
+    ir_node_set_string(g, k, "direction", "UP", &err);
+    ir_graph_mark_output(g, z, &err);
+    assert_int_equal(cpu_plan_create(g, 13, &p, &err), TOSAC_OK);
+    tosac_tensor u[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(tosac_tensor_alloc(&u[i], TOSAC_DT_U8, 1, s, &err), TOSAC_OK);
+        memset(u[i].data, 1, 2);
+    }
+    assert_int_equal(cpu_plan_run(p, u, 2, &out, 1, &err), TOSAC_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "node 'BitShift' (BitShift): direction must be LEFT or RIGHT, got 'UP'"));
+    for (int i = 0; i < 2; i++)
+        tosac_tensor_free(&u[i]);
+    cpu_plan_free(p);
+    ir_model_free(m);
+}
+
 /* Conv followed by Relu or by Clip with constant bounds is fused (cpu_fuse.c): the values
  * are those of the separate ops, on every variant; a Conv whose output something else also
  * reads (here: a graph output) is not fused, so that output stays unclipped. x has 2
@@ -316,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_loop_carried_and_scan),
         cmocka_unit_test(test_conv_weights_prepared),
         cmocka_unit_test(test_conv_activation_fused),
+        cmocka_unit_test(test_attributes_prepared_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

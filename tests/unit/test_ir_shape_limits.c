@@ -50,16 +50,16 @@ static void test_overflowing_attributes_refused(void **state)
     int64_t h;
     const int64_t k1[2] = {1, 1}, big[2] = {INT64_MAX, 1};
     expect_refused(pool(8, k1, big, NULL, NULL, &h, &err), &err,
-                   "node 'pool': invalid stride, dilation or kernel");
+                   "node 'pool' (MaxPool): invalid stride, dilation or kernel");
     expect_refused(pool(8, big, NULL, NULL, NULL, &h, &err), &err,
-                   "node 'pool': invalid stride, dilation or kernel");
+                   "node 'pool' (MaxPool): invalid stride, dilation or kernel");
     expect_refused(pool(8, k1, NULL, big, NULL, &h, &err), &err,
-                   "node 'pool': invalid stride, dilation or kernel");
+                   "node 'pool' (MaxPool): invalid stride, dilation or kernel");
     const int64_t huge_pads[4] = {INT64_MAX, 0, INT64_MAX, 0};
-    expect_refused(pool(8, k1, NULL, NULL, huge_pads, &h, &err), &err, "node 'pool': pads out of range");
+    expect_refused(pool(8, k1, NULL, NULL, huge_pads, &h, &err), &err, "node 'pool' (MaxPool): pads out of range");
     /* (2^20 + 1 - 1) * 2^21 = 2^41: each value fine, the dilated kernel is not */
     const int64_t k20[2] = {((int64_t)1 << 20) + 1, 1}, d21[2] = {(int64_t)1 << 21, 1};
-    expect_refused(pool(8, k20, NULL, d21, NULL, &h, &err), &err, "node 'pool': dilated kernel too large");
+    expect_refused(pool(8, k20, NULL, d21, NULL, &h, &err), &err, "node 'pool' (MaxPool): dilated kernel too large");
 }
 
 static void test_large_representable_values(void **state)
