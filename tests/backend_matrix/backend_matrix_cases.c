@@ -819,7 +819,7 @@ const mx_case mx_cases[] = {
     {"Softmax", "Softmax", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .attrs = a_axis_last,
      .tosa_op = "EXP", .tosa_qop = "TABLE", .cols = F},
     {"LogSoftmax", "LogSoftmax", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .attrs = a_axis_last,
-     .tosa_op = "LOG", .cols = F, QCPU},
+     .tosa_op = "LOG", .tosa_qop = "CLZ", .cols = F},
     {"LayerNormalization", "LayerNormalization", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
      .more = ln_w, .attrs = a_axis_last, .tosa_op = "RSQRT", .cols = F, .tosa_qop = "TABLE",
      QDQCPU(10), NORM16},
