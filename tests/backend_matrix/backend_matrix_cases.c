@@ -887,7 +887,7 @@ const mx_case mx_cases[] = {
     {"ReduceMin", "ReduceMin", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axes_if18,
      .attrs = a_keep0, .tosa_op = "REDUCE_MIN", .cols = F},
     {"ReduceSumSquare", "ReduceSumSquare", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
-     .more = axes_if18, .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .cols = F, QCPU},
+     .more = axes_if18, .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .cols = F},
     {"ArgMax", "ArgMax", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .attrs = a_argmax,
      .plain = true, .tosa_op = "ARGMAX", .cols = F},
     /* comparison and selection */
@@ -1027,7 +1027,7 @@ const mx_case mx_cases[] = {
     {"ReduceL1", "ReduceL1", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axes_if18,
      .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .cols = F},
     {"ReduceL2", "ReduceL2", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axes_if18,
-     .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .cols = F, QCPU},
+     .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .tosa_qop = "INTDIV", .cols = F},
     /* ---- peer rows (backend_matrix_peer.c) ---- */
 #define TQ (MX_TQUANT | MX_COL(MX_FP))
 /* TOSA-1.0 has these only in PRO-INT: under TOSA-1.0+FP the node stays on the CPU */
