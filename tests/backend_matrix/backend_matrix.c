@@ -80,6 +80,8 @@ static void build(lc_b *b, const void *argp)
     int ins[8], n = 0;
     const int64_t *s2 = c->rank2 ? c->shape2 : c->shape;
     int r2 = c->rank2 ? c->rank2 : c->rank;
+    if (c->opset)
+        lc_set_opset(b, c->opset);
     if (c->dt == TOSAC_DT_I64) {
         ins[n++] = lc_input_typed(b, "x", TOSAC_DT_I64, c->rank, c->shape, xi);
         if (c->n_x > 1)
@@ -143,15 +145,17 @@ static void run_cell(int ci, int col)
     }
     fill(c, (unsigned)(ci * 13 + col + 1));
     lc_result r;
+    char spec[64];
+    snprintf(spec, sizeof spec, "%s%s", cols[col].spec, c->spec_ext ? c->spec_ext : "");
     double qtol = cols[col].mode == LC_A16W8 && c->qtol > 0 ? c->qtol : 1;
     bool tq = MX_COL(col) & MX_TQUANT;
     if (col == MX_Q16 && c->qtol_q16 > qtol)
         qtol = c->qtol_q16;
     if (tq)
-        lc_check_quantize(build, &arg, col == MX_Q16 ? QUANT_A16W8 : QUANT_A8W8, cols[col].spec,
-                          qtol, &r);
+        lc_check_quantize(build, &arg, col == MX_Q16 ? QUANT_A16W8 : QUANT_A8W8, spec, qtol,
+                          &r);
     else
-        lc_check(build, &arg, cols[col].mode, cols[col].spec, qtol, &r);
+        lc_check(build, &arg, cols[col].mode, spec, qtol, &r);
     char *cell = cells[ci][col];
     if (c->cpu_cols & MX_COL(col)) {
         /* stays on the CPU by design: the operator's own node, with the expected category */

@@ -58,6 +58,8 @@ typedef struct mx_case {
     unsigned bug_cols;           /* columns with a known, reported bug: not checked; the table
                                   * shows the bug instead of a result */
     const char *bug;
+    int64_t opset;               /* the model's opset when the operator is newer (0: 13/21) */
+    const char *spec_ext;        /* appended to the column's spec ("+fft"), or NULL */
 } mx_case;
 
 /* A peer test file (backend_matrix_peer.c): the configs it is tested under there and the

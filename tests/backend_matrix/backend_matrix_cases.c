@@ -747,6 +747,22 @@ static int shift2(lc_b *b, int *ins, int n)
 }
 static void a_to_i8(lc_b *b, int node) { set_int(b, node, "to", 3); }
 
+/* DFT (opset 17): onesided real along axis 2 of [2, 4, 8, 1], then (rfft2's second
+ * transform) complex along axis 1 */
+static void a_onesided(lc_b *b, int node)
+{
+    set_int(b, node, "onesided", 1);
+    set_int(b, node, "axis", 2);
+}
+static void a_inverse(lc_b *b, int node) { set_int(b, node, "inverse", 1); }
+static int dft_first(lc_b *b, int *ins, int n)
+{
+    int k = lc_node(b, "DFT", "rfft_w", ins, n, 1);
+    a_onesided(b, k);
+    ins[0] = lc_out(b, k, 0);
+    return 1;
+}
+
 static void a_linear(lc_b *b, int node) { ir_node_set_string(lc_graph(b), node, "mode", "linear", NULL); }
 static void a_left(lc_b *b, int node) { ir_node_set_string(lc_graph(b), node, "direction", "LEFT", NULL); }
 static void a_right(lc_b *b, int node) { ir_node_set_string(lc_graph(b), node, "direction", "RIGHT", NULL); }
@@ -1111,6 +1127,15 @@ const mx_case mx_cases[] = {
     I32R("BitShift (right by 2, int32)", "BitShift", 1, "LOGICAL_RIGHT_SHIFT", .more = shift2,
          .attrs = a_right),
     I32R("Cast (int32 to int8)", "Cast", 1, "CAST", .attrs = a_to_i8, INT_ONLY),
+    {"DFT (real, onesided, +fft)", "DFT", .rank = 4, {2, 4, 8, 1}, .n_x = 1, .lo = -2, .hi = 2,
+     .attrs = a_onesided, .tosa_op = "RFFT2D", .cols = MX_COL(MX_FP), .opset = 17,
+     .spec_ext = "+fft"},
+    {"DFT (complex, inverse, +fft)", "DFT", .rank = 3, {2, 8, 2}, .n_x = 1, .lo = -2, .hi = 2,
+     .attrs = a_inverse, .tosa_op = "FFT2D", .cols = MX_COL(MX_FP), .opset = 17,
+     .spec_ext = "+fft"},
+    {"DFT x2 (rfft2: real onesided on W, complex on H, +fft)", "DFT", .rank = 4, {2, 4, 8, 1},
+     .n_x = 1, .lo = -2, .hi = 2, .more = dft_first, .tosa_op = "FFT2D",
+     .cols = MX_COL(MX_FP), .opset = 17, .spec_ext = "+fft", .nodes = 2},
 #undef I32R
 #undef INT_ONLY
 #undef TQ
