@@ -217,5 +217,6 @@ extern const lower_rule lower_rules_cumsum[];
 extern const lower_rule lower_rules_trilu[];
 extern const lower_rule lower_rules_scatter[];
 extern const lower_rule lower_rules_conv_transpose[];
+extern const lower_rule lower_rules_dft[];          /* lower_dft.c: DFT as RFFT2D / FFT2D */
 
 #endif

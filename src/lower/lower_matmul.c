@@ -13,7 +13,9 @@
  * per-tensor RESCALE. Constant int8 weights meeting int16 activations are widened to int16 at
  * compile time, since MATMUL takes one input type. A Gemm with runtime B adds C after the
  * MATMUL: float as MUL by alpha, beta*C ADDed; int8 with a constant C as an i32 bias in the
- * product's units (sa*sb, times beta/alpha) ADDed before the one RESCALE. */
+ * product's units (sa*sb, times beta/alpha) ADDed before the one RESCALE; int16 the same after
+ * an exact RESCALE of the i48 product down to i32 (TOSA has no 48-bit ADD). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,9 +260,23 @@ static tosac_code lower_mm_runtime(lower_ctx *c, const mm *m, int a, const mm_di
         if (m->b->quant->n != 1)
             return unsupported(c, m, "MATMUL with B quantized per channel");
         double sab = lower_qscale(m->a) * lower_qscale(m->b);
+        if (m->cc && acc == TOSAC_DT_I48) {
+            /* TOSA has no 48-bit ADD: the i48 product goes to i32 first, exactly divided by
+             * 2^shift, the least power of two that keeps K * 2^15 * 2^15 inside int32 (a loss
+             * far below an output step: the output scale is about K * 2^15 units of sa*sb) */
+            int shift = 0;
+            while (shift < 40 && (double)d->k * 32768.0 * 32768.0 > ldexp(2147483647.0, shift))
+                shift++;
+            double down = ldexp(1.0, -shift);
+            lower_rescale_args ra = {TOSAC_DT_I32, &down, 1, 0, 0, -1, "matmul_i32"};
+            prod = lower_rescale(c, prod, &ra);
+            if (prod < 0)
+                return c->err->code;
+            acc = TOSAC_DT_I32;
+            sab *= ldexp(1.0, shift);
+            r = prod;
+        }
         if (m->cc) { /* Gemm's C: an i32 bias in units of sa*sb, scaled by beta/alpha */
-            if (acc != TOSAC_DT_I32)
-                return unsupported(c, m, "int16 operands with a C operand (no 48-bit ADD)");
             double *sc = malloc((size_t)(d->n > 0 ? d->n : 1) * sizeof *sc);
             if (!sc)
                 return tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory");

@@ -12,6 +12,15 @@
  * rounding, as a float reference followed by quantization would do.
  *
  * Quantized ReduceL1 is the same sum over ABS of the zero-point-free int32 values.
+ * Quantized ReduceSumSquare and ReduceL2 sum a*a, a the zero-point-free values, with MUL's
+ * shift s (computed in 64 bits, rounded) the least that keeps count * max|a|^2 / 2^s in int32;
+ * SumSquare is then one RESCALE by 2^s sx^2 / sy. L2 first scales the sum by 4^p, the most
+ * int32 holds, and takes its integer square root: a power of two at or above it from CLZ,
+ * then Newton steps g = min(g, (g + S / g) >> 1) (INTDIV; quadratic from within a factor of
+ * 2, so six steps reach floor(sqrt) for any int32); the RESCALE is by 2^(s/2 - p) sx / sy.
+ * The root's truncation is under 2^-p of an input step (p >= 6 for int8 inputs and sums of
+ * up to 2^11 terms), less than an output step for int16 (where p may be 0: about 0.7 at
+ * the top of the range).
  *
  * The float norms wrap a REDUCE_SUM: ReduceL1 sums ABS, ReduceSumSquare and ReduceL2
  * sum x*x (L2 then takes RECIPROCAL(RSQRT), as Sqrt does), ReduceLogSum takes the LOG, and
@@ -132,6 +141,71 @@ static tosa_op reduce_op(reduce_kind k)
     }
 }
 
+/* MUL of a by itself with shift s (a*a computed in 64 bits, rounded, >> s) */
+static int square_shifted(lower_ctx *c, int a, int s)
+{
+    int sh = lower_scalar(c, "shift", TOSAC_DT_I8, s);
+    int out = a < 0 || sh < 0 ? -1
+                              : lower_tmp(c, "square", TOSAC_DT_I32, lower_rank(c, a),
+                                          lower_shape(c, a));
+    int ins[3] = {a, a, sh};
+    tosa_attr at;
+    memset(&at, 0, sizeof at);
+    return out < 0 || lower_emit(c, TOSA_OP_MUL, &at, ins, 3, &out, 1) ? -1 : out;
+}
+
+/* floor(sqrt(S)) of an i32 tensor S >= 0: the steps run on max(S, 1) (no divisor is zero)
+ * and a last MINIMUM with S makes sqrt(0) exactly 0 (floor(sqrt(S)) <= S otherwise) */
+static int isqrt_i32(lower_ctx *c, int S0)
+{
+    const tosac_dtype i32 = TOSAC_DT_I32, same = TOSAC_DT_UNKNOWN;
+    int r = lower_rank(c, S0);
+    int S = lx_binary(c, TOSA_OP_MAXIMUM, S0, lx_fill(c, "one", i32, r, 1.0), same, -1);
+    int clz = lx_unary(c, TOSA_OP_CLZ, S, same, -1);
+    /* S < 2^(32 - clz): g = 2^ceil((32 - clz) / 2) = 1 << ((33 - clz) >> 1) >= sqrt(S) */
+    int e = lx_binary(c, TOSA_OP_SUB, lx_fill(c, "c33", i32, r, 33.0), clz, same, -1);
+    e = lx_binary(c, TOSA_OP_LOGICAL_RIGHT_SHIFT, e, lx_fill(c, "one", i32, r, 1.0), same, -1);
+    int g = lx_binary(c, TOSA_OP_LOGICAL_LEFT_SHIFT, lx_fill(c, "one", i32, r, 1.0), e, same, -1);
+    for (int i = 0; i < 6; i++) {
+        int q = lx_binary(c, TOSA_OP_INTDIV, S, g, same, -1);
+        int h = lx_binary(c, TOSA_OP_LOGICAL_RIGHT_SHIFT, lx_binary(c, TOSA_OP_ADD, g, q, same, -1),
+                          lx_fill(c, "one", i32, r, 1.0), same, -1);
+        g = lx_binary(c, TOSA_OP_MINIMUM, g, h, same, -1);
+    }
+    return lx_binary(c, TOSA_OP_MINIMUM, g, S0, same, -1);
+}
+
+/* Quantized ReduceSumSquare (root false) and ReduceL2 (root true): see the header */
+static tosac_code lower_quantized_sumsq(lower_ctx *c, const ir_node *n, const ir_tensor *x,
+                                        const ir_tensor *y, const reduce_plan *p, bool root)
+{
+    int64_t zp = lower_qzp(x);
+    double maxabs = zp == 0 ? ldexp(1.0, tosac_dtype_bits(x->dtype) - 1)
+                            : ldexp(1.0, tosac_dtype_bits(x->dtype)) - 1.0;
+    double smax = (double)p->count * maxabs * maxabs;
+    int s = 0;
+    while (s < 40 && smax > ldexp(2147483647.0, s))
+        s++;
+    smax = ldexp(smax, -s);
+    int pw = 0; /* S * 4^pw stays in int32 */
+    while (root && pw < 15 && smax * ldexp(1.0, 2 * (pw + 1)) <= 2147483647.0)
+        pw++;
+    int acc = lx_rescale(c, lower_in(c, n, 0), 1.0, zp, 0, TOSAC_DT_I32, -1);
+    acc = reduce_chain(c, TOSA_OP_REDUCE_SUM, square_shifted(c, acc, s), p, -1);
+    double sx = lower_qscale(x), sy = lower_qscale(y), scale = ldexp(sx * sx, s) / sy;
+    if (root) {
+        if (pw > 0)
+            acc = lx_binary(c, TOSA_OP_MUL, acc,
+                            lx_fill(c, "four_p", TOSAC_DT_I32, x->rank, ldexp(1.0, 2 * pw)),
+                            TOSAC_DT_UNKNOWN, -1);
+        acc = acc < 0 ? -1 : isqrt_i32(c, acc);
+        scale = sqrt(ldexp(1.0, s)) * ldexp(sx, -pw) / sy;
+    }
+    int res = acc < 0 ? -1 : lx_rescale(c, acc, scale, 0, lower_qzp(y), y->dtype,
+                                        stage_target(c, n, x, y));
+    return finish(c, n, y, res);
+}
+
 static tosac_code lower_quantized(lower_ctx *c, const ir_node *n, reduce_kind k,
                                   const ir_tensor *x, const ir_tensor *y, const reduce_plan *p)
 {
@@ -150,8 +224,10 @@ static tosac_code lower_quantized(lower_ctx *c, const ir_node *n, reduce_kind k,
     }
     if (k == R_PROD)
         return lx_unsupported(c, n, "quantized products have no TOSA form");
+    if (k == R_L2 || k == R_SUMSQ)
+        return lower_quantized_sumsq(c, n, x, y, p, k == R_L2);
     if (k != R_SUM && k != R_MEAN && k != R_L1)
-        return lx_unsupported(c, n, "quantized form (no integer square root or log of a sum)");
+        return lx_unsupported(c, n, "quantized form (no integer log of a sum)");
     /* int32 must hold count * (full range of the input type). */
     double range = ldexp(1.0, tosac_dtype_bits(x->dtype));
     if ((double)p->count * range > 2147483647.0)

@@ -16,7 +16,16 @@
  *   - sum = REDUCE_SUM(e) in int32 (at most 65536 elements: no overflow);
  *   - r = INTDIV(e * 2^16, sum): the softmax value with 16 fraction bits;
  *   - RESCALE r by 2^-16 / s_out to the output quantization.
- * Quantized LogSoftmax is refused (the log of an int32 sum has no table). */
+ * Quantized LogSoftmax, y = s_in d - log(sum / 32767), works in int32 units of 2^-16:
+ *   - the sum's log by normalisation: k = 31 - CLZ(sum) is its top bit (sum >= 32767, so
+ *     k >= 14), m = sum >> (k - 14) in [2^14, 2^15) indexes an int16 TABLE of
+ *     log(m / 2^15) (interpolated; 2^14 entries apart by at most 1/128 relative), and
+ *     log(sum / 32767) = log(m / 2^15) + (32 - CLZ) ln 2 - ln 32767; int8 inputs (no int16
+ *     TABLE without EXT-INT16) take m rounded to 8 bits through two int8 tables (the high
+ *     and low byte of 2^14 log, as exp_i8 does);
+ *   - s_in d by a RESCALE of d by s_in 2^16 (refused when the input range is 2^14 or wider:
+ *     its units would leave int32);
+ *   - their difference RESCALEd by 2^-16 / s_out to the output quantization. */
 #include <math.h>
 #include <string.h>
 
@@ -24,6 +33,7 @@
 #include "lower/lower_table.h"
 
 #define EXP_ONE 32767.0 /* e for d = 0 */
+#define LN2 0.69314718055994530942
 
 /* The axis to run along (see above); *coerce when the opset-<13 2-D view is needed (the
  * function then runs along axis 1 of [prod(shape[:axis]), prod(shape[axis:])]). */
@@ -121,7 +131,70 @@ static int exp_i16(lower_ctx *c, int d, double s_in)
     return lx_rescale(c, t, ldexp(1.0, shift - 7), 0, 0, TOSAC_DT_I32, -1);
 }
 
-static tosac_code lower_quantized(lower_ctx *c, const ir_node *n, int in, int y, int axis)
+/* Table input m (the normalised sum, in [2^14, 2^15) when it matters) -> 2^15 log(m / 2^15) */
+static double log_raw(int64_t v, const void *arg)
+{
+    (void)arg;
+    double m = v < 16384 ? 16384.0 : (double)v;
+    return 32768.0 * log(m / 32768.0);
+}
+
+/* Table input i (int8) -> 2^14 (-log((i + 256) / 256)) for i in [-128, 0], one byte of it:
+ * the 16-bit value through two int8 tables as exp_raw does */
+static double nlog8_raw(int64_t v, const void *arg)
+{
+    int byte = *(const int *)arg;
+    double m = v > 0 ? 256.0 : (double)(v + 256);
+    int64_t k = (int64_t)nearbyint(-16384.0 * log(m / 256.0)); /* 0 .. 11357 */
+    return byte ? (double)(k >> 8) : (double)((k & 255) - 128);
+}
+
+/* log(sum / 32767) in units of 2^-16 (i32) from sum (i32, 32767 .. 2^31 - 1); int16 tables
+ * when the profile has them (in16), else two int8 tables on an 8-bit mantissa */
+static int log_sum16(lower_ctx *c, int sum, bool in16)
+{
+    int clz = la_unary(c, TOSA_OP_CLZ, sum, -1);
+    int amount = la_binary(c, TOSA_OP_SUB, la_like(c, clz, 17.0), clz, -1); /* k - 14 */
+    int m = la_binary(c, TOSA_OP_LOGICAL_RIGHT_SHIFT, sum, amount, -1); /* 2^14 .. 2^15-1 */
+    int r;
+    if (in16) {
+        int idx = lx_rescale(c, m, 1.0, 0, 0, TOSAC_DT_I16, -1);
+        lower_table_spec ts = {log_raw, NULL, 0, -32768, 0};
+        int16_t tab[513];
+        int shift;
+        lower_table_values_i16(&ts, tab, &shift);
+        /* 2^15 log(m / 2^15) with 7 fraction bits, times 2^-shift: to 2^-16 units */
+        r = lx_rescale(c, lower_table_emit(c, idx, tab, -1), ldexp(1.0, shift - 6), 0, 0,
+                       TOSAC_DT_I32, -1);
+    } else {
+        /* m8 = round(m / 2^7) in [128, 256] (relative error 2^-9: 0.002 in the log), as
+         * int8 index m8 - 256 */
+        int m8 = lx_rescale(c, m, ldexp(1.0, -7), 0, 0, TOSAC_DT_I32, -1);
+        int idx = la_binary(c, TOSA_OP_SUB, m8, la_like(c, m8, 256.0), -1);
+        idx = lx_rescale(c, idx, 1.0, 0, 0, TOSAC_DT_I8, -1);
+        int part[2];
+        for (int b = 0; b < 2; b++) {
+            lower_table_spec ts = {nlog8_raw, &b, 0, -128, 127};
+            int8_t tab[256];
+            lower_table_values_i8(&ts, tab);
+            part[b] = lower_table_emit(c, idx, tab, -1);
+        }
+        /* (hi 256 + lo + 128) 2^-14 = -log(m8 / 256): times 4 to 2^-16 units, negated */
+        int hi = lx_rescale(c, part[1], 1024.0, 0, 0, TOSAC_DT_I32, -1);
+        int lo = lx_rescale(c, part[0], 4.0, -128, 0, TOSAC_DT_I32, -1);
+        int neg = la_binary(c, TOSA_OP_ADD, hi, lo, -1);
+        r = la_binary(c, TOSA_OP_SUB, la_like(c, neg, 0.0), neg, -1);
+    }
+    /* + (32 - CLZ) ln 2 - ln 32767 (ln 2 rounded to 2^-16 is 0.09 units off: CLZ <= 17 times) */
+    const double u = 65536.0;
+    int k1 = la_binary(c, TOSA_OP_MUL, clz, la_like(c, clz, nearbyint(LN2 * u)), -1);
+    double c0 = nearbyint(32.0 * LN2 * u) - nearbyint(log(EXP_ONE) * u);
+    int t = la_binary(c, TOSA_OP_SUB, r, k1, -1);
+    return la_binary(c, TOSA_OP_ADD, t, la_like(c, t, c0), -1);
+}
+
+static tosac_code lower_quantized(lower_ctx *c, const ir_node *n, int in, int y, int axis,
+                                  bool log_form)
 {
     const ir_tensor *X = lower_in_ir(c, n, 0), *Y = lower_out_ir(c, n, 0);
     tosac_code rc;
@@ -138,6 +211,19 @@ static tosac_code lower_quantized(lower_ctx *c, const ir_node *n, int in, int y,
     int e = X->dtype == TOSAC_DT_I8 ? exp_i8(c, d, lower_qscale(X))
                                     : exp_i16(c, d, lower_qscale(X));
     int s = la_reduce(c, TOSA_OP_REDUCE_SUM, e, axis, -1);
+    if (log_form) {
+        double s_in = lower_qscale(X), dmax = X->dtype == TOSAC_DT_I8 ? 255.0 : 65535.0;
+        if (s_in * dmax >= 16384.0)
+            return lx_unsupported(c, n, "LogSoftmax input range %g is 2^14 or wider (its "
+                                  "2^-16 units leave int32)", s_in * dmax);
+        int t1 = lx_rescale(c, d, s_in * 65536.0, 0, 0, TOSAC_DT_I32, -1);
+        int diff = la_binary(c, TOSA_OP_SUB, t1,
+                             log_sum16(c, s, X->dtype == TOSAC_DT_I16), -1);
+        if (diff < 0 || y < 0)
+            return lx_code(c);
+        return lx_rescale(c, diff, ldexp(1.0, -16) / lower_qscale(Y), 0, lower_qzp(Y),
+                          Y->dtype, y) < 0 ? lx_code(c) : TOSAC_OK;
+    }
     int num = la_binary(c, TOSA_OP_MUL, e, la_like(c, e, 65536.0), -1);
     int r = la_binary(c, TOSA_OP_INTDIV, num, s, -1);
     if (r < 0 || y < 0)
@@ -159,9 +245,6 @@ static tosac_code lower_any(lower_ctx *c, const ir_node *n, bool log_form)
     if (rc)
         return rc;
     bool quant = lower_is_quantized(X) || lower_is_quantized(Y);
-    if (quant && log_form)
-        return lx_unsupported(c, n, "quantized LogSoftmax is not lowered (no integer log "
-                              "of the sum)");
     if (!quant && !tosac_dtype_is_float(X->dtype))
         return lx_unsupported(c, n, "%s input", tosac_dtype_name(X->dtype));
     int x = lower_in(c, n, 0), y = x < 0 ? -1 : lower_out(c, n, 0), y2 = y;
@@ -175,7 +258,7 @@ static tosac_code lower_any(lower_ctx *c, const ir_node *n, bool log_form)
     }
     if (x < 0 || y2 < 0)
         return lx_code(c);
-    rc = quant ? lower_quantized(c, n, x, y2, axis) : lower_float(c, x, y2, axis, log_form);
+    rc = quant ? lower_quantized(c, n, x, y2, axis, log_form) : lower_float(c, x, y2, axis, log_form);
     if (!rc && y2 != y && lower_reshape(c, y2, Y->rank, Y->shape, y) < 0)
         rc = lx_code(c);
     return rc;

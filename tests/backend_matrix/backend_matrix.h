@@ -25,7 +25,8 @@ enum {
 typedef struct mx_case {
     const char *row;             /* row label */
     const char *op;              /* the ONNX operator */
-    tosac_dtype dt;              /* runtime inputs: F32 (quantized in QDQ columns) or I64 */
+    tosac_dtype dt;              /* runtime inputs: F32 (quantized in QDQ columns), I64 or I32
+                                  * (an integer model, never quantized) */
     int rank;
     int64_t shape[5];            /* input x (and x2 unless rank2) */
     int n_x;                     /* runtime inputs: 1 or 2 */
@@ -37,6 +38,8 @@ typedef struct mx_case {
     void (*attrs)(lc_b *b, int node);
     int n_out;                   /* 0 means 1 */
     bool plain;                  /* outputs are bool / integer: exact, not quantized */
+    bool int_model;              /* float input unused: an integer/bool model (no quantized
+                                  * tensor, its int32 present) */
     const char *tosa_op;         /* an operator the delegate must hold ("CONV2D") */
     const char *tosa_qop;        /* ... in the a8w8/a16w8 columns, when different ("TABLE");
                                   * "A|B": either */
@@ -55,7 +58,23 @@ typedef struct mx_case {
     unsigned bug_cols;           /* columns with a known, reported bug: not checked; the table
                                   * shows the bug instead of a result */
     const char *bug;
+    int64_t opset;               /* the model's opset when the operator is newer (0: 13/21) */
+    const char *spec_ext;        /* appended to the column's spec ("+fft"), or NULL */
 } mx_case;
+
+/* A peer test file (backend_matrix_peer.c): the configs it is tested under there and the
+ * matrix rows mirroring it ("A;B"), or NULL and why there is none. */
+enum { MX_PEER_INT = 1, MX_PEER_FP = 2, MX_PEER_A16 = 4 };
+typedef struct mx_peer {
+    const char *file;            /* test_<file>.py */
+    unsigned tested;             /* MX_PEER_*: the configs the peer tests it under */
+    const char *rows;            /* the rows mirroring it, ';'-separated, or NULL */
+    const char *fp_rows;         /* the FP config's rows when not the same, or NULL */
+    const char *why;             /* rows == NULL: why there is no delegated form */
+} mx_peer;
+
+extern const mx_peer mx_peers[];
+extern const int mx_n_peers;
 
 extern const mx_case mx_cases[];
 extern const int mx_n_cases;

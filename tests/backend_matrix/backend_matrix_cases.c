@@ -490,6 +490,287 @@ static int scatter_args(lc_b *b, int *ins, int n)
     return n + 2;
 }
 
+
+/* ---- peer rows: models mirroring ExecuTorch Arm backend test files that had no row
+ * (backend_matrix_peer.c maps each file to its rows); chains are the ONNX forms torch's
+ * exporter writes, so they run in the --quantize and FP columns ---- */
+static int fconst(lc_b *b, const char *name, float v) { return float_const(b, name, 0, 1, &v); }
+
+/* a node reading ins[0..n) (and constants already appended): returns its output */
+static int node1(lc_b *b, const char *op, const char *name, const int *ins, int n)
+{
+    return lc_out(b, lc_node(b, op, name, ins, n, 1), 0);
+}
+
+/* full / ones / zeros / fill_ / scalar_tensor: x + ConstantOfShape(shape of x, value) */
+static int const_of_shape(lc_b *b, int *ins, int n)
+{
+    const int64_t s[2] = {4, 8};
+    int sh = lc_ints(b, "shape", 2, s);
+    int k = lc_node(b, "ConstantOfShape", "full", &sh, 1, 1);
+    tosac_tensor v = {.dtype = TOSAC_DT_F32, .rank = 1, .shape = {1}};
+    static float val = 1.5f;
+    v.data = &val;
+    v.nbytes = 4;
+    ir_node_set_tensor(lc_graph(b), k, "value", &v, NULL);
+    ins[n] = lc_out(b, k, 0);
+    return n + 1;
+}
+
+/* arange: x + Range(0, 8, 1) */
+static int range_operand(lc_b *b, int *ins, int n)
+{
+    int r[3] = {fconst(b, "start", 0.0f), fconst(b, "limit", 8.0f), fconst(b, "delta", 1.0f)};
+    ins[n] = node1(b, "Range", "arange", r, 3);
+    return n + 1;
+}
+
+/* eye: x + EyeLike(zeros [4, 8]) */
+static int eye_operand(lc_b *b, int *ins, int n)
+{
+    static const float z[32];
+    const int64_t s[2] = {4, 8};
+    int c = ir_graph_add_const(lc_graph(b), "zeros", TOSAC_DT_F32, 2, s, z, sizeof z, NULL);
+    ins[n] = node1(b, "EyeLike", "eye", &c, 1);
+    return n + 1;
+}
+
+/* flip: Slice with step -1 along axis 2 */
+static int flip_args(lc_b *b, int *ins, int n)
+{
+    const int64_t st = -1, en = INT64_MIN, ax = 2, sp = -1;
+    ins[n] = lc_ints(b, "starts", 1, &st);
+    ins[n + 1] = lc_ints(b, "ends", 1, &en);
+    ins[n + 2] = lc_ints(b, "axes", 1, &ax);
+    ins[n + 3] = lc_ints(b, "steps", 1, &sp);
+    return n + 4;
+}
+
+/* gelu (the exporter's Erf form below opset 20): (x * 0.5) * (1 + Erf(x / sqrt 2)) */
+static int gelu_chain(lc_b *b, int *ins, int n)
+{
+    (void)n;
+    int x = ins[0];
+    int a[2] = {x, fconst(b, "sqrt2", 1.41421356f)};
+    int e = node1(b, "Erf", "erf", (int[]){node1(b, "Div", "div", a, 2)}, 1);
+    int p[2] = {e, fconst(b, "one", 1.0f)};
+    int h[2] = {x, fconst(b, "half", 0.5f)};
+    ins[0] = node1(b, "Mul", "half_x", h, 2);
+    ins[1] = node1(b, "Add", "add", p, 2);
+    return 2;
+}
+
+/* glu: Split(x, 2 along the last axis) -> a * Sigmoid(b) */
+static int glu_chain(lc_b *b, int *ins, int n)
+{
+    (void)n;
+    int k = lc_node(b, "Split", "split", ins, 1, 2);
+    set_int(b, k, "axis", -1);
+    ins[0] = lc_out(b, k, 0);
+    ins[1] = node1(b, "Sigmoid", "sig", (int[]){lc_out(b, k, 1)}, 1);
+    return 2;
+}
+
+/* silu: x * Sigmoid(x) */
+static int silu_chain(lc_b *b, int *ins, int n)
+{
+    (void)n;
+    ins[1] = node1(b, "Sigmoid", "sig", ins, 1);
+    return 2;
+}
+
+/* logit: Log(x / (1 - x)) */
+static int logit_chain(lc_b *b, int *ins, int n)
+{
+    (void)n;
+    int s[2] = {fconst(b, "one", 1.0f), ins[0]};
+    int d[2] = {ins[0], node1(b, "Sub", "one_minus", s, 2)};
+    ins[0] = node1(b, "Div", "ratio", d, 2);
+    return 1;
+}
+
+/* ne: Not(Equal(x, x2)) */
+static int equal_first(lc_b *b, int *ins, int n) { return before(b, ins, n, "Equal"); }
+
+/* logical_*: op(Greater(x, x2), mask) */
+static int logical_args(lc_b *b, int *ins, int n)
+{
+    static bool mask[24];
+    const int64_t s[3] = {2, 3, 4};
+    (void)n;
+    for (int i = 0; i < 24; i++)
+        mask[i] = (i * 5) % 3 != 0;
+    ins[0] = node1(b, "Greater", "gt", ins, 2);
+    ins[1] = lc_input_typed(b, "mask", TOSAC_DT_BOOL, 3, s, mask);
+    return 2;
+}
+static int greater_first(lc_b *b, int *ins, int n) { return before(b, ins, n, "Greater"); }
+
+/* remainder (torch, the exporter's form): x - Floor(x / y) * y */
+static int remainder_chain(lc_b *b, int *ins, int n)
+{
+    (void)n;
+    int x = ins[0], y = ins[1];
+    int f = node1(b, "Floor", "floor", (int[]){node1(b, "Div", "div", ins, 2)}, 1);
+    ins[1] = node1(b, "Mul", "mul", (int[]){f, y}, 2);
+    ins[0] = x;
+    return 2;
+}
+
+/* expm1: Exp(x) - 1; log10: Log(x) / ln 10; log1p: Log(x + 1) */
+static int exp_minus1(lc_b *b, int *ins, int n)
+{
+    (void)n;
+    ins[0] = node1(b, "Exp", "exp", ins, 1);
+    ins[1] = fconst(b, "one", 1.0f);
+    return 2;
+}
+static int log_over_ln10(lc_b *b, int *ins, int n)
+{
+    (void)n;
+    ins[0] = node1(b, "Log", "log", ins, 1);
+    ins[1] = fconst(b, "ln10", 2.30258509f);
+    return 2;
+}
+static int plus1(lc_b *b, int *ins, int n)
+{
+    (void)n;
+    int a[2] = {ins[0], fconst(b, "one", 1.0f)};
+    ins[0] = node1(b, "Add", "add", a, 2);
+    return 1;
+}
+
+/* var: ReduceMean((x - ReduceMean(x, keepdims)) ^ 2) over axis 2 (opset 13 attributes) */
+static void a_axes2(lc_b *b, int node)
+{
+    const int64_t ax = 2;
+    set_ints(b, node, "axes", &ax, 1);
+}
+static int var_chain(lc_b *b, int *ins, int n)
+{
+    (void)n;
+    int x = ins[0];
+    int km = lc_node(b, "ReduceMean", "mean", &x, 1, 1);
+    a_axes2(b, km);
+    int d = node1(b, "Sub", "centred", (int[]){x, lc_out(b, km, 0)}, 2);
+    ins[0] = node1(b, "Mul", "square", (int[]){d, d}, 2);
+    return 1;
+}
+
+/* sdpa / multihead attention core: Softmax(x @ x2 * 0.5) @ x3 */
+static int attention_chain(lc_b *b, int *ins, int n)
+{
+    static float v[2 * 3 * 4];
+    const int64_t s[3] = {2, 3, 4};
+    (void)n;
+    lc_fill(v, 24, 109, 1.0f);
+    int sc = node1(b, "MatMul", "scores", ins, 2);
+    int m = node1(b, "Mul", "scaled", (int[]){sc, fconst(b, "scale", 0.5f)}, 2);
+    int k = lc_node(b, "Softmax", "softmax", &m, 1, 1);
+    set_int(b, k, "axis", -1);
+    ins[0] = lc_out(b, k, 0);
+    ins[1] = lc_input(b, "x3", 3, s, v);
+    return 2;
+}
+
+/* stack: Concat(Unsqueeze(x, 1), Unsqueeze(x2, 1)) along axis 1 */
+static int unsqueeze_both(lc_b *b, int *ins, int n)
+{
+    for (int i = 0; i < 2; i++) {
+        int u[2] = {ins[i], lc_ints(b, i ? "axes2" : "axes1", 1, (int64_t[]){1})};
+        ins[i] = node1(b, "Unsqueeze", i ? "u2" : "u1", u, 2);
+    }
+    return n;
+}
+
+/* select: Gather with a scalar index (the dimension goes) */
+static int gather_scalar(lc_b *b, int *ins, int n)
+{
+    static const int64_t idx = 2;
+    ins[n] = ir_graph_add_const(lc_graph(b), "index", TOSAC_DT_I64, 0, NULL, &idx, 8, NULL);
+    return n + 1;
+}
+
+/* any: Cast(ReduceMax(Cast(mask, int32)), bool) -- the bool reduction's integer form */
+static int any_chain(lc_b *b, int *ins, int n)
+{
+    static bool mask[24];
+    const int64_t s[3] = {2, 3, 4};
+    (void)n;
+    for (int i = 0; i < 24; i++)
+        mask[i] = i % 7 == 3;
+    int m = lc_input_typed(b, "mask", TOSAC_DT_BOOL, 3, s, mask);
+    int c = lc_node(b, "Cast", "to_int", &m, 1, 1);
+    set_int(b, c, "to", 6); /* INT32 */
+    int r = lc_node(b, "ReduceMax", "any", (int[]){lc_out(b, c, 0)}, 1, 1);
+    a_axes2(b, r);
+    ins[0] = lc_out(b, r, 0);
+    return 1;
+}
+static void a_to_bool(lc_b *b, int node) { set_int(b, node, "to", 9); }
+static void a_to_i32(lc_b *b, int node) { set_int(b, node, "to", 6); }
+static void a_to_f32(lc_b *b, int node) { set_int(b, node, "to", 1); }
+
+/* to_copy: float -> int32 -> float (a cast pair, as dtype round trips are exported) */
+static int cast_first_i32(lc_b *b, int *ins, int n)
+{
+    (void)n;
+    int c = lc_node(b, "Cast", "to_int", ins, 1, 1);
+    a_to_i32(b, c);
+    ins[0] = lc_out(b, c, 0);
+    return 1;
+}
+
+/* any, float form: Greater(ReduceMax(Where(mask, 1, 0)), 0.5) */
+static int any_float_chain(lc_b *b, int *ins, int n)
+{
+    static bool mask[24];
+    const int64_t s[3] = {2, 3, 4};
+    (void)n;
+    for (int i = 0; i < 24; i++)
+        mask[i] = i % 7 == 3;
+    int w[3] = {lc_input_typed(b, "mask", TOSAC_DT_BOOL, 3, s, mask), fconst(b, "one", 1.0f),
+                fconst(b, "zero", 0.0f)};
+    int r = lc_node(b, "ReduceMax", "any", (int[]){node1(b, "Where", "as_float", w, 3)}, 1, 1);
+    a_axes2(b, r);
+    ins[0] = lc_out(b, r, 0);
+    ins[1] = fconst(b, "half", 0.5f);
+    return 2;
+}
+
+/* lshift / rshift by a constant amount (2) */
+static int shift2(lc_b *b, int *ins, int n)
+{
+    static const int32_t two = 2;
+    ins[n] = ir_graph_add_const(lc_graph(b), "amount", TOSAC_DT_I32, 0, NULL, &two, 4, NULL);
+    return n + 1;
+}
+static void a_to_i8(lc_b *b, int node) { set_int(b, node, "to", 3); }
+
+/* DFT (opset 17): onesided real along axis 2 of [2, 4, 8, 1], then (rfft2's second
+ * transform) complex along axis 1 */
+static void a_onesided(lc_b *b, int node)
+{
+    set_int(b, node, "onesided", 1);
+    set_int(b, node, "axis", 2);
+}
+static void a_inverse(lc_b *b, int node) { set_int(b, node, "inverse", 1); }
+static int dft_first(lc_b *b, int *ins, int n)
+{
+    int k = lc_node(b, "DFT", "rfft_w", ins, n, 1);
+    a_onesided(b, k);
+    ins[0] = lc_out(b, k, 0);
+    return 1;
+}
+
+static void a_linear(lc_b *b, int node) { ir_node_set_string(lc_graph(b), node, "mode", "linear", NULL); }
+static void a_left(lc_b *b, int node) { ir_node_set_string(lc_graph(b), node, "direction", "LEFT", NULL); }
+static void a_right(lc_b *b, int node) { ir_node_set_string(lc_graph(b), node, "direction", "RIGHT", NULL); }
+static void a_keep0_axes2(lc_b *b, int node)
+{
+    a_axes2(b, node);
+}
+
 const mx_case mx_cases[] = {
     /* elementwise binary */
     {"Add", "Add", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .tosa_op = "ADD", .cols = F},
@@ -554,7 +835,7 @@ const mx_case mx_cases[] = {
     {"Softmax", "Softmax", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .attrs = a_axis_last,
      .tosa_op = "EXP", .tosa_qop = "TABLE", .cols = F},
     {"LogSoftmax", "LogSoftmax", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .attrs = a_axis_last,
-     .tosa_op = "LOG", .cols = F, QCPU},
+     .tosa_op = "LOG", .tosa_qop = "CLZ", .cols = F},
     {"LayerNormalization", "LayerNormalization", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
      .more = ln_w, .attrs = a_axis_last, .tosa_op = "RSQRT", .cols = F, .tosa_qop = "TABLE",
      QDQCPU(10), NORM16},
@@ -622,7 +903,7 @@ const mx_case mx_cases[] = {
     {"ReduceMin", "ReduceMin", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axes_if18,
      .attrs = a_keep0, .tosa_op = "REDUCE_MIN", .cols = F},
     {"ReduceSumSquare", "ReduceSumSquare", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
-     .more = axes_if18, .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .cols = F, QCPU},
+     .more = axes_if18, .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .cols = F},
     {"ArgMax", "ArgMax", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .attrs = a_argmax,
      .plain = true, .tosa_op = "ARGMAX", .cols = F},
     /* comparison and selection */
@@ -751,8 +1032,7 @@ const mx_case mx_cases[] = {
      .more = group_w, .attrs = a_group2, .tosa_op = "CONV2D", .cols = F, .acc48 = true},
     {"Gemm (runtime B and C)", "Gemm", .rank = 2, {3, 8}, .n_x = 2, .rank2 = 2,
      .shape2 = {5, 8}, .lo = -2, .hi = 2, .more = gemm_c, .attrs = a_transb,
-     .tosa_op = "MATMUL", .cols = F, .acc48 = true,
-     .cpu_cols = MX_COL(MX_I16) | MX_COL(MX_Q16), .cpu_category = "case not handled by the lowering"},
+     .tosa_op = "MATMUL", .cols = F, .acc48 = true},
     {"MaxPool (1-D)", "MaxPool", .rank = 3, {1, 2, 10}, .n_x = 1, .lo = -2, .hi = 2,
      .attrs = a_pool1d, .tosa_op = "MAX_POOL2D", .cols = F},
     {"AveragePool (1-D)", "AveragePool", .rank = 3, {1, 2, 10}, .n_x = 1, .lo = -2, .hi = 2,
@@ -763,6 +1043,101 @@ const mx_case mx_cases[] = {
     {"ReduceL1", "ReduceL1", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axes_if18,
      .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .cols = F},
     {"ReduceL2", "ReduceL2", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axes_if18,
-     .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .cols = F, QCPU},
+     .attrs = axes_attr_if13, .tosa_op = "REDUCE_SUM", .tosa_qop = "INTDIV", .cols = F},
+    /* ---- peer rows (backend_matrix_peer.c) ---- */
+#define TQ (MX_TQUANT | MX_COL(MX_FP))
+/* TOSA-1.0 has these only in PRO-INT: under TOSA-1.0+FP the node stays on the CPU */
+#define INT_ONLY .cpu_cols = MX_COL(MX_FP), .cpu_category = "needs a profile or extension"
+#define I32R(row, op, n, tosa, ...)                                                            \
+    {row, op, .dt = TOSAC_DT_I32, .rank = X3, .n_x = n, .plain = true, .tosa_op = tosa,        \
+     .cols = MX_COL(MX_I8) | MX_COL(MX_FP), __VA_ARGS__}
+    {"Identity (--quantize)", "Identity", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .tosa_op = "IDENTITY", .cols = MX_TQUANT},
+    {"Add (ConstantOfShape operand)", "Add", .rank = X2, .n_x = 1, .lo = -2, .hi = 2,
+     .more = const_of_shape, .tosa_op = "ADD", .cols = TQ},
+    {"Add (Range operand)", "Add", .rank = X2, .n_x = 1, .lo = -2, .hi = 2,
+     .more = range_operand, .tosa_op = "ADD", .cols = TQ},
+    {"Add (EyeLike operand)", "Add", .rank = X2, .n_x = 1, .lo = -2, .hi = 2,
+     .more = eye_operand, .tosa_op = "ADD", .cols = TQ},
+    {"GreaterOrEqual", "GreaterOrEqual", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .plain = true,
+     .tosa_op = "GREATER_EQUAL", .cols = F},
+    {"Slice (step -1)", "Slice", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = flip_args,
+     .tosa_op = "REVERSE", .cols = F},
+    {"Resize (linear, x2)", "Resize", .rank = X4, .n_x = 1, .lo = -2, .hi = 2,
+     .more = resize_scales, .attrs = a_linear, .tosa_op = "RESIZE", .cols = F},
+    {"Gather (scalar index)", "Gather", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .more = gather_scalar, .attrs = a_axis1, .tosa_op = "GATHER", .cols = F},
+    {"Gelu (Erf form)", "Mul", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .more = gelu_chain,
+     .tosa_op = "ERF", .tosa_qop = "TABLE", .cols = TQ, .nodes = 5},
+    {"GLU (Split, Sigmoid, Mul)", "Mul", .rank = 3, {2, 3, 8}, .n_x = 1, .lo = -3, .hi = 3,
+     .more = glu_chain, .tosa_op = "SIGMOID", .tosa_qop = "TABLE", .cols = TQ, .nodes = 3,
+     QTOL_Q16(2, "an int16 TABLE (TABLE16) inside the chain")},
+    {"SiLU (Sigmoid, Mul)", "Mul", .rank = X3, .n_x = 1, .lo = -3, .hi = 3, .more = silu_chain,
+     .tosa_op = "SIGMOID", .tosa_qop = "TABLE", .cols = TQ, .nodes = 2},
+    {"Logit (Sub, Div, Log)", "Log", .rank = X3, .n_x = 1, .lo = 0.1f, .hi = 0.9f,
+     .more = logit_chain, .tosa_op = "LOG", .tosa_qop = "TABLE",
+     .cols = MX_COL(MX_Q8) | MX_COL(MX_FP), .nodes = 3,
+     .nodes_q = 4},
+    {"Not(Equal)", "Not", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .more = equal_first,
+     .plain = true, .tosa_op = "LOGICAL_NOT", .cols = TQ, .nodes = 2},
+    {"And", "And", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .more = logical_args,
+     .plain = true, .tosa_op = "LOGICAL_AND", .cols = TQ, .nodes = 2},
+    {"Or", "Or", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .more = logical_args,
+     .plain = true, .tosa_op = "LOGICAL_OR", .cols = TQ, .nodes = 2},
+    {"Xor", "Xor", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .more = logical_args,
+     .plain = true, .tosa_op = "LOGICAL_XOR", .cols = TQ, .nodes = 2},
+    {"Not", "Not", .rank = X3, .n_x = 2, .lo = -2, .hi = 2, .more = greater_first,
+     .plain = true, .tosa_op = "LOGICAL_NOT", .cols = TQ, .nodes = 2},
+    {"Remainder (Div, Floor, Mul, Sub)", "Sub", .rank = X3, .n_x = 2, .lo = -3, .hi = 3,
+     .lo2 = 0.5f, .hi2 = 2, .more = remainder_chain, .tosa_op = "FLOOR", .tosa_qop = "TABLE",
+     .cols = MX_COL(MX_Q8) | MX_COL(MX_FP), .nodes = 4, .nodes_q = 5},
+    {"Expm1 (Exp, Sub)", "Sub", .rank = X3, .n_x = 1, .lo = -2, .hi = 1, .more = exp_minus1,
+     .tosa_op = "EXP", .tosa_qop = "TABLE", .cols = TQ, .nodes = 2,
+     QTOL_Q16(3, "the Exp TABLE's 1.5 steps (TABLE16) at its own scale are 1.6 output steps "
+                 "each (expm1's range is smaller), plus the Sub's rounding")},
+    {"Log10 (Log, Div)", "Div", .rank = X3, .n_x = 1, .lo = 0.25f, .hi = 4,
+     .more = log_over_ln10, .tosa_op = "LOG", .tosa_qop = "TABLE", .cols = TQ, .nodes = 2,
+     TABLE16Q},
+    {"Log1p (Add, Log)", "Log", .rank = X3, .n_x = 1, .lo = 0, .hi = 3, .more = plus1,
+     .tosa_op = "LOG", .tosa_qop = "TABLE", .cols = TQ, .nodes = 2, TABLE16Q},
+    {"Var (ReduceMean, Sub, Mul, ReduceMean)", "ReduceMean", .rank = X3, .n_x = 1, .lo = -2,
+     .hi = 2, .more = var_chain, .attrs = a_keep0_axes2, .tosa_op = "REDUCE_SUM", .cols = TQ,
+     .nodes = 4},
+    {"Attention (MatMul, Mul, Softmax, MatMul)", "MatMul", .rank = 3, {2, 3, 4}, .n_x = 2,
+     .rank2 = 3, .shape2 = {2, 4, 3}, .lo = -2, .hi = 2, .more = attention_chain,
+     .tosa_op = "MATMUL", .cols = TQ, .nodes = 4,
+     QTOL_Q16(3, "the Softmax's int16 TABLEs, then a MatMul summing three of its outputs")},
+    {"Stack (Unsqueeze, Concat)", "Concat", .rank = X3, .n_x = 2, .lo = -2, .hi = 2,
+     .more = unsqueeze_both, .attrs = a_axis1, .tosa_op = "CONCAT", .cols = TQ, .nodes = 3},
+    {"Cast (float to int32 to float)", "Cast", .rank = X3, .n_x = 1, .lo = -20, .hi = 20,
+     .more = cast_first_i32, .attrs = a_to_f32, .tosa_op = "CAST", .cols = MX_COL(MX_FP),
+     .nodes = 2},
+    {"ReduceMax (int32 mask: any)", "Cast", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .more = any_chain, .attrs = a_to_bool, .plain = true, .int_model = true,
+     .tosa_op = "REDUCE_MAX", .cols = MX_COL(MX_I8) | MX_COL(MX_Q8), .nodes = 3},
+    {"ReduceMax (float mask: any)", "Greater", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
+     .more = any_float_chain, .plain = true, .tosa_op = "REDUCE_MAX", .cols = MX_COL(MX_FP),
+     .nodes = 3},
+    I32R("BitwiseAnd (int32)", "BitwiseAnd", 2, "BITWISE_AND", INT_ONLY),
+    I32R("BitwiseOr (int32)", "BitwiseOr", 2, "BITWISE_OR", INT_ONLY),
+    I32R("BitwiseXor (int32)", "BitwiseXor", 2, "BITWISE_XOR", INT_ONLY),
+    I32R("BitwiseNot (int32)", "BitwiseNot", 1, "BITWISE_NOT", INT_ONLY),
+    I32R("BitShift (left by 2, int32)", "BitShift", 1, "LOGICAL_LEFT_SHIFT", .more = shift2,
+         .attrs = a_left),
+    I32R("BitShift (right by 2, int32)", "BitShift", 1, "LOGICAL_RIGHT_SHIFT", .more = shift2,
+         .attrs = a_right),
+    I32R("Cast (int32 to int8)", "Cast", 1, "CAST", .attrs = a_to_i8, INT_ONLY),
+    {"DFT (real, onesided, +fft)", "DFT", .rank = 4, {2, 4, 8, 1}, .n_x = 1, .lo = -2, .hi = 2,
+     .attrs = a_onesided, .tosa_op = "RFFT2D", .cols = MX_COL(MX_FP), .opset = 17,
+     .spec_ext = "+fft"},
+    {"DFT (complex, inverse, +fft)", "DFT", .rank = 3, {2, 8, 2}, .n_x = 1, .lo = -2, .hi = 2,
+     .attrs = a_inverse, .tosa_op = "FFT2D", .cols = MX_COL(MX_FP), .opset = 17,
+     .spec_ext = "+fft"},
+    {"DFT x2 (rfft2: real onesided on W, complex on H, +fft)", "DFT", .rank = 4, {2, 4, 8, 1},
+     .n_x = 1, .lo = -2, .hi = 2, .more = dft_first, .tosa_op = "FFT2D",
+     .cols = MX_COL(MX_FP), .opset = 17, .spec_ext = "+fft", .nodes = 2},
+#undef I32R
+#undef INT_ONLY
+#undef TQ
 };
 const int mx_n_cases = (int)(sizeof mx_cases / sizeof mx_cases[0]);

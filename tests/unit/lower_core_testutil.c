@@ -22,6 +22,7 @@ typedef struct lc_scales {
 } lc_scales;
 
 struct lc_b {
+    ir_model *m;
     ir_graph *g;
     lc_mode mode;
     bool calib;
@@ -70,6 +71,8 @@ static int id_ok(int id)
 
 ir_graph *lc_graph(lc_b *b) { return b->g; }
 lc_mode lc_mode_of(const lc_b *b) { return b->mode; }
+
+void lc_set_opset(lc_b *b, int64_t opset) { ok(ir_model_set_opset(b->m, "", opset, &E)); }
 
 static bool qdq(const lc_b *b) { return !b->calib && b->mode != LC_FLOAT; }
 
@@ -325,6 +328,7 @@ static ir_model *build(lc_b *b, lc_build_fn fn, const void *arg)
     ir_model *m = ir_model_new();
     ok(ir_model_set_opset(m, "", b->mode == LC_A16W8 ? 21 : 13, &E));
     b->g = m->graph;
+    b->m = m;
     fn(b, arg);
     for (int k = 0; b->calib && k < b->n_probe; k++)
         ok(ir_graph_mark_output(b->g, b->probe_t[k], &E));

@@ -34,6 +34,9 @@ typedef void (*lc_build_fn)(lc_b *b, const void *arg);
 /* ---- inside a build callback ---- */
 ir_graph *lc_graph(lc_b *b);
 lc_mode lc_mode_of(const lc_b *b);
+/* The model's default-domain opset, for operators newer than the mode's (13, or 21 for
+ * a16w8); call first in the build callback. */
+void lc_set_opset(lc_b *b, int64_t opset);
 /* A float graph input with its sample data; returns the tensor ops should read (its
  * dequantized value in the QDQ modes). */
 int lc_input(lc_b *b, const char *name, int rank, const int64_t *shape, const float *data);

@@ -1,5 +1,6 @@
 /* Softmax / LogSoftmax lowering: float decomposition, the quantized int8 (two exp tables)
- * and int16 (one interpolated exp table) forms with the INTDIV normalisation, the axis by
+ * and int16 (one interpolated exp table) forms with the INTDIV normalisation (Softmax) or
+ * the CLZ-normalised log of the sum (LogSoftmax), the axis by
  * the model's opset, and the zoo's QDQ sigmoid / tanh / softmax models against onnxruntime. */
 #include "lower_act_testutil.h"
 #include "lower_core_testutil.h"
@@ -75,11 +76,68 @@ static void test_quantized_int8(void **s)
     assert_int_equal(lat_out_dtype(&r, TOSA_OP_REDUCE_SUM, 0), TOSAC_DT_I32);
     assert_int_equal(lat_out_dtype(&r, TOSA_OP_RESCALE, 3), TOSAC_DT_I8);
     lat_result_free(&r);
-    /* quantized LogSoftmax is refused: on the CPU */
+}
+
+/* Quantized LogSoftmax: the exp tables and sum of Softmax, log(sum) by CLZ normalisation and
+ * a mantissa TABLE (int8: two byte tables on 8 bits of mantissa; int16: one interpolated
+ * table), in int32 units of 2^-16, one RESCALE. Within 1 output step of the float function
+ * on the ramp and on EXT's degenerate inputs: all zero and all one (every d = 0, so the sum
+ * is len * 32767 exactly and the output log(1/len)). */
+static void logsoftmax_cases(const lat_quant *q, const char *spec, int len, const char *ops)
+{
+    float x[N];
+    lat_op op = base;
     op.op_type = "LogSoftmax";
-    a8.sy = 0.1f;
-    a8.zy = 127;
-    lat_run(&op, &a8, "TOSA-1.0+INT", x, 1, &r);
+    op.attrs = axis_last;
+    op.shape[1] = N / 2 / len;
+    op.shape[2] = len;
+    for (int k = 0; k < 3; k++) {
+        if (k == 0)
+            inputs(x);
+        for (int i = 0; k && i < N; i++)
+            x[i] = k == 1 ? 0.0f : 1.0f;
+        lat_result r;
+        lat_run(&op, q, spec, x, 1, &r);
+        assert_int_equal(r.delegated, 1);
+        assert_string_equal(r.ops, ops);
+        assert_int_equal(lat_count(&r, TOSA_OP_CLZ), 1);
+        lat_result_free(&r);
+    }
+}
+
+static void test_logsoftmax_int8(void **s)
+{
+    (void)s;
+    lat_quant a8 = {TOSAC_DT_I8, 0.05f, 0.1f, 0, 127};
+    logsoftmax_cases(&a8, "TOSA-1.0+INT", 16,
+                     "CAST REDUCE_MAX SUB RESCALE TABLE TABLE RESCALE RESCALE ADD REDUCE_SUM RESCALE CLZ SUB "
+                     "LOGICAL_RIGHT_SHIFT RESCALE SUB RESCALE TABLE TABLE RESCALE RESCALE ADD SUB "
+                     "MUL SUB ADD SUB RESCALE");
+    logsoftmax_cases(&a8, "TOSA-1.0+INT", 48,
+                     "CAST REDUCE_MAX SUB RESCALE TABLE TABLE RESCALE RESCALE ADD REDUCE_SUM RESCALE CLZ SUB "
+                     "LOGICAL_RIGHT_SHIFT RESCALE SUB RESCALE TABLE TABLE RESCALE RESCALE ADD SUB "
+                     "MUL SUB ADD SUB RESCALE");
+}
+
+static void test_logsoftmax_int16(void **s)
+{
+    (void)s;
+    lat_quant a16 = {TOSAC_DT_I16, 0.05f / 256.0f, 16.0f / 32767.0f, 0, 0};
+    logsoftmax_cases(&a16, "TOSA-1.0+INT+int16", 16,
+                     "CAST REDUCE_MAX SUB ADD RESCALE TABLE RESCALE REDUCE_SUM RESCALE CLZ SUB "
+                     "LOGICAL_RIGHT_SHIFT RESCALE TABLE RESCALE MUL SUB ADD SUB RESCALE");
+    logsoftmax_cases(&a16, "TOSA-1.0+INT+int16", 48,
+                     "CAST REDUCE_MAX SUB ADD RESCALE TABLE RESCALE REDUCE_SUM RESCALE CLZ SUB "
+                     "LOGICAL_RIGHT_SHIFT RESCALE TABLE RESCALE MUL SUB ADD SUB RESCALE");
+    /* an input range of 2^14 or more is refused (on the CPU) */
+    float x[N];
+    for (int i = 0; i < N; i++)
+        x[i] = 0.5f * (float)((i * 37) % 20 - 10);
+    lat_quant wide = {TOSAC_DT_I16, 0.5f, 16.0f / 32767.0f, 0, 0};
+    lat_op op = base;
+    op.op_type = "LogSoftmax";
+    lat_result r;
+    lat_run(&op, &wide, "TOSA-1.0+INT+int16", x, 1, &r);
     assert_int_equal(r.delegated, 0);
     lat_result_free(&r);
 }
@@ -271,6 +329,8 @@ int main(void)
         cmocka_unit_test(test_float),
         cmocka_unit_test(test_quantized_int8),
         cmocka_unit_test(test_quantized_int16),
+        cmocka_unit_test(test_logsoftmax_int8),
+        cmocka_unit_test(test_logsoftmax_int16),
         cmocka_unit_test(test_axis_by_opset),
         cmocka_unit_test(test_axis_by_opset_int8),
         cmocka_unit_test(test_zoo_int8),
