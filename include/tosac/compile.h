@@ -25,6 +25,10 @@ typedef struct tosac_compile_options {
     int n_calib;
     const char *calib_method;           /* NULL (the default), or quant_parse_method's forms */
     const char *exclude;                /* NULL, or --exclude NAME|OP_TYPE,...: kept float */
+    const char *int16;                  /* NULL, or --int16 NAME|OP_TYPE,...: a16w8 layers of
+                                         * an a8w8 model (needs +int16) */
+    const char *mixed;                  /* NULL, or --mixed auto[=N] */
+    int no_keep_float;                  /* --no-keep-float (quant_options.no_keep_float) */
     void (*quant_progress)(void *ctx, const char *pass, int done, int total); /* may be NULL */
     void *quant_progress_ctx;
 } tosac_compile_options;

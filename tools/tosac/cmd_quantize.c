@@ -1,5 +1,6 @@
 /* tosac quantize MODEL.onnx --scheme a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ... -o QDQ.onnx
- *                [--calib-method METHOD] [--exclude NAME|OP_TYPE,...] [--report FILE.json] */
+ *                [--calib-method METHOD] [--exclude NAME|OP_TYPE,...] [--report FILE.json]
+ *                [--int16 NAME|OP_TYPE,... | --mixed auto[=N]] [--no-keep-float] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,8 @@
 #include "tosac/quant.h"
 
 typedef struct quant_args {
-    const char *model, *out, *scheme, *method, *exclude, *report;
+    const char *model, *out, *scheme, *method, *exclude, *report, *int16, *mixed;
+    bool no_keep_float;
     const char **calib;
     int n_calib;
 } quant_args;
@@ -27,6 +29,14 @@ static void usage(void)
            "           mse (default) or entropy (a histogram searched for the least squared\n"
            "           error / KL; docs/USAGE.md says why mse is the default)\n"
            "  --exclude NAME|OP_TYPE,...  nodes (by name or operator type) that stay float\n"
+           "  --no-keep-float  quantize even the nodes where quantization destroys the signal\n"
+           "           (by default a node whose output SQNR on the samples falls below 10 dB,\n"
+           "           20 dB under its inputs', is named in a warning and kept float with the\n"
+           "           nodes feeding it, e.g. the Log of a power spectrum)\n"
+           "  --int16 NAME|OP_TYPE,...  (a8w8) int16 activations for these nodes (mixed\n"
+           "           precision; compile needs +int16 in the spec)\n"
+           "  --mixed auto[=N]  (a8w8) raise the N nodes losing the most SQNR to int16 (auto:\n"
+           "           a tenth of the quantized nodes, at least one)\n"
            "  --report FILE.json  per activation: min/max seen, range, scale, zero point, dtype,\n"
            "           SQNR (dB) of its quantization on the calibration samples (null: exact)\n"
            "  -o       written whole or not at all; refused when it names the model or a --calib file\n"
@@ -43,8 +53,14 @@ static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *
                             : strcmp(s, "--calib-method") == 0 ? &a->method
                             : strcmp(s, "--exclude") == 0      ? &a->exclude
                             : strcmp(s, "--report") == 0       ? &a->report
+                            : strcmp(s, "--int16") == 0        ? &a->int16
+                            : strcmp(s, "--mixed") == 0        ? &a->mixed
                             : strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ? &a->out
                                                                : NULL;
+        if (strcmp(s, "--no-keep-float") == 0) {
+            a->no_keep_float = true;
+            continue;
+        }
         bool has_value = slot || strcmp(s, "--calib") == 0;
         if (has_value && i + 1 >= argc)
             return tosac_fail(err, TOSAC_ERR_INPUT, "%s needs a value", s);
@@ -130,6 +146,10 @@ int cmd_quantize(int argc, char **argv)
     if (!rc && a.method)
         rc = quant_parse_method(a.method, &o, &err);
     o.exclude = a.exclude;
+    o.int16 = a.int16;
+    o.no_keep_float = a.no_keep_float;
+    if (!rc && a.mixed)
+        rc = quant_parse_mixed(a.mixed, &o, &err);
     o.report = a.report ? &report : NULL;
     o.progress = cli_quant_progress(&o.progress_ctx);
     if (!rc)
