@@ -29,6 +29,7 @@ typedef struct tosac_compile_options {
                                          * an a8w8 model (needs +int16) */
     const char *mixed;                  /* NULL, or --mixed auto[=N] */
     int no_keep_float;                  /* --no-keep-float (quant_options.no_keep_float) */
+    int bias_correction;                /* --bias-correction (quant_options.bias_correction) */
     void (*quant_progress)(void *ctx, const char *pass, int done, int total); /* may be NULL */
     void *quant_progress_ctx;
 } tosac_compile_options;

@@ -61,6 +61,8 @@ typedef struct quant_options {
     const char *exclude;            /* NULL, or "NAME|OP_TYPE,...": these nodes stay float */
     bool no_keep_float;             /* quantize the nodes the sensitivity step would keep
                                      * float (where quantization destroys the signal) */
+    bool bias_correction;           /* correct Conv/Gemm biases for the mean shift weight
+                                     * rounding causes (quant_bias_correct.c) */
     const char *int16;              /* NULL, or "NAME|OP_TYPE,...": int16 activations for these
                                      * nodes in an a8w8 model (mixed precision) */
     int mixed_auto;                 /* 0; N > 0: raise the N most sensitive nodes to int16;

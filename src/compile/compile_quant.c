@@ -55,6 +55,7 @@ tosac_code tosac_compile_quantize(ir_model *m, const tosac_compile_options *o, t
     qo.exclude = o->exclude;
     qo.int16 = o->int16;
     qo.no_keep_float = o->no_keep_float != 0;
+    qo.bias_correction = o->bias_correction != 0;
     if (!rc && o->mixed)
         rc = quant_parse_mixed(o->mixed, &qo, err);
     qo.progress = o->quant_progress;

@@ -93,7 +93,8 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
     /* BN first, so calibration observes the folded conv and weights include BN's scale */
     if ((rc = quant_fold_batchnorm(g, err)) || (rc = quant_decompose(m, err)))
         return rc;
-    quant_seen *seen = calloc((size_t)g->n_tensors + 1, sizeof *seen);
+    int n_seen = g->n_tensors;
+    quant_seen *seen = calloc((size_t)n_seen + 1, sizeof *seen);
     if (!seen)
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     quant_plan plan;
@@ -107,6 +108,8 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
         rc = quant_node_list_parse(g, "--int16", o && o->int16 ? o->int16 : "", &int16, err);
     if (!rc)
         rc = quant_calibrate(m, o, calib, seen, err);
+    if (!rc && o && o->bias_correction) /* one more pass: the input means */
+        rc = quant_channel_means(m, o, calib, seen, err);
     if (!rc)
         rc = quant_plan_build(g, s, seen, keep_float, int16, &plan, err);
     /* where quantization destroys the signal: kept float (and --mixed auto's int16 picks) */
@@ -118,7 +121,7 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
     if (!rc)
         rc = quant_upgrade_opset(m, s == QUANT_A16W8 || any_wide(&plan) ? 21 : 13, seen, err);
     if (!rc)
-        rc = quant_insert(g, s, &plan, err);
+        rc = quant_insert(g, s, &plan, seen, err);
     if (!rc)
         rc = quant_cleanup(g, err);
     if (!rc) /* later stages read tensor->quant, as on an imported QDQ model */
@@ -128,6 +131,7 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
     quant_plan_free(&plan);
     free(keep_float);
     free(int16);
+    quant_seen_free(seen, n_seen);
     free(seen);
     if (rc && o && o->report) {
         free(*o->report);

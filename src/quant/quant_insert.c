@@ -166,10 +166,30 @@ static bool reads_narrowed(const quant_plan *p, const ir_graph *g, int i, int t)
              quant_plan_group(p, y) == quant_plan_group(p, t));
 }
 
-static tosac_code quant_node_consts(ir_graph *g, quant_scheme s, const quant_plan *p, int i,
-                                    tosac_error *err)
+/* The float bias b - corr as a new constant read at slot k of node i (*out: its value). */
+static tosac_code corrected_bias(ir_graph *g, int i, int k, const tosac_tensor *b,
+                                 const double *corr, tosac_tensor *out, tosac_error *err)
+{
+    int64_t n = tosac_tensor_numel(b);
+    float *v = malloc((size_t)(n ? n : 1) * sizeof *v);
+    if (!v)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    for (int64_t c = 0; c < n; c++)
+        v[c] = (float)((double)((const float *)b->data)[c] - corr[c]);
+    int t = quant_add_const(g, g->tensors[g->nodes[i].inputs[k]].name, "_corrected",
+                            TOSAC_DT_F32, b->rank, b->shape, v, err);
+    free(v);
+    tosac_code rc = t < 0 ? err->code : ir_node_set_input(g, i, k, t, err);
+    if (!rc && !quant_const_f32(g, t, out))
+        rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "corrected bias of node %d not constant", i);
+    return rc;
+}
+
+static tosac_code quant_node_consts(ir_graph *g, quant_scheme s, const quant_plan *p,
+                                    const quant_seen *seen, int i, tosac_error *err)
 {
     float *sw = NULL;
+    double *corr = NULL;
     int n_sw = 0;
     tosac_code rc = TOSAC_OK;
     int x = g->nodes[i].n_inputs ? g->nodes[i].inputs[0] : -1;
@@ -185,16 +205,26 @@ static tosac_code quant_node_consts(ir_graph *g, quant_scheme s, const quant_pla
             free(sw);
             sw = NULL;
             rc = quant_weight(g, i, k, &v, axis, &sw, &n_sw, err);
+            free(corr);
+            corr = NULL;
+            if (!rc && sw && seen && (corr = malloc(((size_t)n_sw + 1) * sizeof *corr)) &&
+                !quant_bias_correction(g, i, &v, sw, n_sw, seen, corr)) {
+                free(corr);
+                corr = NULL;
+            }
         } else if (quant_bias_slot(&g->nodes[i], k)) {
+            if (corr && sw && tosac_tensor_numel(&v) == n_sw)
+                rc = corrected_bias(g, i, k, &v, corr, &v, err);
             /* a16w8 accumulates in int48, which no ONNX DequantizeLinear holds: the bias
              * stays float and the compiler quantizes it (lower_bias) */
-            if (sw && have_in && s == QUANT_A8W8)
+            if (!rc && sw && have_in && s == QUANT_A8W8)
                 rc = quant_bias(g, i, k, &v, s_in, sw, n_sw, err);
         } else if (quant_const_act_slot(&g->nodes[i], k)) {
             rc = quant_const_act(g, s, p, i, k, &v, err);
         }
     }
     free(sw);
+    free(corr);
     return rc;
 }
 
@@ -258,13 +288,14 @@ static tosac_code quant_pair(ir_graph *g, int t, int name_of, const char *suffix
     return TOSAC_OK;
 }
 
-tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, tosac_error *err)
+tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, const quant_seen *seen,
+                        tosac_error *err)
 {
     int n_nodes = g->n_nodes;
     for (int i = 0; i < n_nodes; i++) {
         if (!quant_plan_quantizes(p, g, i))
             continue;
-        tosac_code rc = quant_node_consts(g, s, p, i, err);
+        tosac_code rc = quant_node_consts(g, s, p, seen, i, err);
         if (rc)
             return rc;
     }

@@ -108,7 +108,21 @@ typedef struct quant_seen {
     int64_t nonfinite;   /* NaN / inf values seen (left out of the range) */
     int rank;            /* -1 when never produced */
     int64_t shape[TOSAC_MAX_RANK];
+    double *mean;        /* per channel (axis 1), for bias correction; NULL when not needed */
+    int64_t n_mean;
 } quant_seen;
+
+/* Bias correction (quant_bias_correct.c). One more pass: the per-channel mean of every tensor
+ * a Conv (or a Gemm, transA = 0) with constant weights and bias reads, into seen[].mean. */
+tosac_code quant_channel_means(ir_model *m, const quant_options *o, const quant_calib *c,
+                               quant_seen *seen, tosac_error *err);
+/* Frees the means of seen[0 .. n). */
+void quant_seen_free(quant_seen *seen, int n);
+/* corr[o] = sum over node i's weights of (dequantized - float) * mean of its input channel,
+ * for the weights w quantized at the per-output-channel scales sw (n_sw of them); false when
+ * the node's input has no mean or the shapes do not line up. */
+bool quant_bias_correction(const ir_graph *g, int i, const tosac_tensor *w, const float *sw,
+                           int n_sw, const quant_seen *seen, double *corr);
 
 /* Runs the float model on every sample and fills seen[0 .. n_tensors) of m->graph, the
  * ranges by o->method (a second pass fills the histograms). */
@@ -239,8 +253,10 @@ tosac_code quant_sens_apply(ir_model *m, const quant_options *o, const quant_cal
                             const quant_seen *seen, bool *keep_float, bool *int16,
                             quant_plan *p, tosac_error *err);
 
-/* Inserts the Q/DQ nodes, quantizes weights and bias (quant_insert.c). */
-tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, tosac_error *err);
+/* Inserts the Q/DQ nodes, quantizes weights and bias (quant_insert.c); seen (may be NULL)
+ * gives the input means the biases are corrected with. */
+tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, const quant_seen *seen,
+                        tosac_error *err);
 
 /* ---- small graph helpers (quant_graph.c) ---- */
 

@@ -241,21 +241,20 @@ static void mark_act(quant_role *role, int t)
         role[t] = QROLE_ACT;
 }
 
-/* True when some node reads t and every node reading t is kept float. */
+/* True when some node reads t and every node reading t (an If/Loop/Scan reading it from a
+ * body included: ir_graph_consumers) is kept float. */
 static bool read_only_by_kept_float(const ir_graph *g, const quant_plan *p, int t)
 {
-    int n = 0;
-    for (int i = 0; i < g->n_nodes; i++) {
-        const ir_node *nd = &g->nodes[i];
-        for (int k = 0; !nd->dead && k < nd->n_inputs; k++)
-            if (nd->inputs[k] == t) {
-                if (!p->keep_float[i])
-                    return false;
-                n++;
-                break;
-            }
-    }
-    return n > 0;
+    int n = ir_graph_consumers(g, t, NULL, 0);
+    int *c = n > 0 ? malloc((size_t)n * sizeof *c) : NULL;
+    if (!c)
+        return false;
+    n = ir_graph_consumers(g, t, c, n);
+    bool all = true;
+    for (int k = 0; k < n; k++)
+        all &= c[k] >= 0 && c[k] < p->n_nodes && p->keep_float[c[k]];
+    free(c);
+    return all;
 }
 
 static bool made_by_kept_float(const ir_graph *g, const quant_plan *p, int t)

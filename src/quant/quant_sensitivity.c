@@ -231,7 +231,7 @@ tosac_code quant_sens_measure(ir_model *m, const quant_options *o, const quant_c
     if (!rc)
         rc = quant_upgrade_opset(mq, wide ? 21 : 13, seenq, err);
     if (!rc)
-        rc = quant_insert(mq->graph, s, &pq, err);
+        rc = quant_insert(mq->graph, s, &pq, seenq, err);
     /* dq[u]: the DequantizeLinear output readers of the copy's activation u see */
     int nq = mq ? mq->graph->n_tensors : 0;
     if (!rc && !(dq = malloc(((size_t)nq + 1) * sizeof *dq)))

@@ -8,7 +8,9 @@
  *    for the int8 reader after it, one delegate under +int16 with CONV2D on int16 and a
  *    RESCALE int16 -> int8 at the boundary, closer to float than plain a8w8; refused without
  *    +int16, for a16w8 and for a name that matches nothing;
- *  - --mixed auto=1 raising exactly one node, named in a warning. */
+ *  - --mixed auto=1 raising exactly one node, named in a warning;
+ *  - --bias-correction: the bias moved by (Wq - W) E[x], checked by hand on one Conv;
+ *  - the tosac quantize command line for --int16 / --mixed / --no-keep-float. */
 #include "testutil.h"
 
 #include <math.h>
@@ -19,6 +21,7 @@
 #include "lower_core_testutil.h"
 #include "quant_testgraph.h"
 #include "tosac/compile.h"
+#include "tosac/npy.h"
 #include "tosac/onnx.h"
 #include "util/json.h"
 
@@ -456,12 +459,111 @@ static void test_mixed_auto(void **state)
     quant_calib_free(&cal);
 }
 
+/* x [1,2,2,2] -> Conv(W [1,2,1,1] = {0.3, -0.7}, B = {0.1}) -> y. Per channel the scale is
+ * 0.7 / 127; 0.3 rounds to 54 steps (0.29764), an error of -0.00236 on channel 0, channel 1's
+ * -0.7 is exact: the bias becomes 0.1 - (-0.00236) E[x_0]. Under a16w8 it stays float, so
+ * its value is checked exactly (as float32 of the double arithmetic). */
+static void test_bias_correction(void **state)
+{
+    (void)state;
+    ir_model *f = ir_model_new();
+    ir_model_set_opset(f, "", 13, NULL);
+    ir_graph *g = f->graph;
+    const int64_t xs[4] = {1, 2, 2, 2}, ws[4] = {1, 2, 1, 1}, bs[1] = {1}, ys[4] = {1, 1, 2, 2};
+    float *w = malloc(2 * sizeof *w), *b = malloc(sizeof *b);
+    w[0] = 0.3f;
+    w[1] = -0.7f;
+    b[0] = 0.1f;
+    int in[3] = {ir_graph_add_input(g, "x", TOSAC_DT_F32, 4, xs, NULL),
+                 ir_graph_add_const_owned(g, "W", TOSAC_DT_F32, 4, ws, w, 2 * sizeof *w, NULL),
+                 ir_graph_add_const_owned(g, "B", TOSAC_DT_F32, 1, bs, b, sizeof *b, NULL)};
+    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 4, ys, NULL);
+    ir_graph_add_node(g, "Conv", NULL, "conv", in, 3, &y, 1, NULL);
+    ir_graph_mark_output(g, y, NULL);
+    quant_calib cal;
+    qtg_samples(f, 3, &cal);
+    double mean0 = 0; /* E[x] over channel 0: elements 0..3 of each sample */
+    for (int s = 0; s < 3; s++)
+        for (int i = 0; i < 4; i++)
+            mean0 += ((const float *)cal.tensors[s].data)[i] / 12.0;
+    float sw = (float)(0.7 / 127.0);
+    double e0 = 54.0 * sw - 0.3f;
+    for (int on = 0; on < 2; on++) {
+        quant_options o = {.scheme = QUANT_A16W8, .bias_correction = on != 0};
+        ir_model *q = quantize(f, &o, &cal, TOSAC_OK);
+        const ir_node *conv = qtg_producer(q->graph, "y_float");
+        assert_non_null(conv);
+        tosac_tensor bv;
+        assert_true(ir_graph_const_value(q->graph, conv->inputs[2], &bv));
+        float got = ((const float *)bv.data)[0];
+        float want = on ? (float)(0.1f - e0 * mean0) : 0.1f;
+        assert_true(got == want);
+        ir_model_free(q);
+    }
+    /* the shift is real on these samples (a correction of zero could not fail the above) */
+    assert_true(fabs(e0 * mean0) > 1e-5);
+    ir_model_free(f);
+    quant_calib_free(&cal);
+}
+
+/* The command line: --int16 and --mixed write a model with int16 Q/DQ, the help's example
+ * included; --mixed with a16w8 and a bad --mixed value are exit 2 with the option named. */
+static void test_cli(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    char model[4096], npy[4096], outp[4096];
+    snprintf(model, sizeof model, "%s", tu_join(dir, "chain.onnx"));
+    snprintf(npy, sizeof npy, "%s", tu_join(dir, "x.npy"));
+    snprintf(outp, sizeof outp, "%s", tu_join(dir, "q.onnx"));
+    ir_model *f = chain_model();
+    assert_int_equal(onnx_export_file(f, model, NULL), TOSAC_OK);
+    quant_calib cal;
+    qtg_samples(f, 1, &cal);
+    assert_int_equal(tosac_npy_write(npy, &cal.tensors[0], NULL), TOSAC_OK);
+    quant_calib_free(&cal);
+    ir_model_free(f);
+    const char *opts[3][2] = {{"--int16", "c2"}, {"--mixed", "auto"}, {"--no-keep-float", NULL}};
+    for (int k = 0; k < 3; k++) {
+        char *out = NULL, *err = NULL;
+        int rc = opts[k][1] ? tu_cli(&out, &err, "quantize", model, "--scheme", "a8w8", "--calib",
+                                     npy, opts[k][0], opts[k][1], "-o", outp, NULL)
+                            : tu_cli(&out, &err, "quantize", model, "--scheme", "a8w8", "--calib",
+                                     npy, opts[k][0], "-o", outp, NULL);
+        if (rc)
+            fail_msg("%s: %s", opts[k][0], err);
+        ir_model *q = NULL;
+        assert_int_equal(onnx_import_file(outp, &q, NULL), TOSAC_OK);
+        int n16 = 0;
+        for (int i = 0; i < q->graph->n_nodes; i++)
+            n16 += ir_node_is(&q->graph->nodes[i], "QuantizeLinear") &&
+                   q->graph->tensors[q->graph->nodes[i].outputs[0]].dtype == TOSAC_DT_I16;
+        /* c2 reads and writes int16: r1_out and r2_out; auto on 5 nodes raises ceil(0.5) = 1 */
+        if (k == 1)
+            assert_true(n16 >= 1);
+        else
+            assert_int_equal(n16, k == 0 ? 2 : 0);
+        ir_model_free(q);
+        free(out);
+        free(err);
+    }
+    const char *a16[] = {"quantize", model, "--scheme", "a16w8", "--calib", npy, "--mixed",
+                         "auto", "-o", outp, NULL};
+    tu_cli_expect_exit2("--mixed raises layers of an a8w8 model to int16", a16);
+    const char *bad[] = {"quantize", model, "--scheme", "a8w8", "--calib", npy, "--mixed",
+                         "auto=x", "-o", outp, NULL};
+    tu_cli_expect_exit2("--mixed 'auto=x': expected auto or auto=N", bad);
+    tu_rmtree_free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mel_front_end_kept_float),
         cmocka_unit_test(test_int16_layer),
         cmocka_unit_test(test_mixed_auto),
+        cmocka_unit_test(test_bias_correction),
+        cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

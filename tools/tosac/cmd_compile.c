@@ -18,13 +18,14 @@ static const char usage[] =
     "                     [--report FILE.json|-] [--input-shape NAME=D0,D1,...]...\n"
     "                     [--quantize a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ...\n"
     "                      [--calib-method METHOD] [--exclude NAME|OP_TYPE,...]\n"
-    "                      [--int16 NAME|OP_TYPE,... | --mixed auto[=N]] [--no-keep-float]]\n"
+    "                      [--int16 NAME|OP_TYPE,... | --mixed auto[=N]] [--no-keep-float]\n"
+    "                      [--bias-correction]]\n"
     "                     [--quiet | --verbose]\n"
     "--quantize (also spelled --scheme, as in tosac quantize) calibrates a float model on the\n"
     "--calib samples and quantizes it (int8 activations for a8w8, int16 for a16w8 (needs\n"
     "+int16); int8 per-channel weights) before compiling; inputs with dynamic dimensions then\n"
-    "take the calibration samples' shape. --calib-method, --exclude, --int16, --mixed and\n"
-    "--no-keep-float as for tosac quantize (see tosac quantize --help); --int16 and --mixed\n"
+    "take the calibration samples' shape. --calib-method, --exclude, --int16, --mixed,\n"
+    "--no-keep-float and --bias-correction as for tosac quantize (see tosac quantize --help); --int16 and --mixed\n"
     "need a spec with +int16.\n"
     "Example:\n"
     "  tosac compile model.onnx --spec TOSA-1.0+INT --quantize a8w8 --calib samples/ \\\n"
@@ -141,8 +142,8 @@ int cmd_compile(int argc, char **argv)
                             : strcmp(s, "--int16") == 0     ? &o.int16
                             : strcmp(s, "--mixed") == 0     ? &o.mixed
                                                             : NULL;
-        if (strcmp(s, "--no-keep-float") == 0) {
-            o.no_keep_float = 1;
+        if (strcmp(s, "--no-keep-float") == 0 || strcmp(s, "--bias-correction") == 0) {
+            *(s[2] == 'n' ? &o.no_keep_float : &o.bias_correction) = 1;
             continue;
         }
         bool shape = strcmp(s, "--input-shape") == 0, cal = strcmp(s, "--calib") == 0;
@@ -172,11 +173,11 @@ int cmd_compile(int argc, char **argv)
         return cli_error(TOSAC_ERR_INPUT, "--spec is required (e.g. --spec TOSA-1.0+INT)");
     if (!out)
         return cli_error(TOSAC_ERR_INPUT, "-o PROGRAM is required");
-    if ((o.n_calib || o.calib_method || o.exclude || o.int16 || o.mixed || o.no_keep_float) &&
-        !o.quantize)
+    if ((o.n_calib || o.calib_method || o.exclude || o.int16 || o.mixed || o.no_keep_float ||
+         o.bias_correction) && !o.quantize)
         return cli_error(TOSAC_ERR_INPUT, "--calib is only used with --quantize a8w8|a16w8 "
-                         "(as are --calib-method, --exclude, --int16, --mixed and "
-                         "--no-keep-float)");
+                         "(as are --calib-method, --exclude, --int16, --mixed, "
+                         "--no-keep-float and --bias-correction)");
     o.quant_progress = cli_quant_progress(&o.quant_progress_ctx);
     o.input_shapes = shapes;
     o.calib = calib;

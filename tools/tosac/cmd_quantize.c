@@ -1,6 +1,7 @@
 /* tosac quantize MODEL.onnx --scheme a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ... -o QDQ.onnx
  *                [--calib-method METHOD] [--exclude NAME|OP_TYPE,...] [--report FILE.json]
- *                [--int16 NAME|OP_TYPE,... | --mixed auto[=N]] [--no-keep-float] */
+ *                [--int16 NAME|OP_TYPE,... | --mixed auto[=N]] [--no-keep-float]
+ *                [--bias-correction] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 
 typedef struct quant_args {
     const char *model, *out, *scheme, *method, *exclude, *report, *int16, *mixed;
-    bool no_keep_float;
+    bool no_keep_float, bias_correction;
     const char **calib;
     int n_calib;
 } quant_args;
@@ -37,12 +38,16 @@ static void usage(void)
            "           precision; compile needs +int16 in the spec)\n"
            "  --mixed auto[=N]  (a8w8) raise the N nodes losing the most SQNR to int16 (auto:\n"
            "           a tenth of the quantized nodes, at least one)\n"
+           "  --bias-correction  move each Conv/Gemm bias by the mean shift its weights'\n"
+           "           rounding causes on the samples (off by default: bench/RESULTS.md)\n"
            "  --report FILE.json  per activation: min/max seen, range, scale, zero point, dtype,\n"
            "           SQNR (dB) of its quantization on the calibration samples (null: exact)\n"
            "  -o       written whole or not at all; refused when it names the model or a --calib file\n"
            "Example:\n"
            "  tosac quantize model.onnx --scheme a8w8 --calib samples/ -o model_qdq.onnx \\\n"
-           "      --report quant.json\n");
+           "      --report quant.json\n"
+           "  tosac quantize model.onnx --scheme a8w8 --calib samples/ --mixed auto \\\n"
+           "      -o model_mixed.onnx\n");
 }
 
 static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *err)
@@ -57,8 +62,8 @@ static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *
                             : strcmp(s, "--mixed") == 0        ? &a->mixed
                             : strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ? &a->out
                                                                : NULL;
-        if (strcmp(s, "--no-keep-float") == 0) {
-            a->no_keep_float = true;
+        if (strcmp(s, "--no-keep-float") == 0 || strcmp(s, "--bias-correction") == 0) {
+            *(s[2] == 'n' ? &a->no_keep_float : &a->bias_correction) = true;
             continue;
         }
         bool has_value = slot || strcmp(s, "--calib") == 0;
@@ -148,6 +153,7 @@ int cmd_quantize(int argc, char **argv)
     o.exclude = a.exclude;
     o.int16 = a.int16;
     o.no_keep_float = a.no_keep_float;
+    o.bias_correction = a.bias_correction;
     if (!rc && a.mixed)
         rc = quant_parse_mixed(a.mixed, &o, &err);
     o.report = a.report ? &report : NULL;
