@@ -6,7 +6,9 @@
 #   model scheme method worst-cosine mean-cosine top1-agree/rows max|diff|-of-scalar-outputs
 # (cosine over samples and the outputs of more than one element: a one-value output, silero's
 # speech probability, has cosine 0 or 1 only, so its largest absolute difference is shown;
-# top-1 over the last axis of every output; MODELS="..." picks models)
+# top-1 over the last axis of every output; MODELS="..." picks models, SCHEMES="..." the
+# schemes, EXTRA="..." adds quantizer options (e.g. EXTRA="--mixed auto"; with --int16 or
+# --mixed the a8w8 spec gets +int16))
 set -eu
 TOSAC=${1:-./build/tosac}
 [ $# -gt 0 ] && shift
@@ -15,11 +17,13 @@ Z=${TOSAC_SHARED_DIR:-/work/shared}/models
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 for model in ${MODELS:-mobilenet_v2_f32_op13 ppocr_mobile_v2_cls silero_vad_op18_ifless}; do
-  for scheme in a8w8 a16w8; do
+  for scheme in ${SCHEMES:-a8w8 a16w8}; do
     spec=TOSA-1.0+INT; [ $scheme = a16w8 ] && spec=TOSA-1.0+INT+int16
+    case "${EXTRA:-}" in *--int16*|*--mixed*) spec=TOSA-1.0+INT+int16 ;; esac
     for method in $METHODS; do
       if ! "$TOSAC" compile "$Z/$model/model.onnx" --spec $spec --quantize $scheme \
-           --calib "$Z/$model/inputs" --calib-method $method -o "$T/p.tosac" --quiet 2>"$T/err"; then
+           --calib "$Z/$model/inputs" --calib-method $method ${EXTRA:-} -o "$T/p.tosac" \
+           --quiet 2>"$T/err"; then
         echo "$model $scheme $method compile-failed: $(tail -1 "$T/err")"; continue
       fi
       cos=""; agree=0; n=0; sc=-

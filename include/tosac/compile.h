@@ -26,6 +26,11 @@ typedef struct tosac_compile_options {
     int n_calib;
     const char *calib_method;           /* NULL (the default), or quant_parse_method's forms */
     const char *exclude;                /* NULL, or --exclude NAME|OP_TYPE,...: kept float */
+    const char *int16;                  /* NULL, or --int16 NAME|OP_TYPE,...: a16w8 layers of
+                                         * an a8w8 model (needs +int16) */
+    const char *mixed;                  /* NULL, or --mixed auto[=N] */
+    int no_keep_float;                  /* --no-keep-float (quant_options.no_keep_float) */
+    int bias_correction;                /* --bias-correction (quant_options.bias_correction) */
     void (*quant_progress)(void *ctx, const char *pass, int done, int total); /* may be NULL */
     int int_io;                         /* 1: the program's float inputs/outputs are the
                                          * quantized integers (the edge Q/DQ dropped; the

@@ -24,6 +24,7 @@
 #ifndef TOSAC_QUANT_H
 #define TOSAC_QUANT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "tosac/error.h"
@@ -46,6 +47,8 @@ typedef enum quant_calib_method {
 } quant_calib_method;
 #define QUANT_CALIB_DEFAULT_IS QUANT_CALIB_MSE
 #define QUANT_PERCENTILE_DEFAULT 99.99
+#define QUANT_MIXED_AUTO_BUDGET (-1)
+#define QUANT_MIXED_AUTO_FRACTION 0.1 /* of the quantized nodes, at least one */
 
 /* Progress of the calibration runs: pass names the pass ("calibration", "histograms",
  * "sqnr"), done of total samples; called with 0 as a pass starts, then after each sample. */
@@ -57,6 +60,14 @@ typedef struct quant_options {
     quant_calib_method method;
     double percentile;              /* QUANT_CALIB_PERCENTILE; 0: QUANT_PERCENTILE_DEFAULT */
     const char *exclude;            /* NULL, or "NAME|OP_TYPE,...": these nodes stay float */
+    bool no_keep_float;             /* quantize the nodes the sensitivity step would keep
+                                     * float (where quantization destroys the signal) */
+    bool bias_correction;           /* correct Conv/Gemm biases for the mean shift weight
+                                     * rounding causes (quant_bias_correct.c) */
+    const char *int16;              /* NULL, or "NAME|OP_TYPE,...": int16 activations for these
+                                     * nodes in an a8w8 model (mixed precision) */
+    int mixed_auto;                 /* 0; N > 0: raise the N most sensitive nodes to int16;
+                                     * QUANT_MIXED_AUTO_BUDGET: QUANT_MIXED_AUTO_FRACTION of them */
     char **report;                  /* NULL, or gets the per-tensor report JSON (malloc'd) */
     quant_progress_fn progress;     /* NULL: quiet */
     void *progress_ctx;
@@ -69,6 +80,9 @@ const char *quant_scheme_name(quant_scheme s);
  * TOSAC_ERR_INPUT naming the string otherwise. Sets o->method (and o->percentile). */
 tosac_code quant_parse_method(const char *s, quant_options *o, tosac_error *err);
 const char *quant_method_name(quant_calib_method m);
+/* --mixed: "auto" (QUANT_MIXED_AUTO_BUDGET) or "auto=N" (N >= 1) into o->mixed_auto;
+ * TOSAC_ERR_INPUT naming the string otherwise. */
+tosac_code quant_parse_mixed(const char *s, quant_options *o, tosac_error *err);
 
 /* ---- calibration data ---- */
 

@@ -31,7 +31,8 @@ static tosac_code check_scheme(const tosac_compile_options *o, quant_scheme sche
         fixed.profiles |= TOSA_FEAT_INT;
         need = "the INT profile";
     }
-    if (scheme == QUANT_A16W8 && !tosa_spec_has_ext(&fixed, TOSA_EXT_INT16)) {
+    bool mixed = scheme == QUANT_A8W8 && (o->int16 || o->mixed);
+    if ((scheme == QUANT_A16W8 || mixed) && !tosa_spec_has_ext(&fixed, TOSA_EXT_INT16)) {
         fixed.extensions |= 1u << TOSA_EXT_INT16;
         need = need ? "the INT profile and +int16" : "+int16 (int16 activations)";
     }
@@ -39,8 +40,9 @@ static tosac_code check_scheme(const tosac_compile_options *o, quant_scheme sche
         return TOSAC_OK;
     char want[128];
     tosa_spec_to_string(&fixed, want, sizeof want);
-    return tosac_fail(err, TOSAC_ERR_INPUT, "--quantize %s needs %s, which %s lacks: use --spec %s",
-                      quant_scheme_name(scheme), need, o->spec, want);
+    return tosac_fail(err, TOSAC_ERR_INPUT, "--quantize %s%s needs %s, which %s lacks: use --spec %s",
+                      quant_scheme_name(scheme),
+                      !mixed ? "" : o->int16 ? " --int16" : " --mixed", need, o->spec, want);
 }
 
 tosac_code tosac_compile_quantize(ir_model *m, const tosac_compile_options *o, tosac_error *err)
@@ -51,6 +53,11 @@ tosac_code tosac_compile_quantize(ir_model *m, const tosac_compile_options *o, t
     if (!rc && o->calib_method)
         rc = quant_parse_method(o->calib_method, &qo, err);
     qo.exclude = o->exclude;
+    qo.int16 = o->int16;
+    qo.no_keep_float = o->no_keep_float != 0;
+    qo.bias_correction = o->bias_correction != 0;
+    if (!rc && o->mixed)
+        rc = quant_parse_mixed(o->mixed, &qo, err);
     qo.progress = o->quant_progress;
     qo.progress_ctx = o->quant_progress_ctx;
     if (!rc)

@@ -71,6 +71,15 @@ static tosac_code check_float_model(const ir_graph *g, tosac_error *err)
     return TOSAC_OK;
 }
 
+/* An int16 activation in an a8w8 plan needs opset 21's int16 Q/DQ. */
+static bool any_wide(const quant_plan *p)
+{
+    for (int t = 0; t < p->n_tensors; t++)
+        if (p->role[t] == QROLE_ACT && p->wide[t])
+            return true;
+    return false;
+}
+
 tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib *calib,
                           tosac_error *err)
 {
@@ -84,24 +93,35 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
     /* BN first, so calibration observes the folded conv and weights include BN's scale */
     if ((rc = quant_fold_batchnorm(g, err)) || (rc = quant_decompose(m, err)))
         return rc;
-    quant_seen *seen = calloc((size_t)g->n_tensors + 1, sizeof *seen);
+    int n_seen = g->n_tensors;
+    quant_seen *seen = calloc((size_t)n_seen + 1, sizeof *seen);
     if (!seen)
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     quant_plan plan;
     memset(&plan, 0, sizeof plan);
-    bool *keep_float = NULL;
-    rc = quant_exclude_parse(g, o ? o->exclude : NULL, &keep_float, err);
+    bool *keep_float = NULL, *int16 = NULL;
+    rc = quant_exclude_parse(g, o && o->exclude ? o->exclude : "", &keep_float, err);
+    if (!rc && o && s == QUANT_A16W8 && (o->int16 || o->mixed_auto))
+        rc = tosac_fail(err, TOSAC_ERR_INPUT, "%s raises layers of an a8w8 model to int16; "
+                        "a16w8 has int16 activations everywhere", o->int16 ? "--int16" : "--mixed");
+    if (!rc)
+        rc = quant_node_list_parse(g, "--int16", o && o->int16 ? o->int16 : "", &int16, err);
     if (!rc)
         rc = quant_calibrate(m, o, calib, seen, err);
+    if (!rc && o && o->bias_correction) /* one more pass: the input means */
+        rc = quant_channel_means(m, o, calib, seen, err);
     if (!rc)
-        rc = quant_plan_build(g, s, seen, keep_float, &plan, err);
+        rc = quant_plan_build(g, s, seen, keep_float, int16, &plan, err);
+    /* where quantization destroys the signal: kept float (and --mixed auto's int16 picks) */
+    if (!rc)
+        rc = quant_sens_apply(m, o, calib, seen, keep_float, int16, &plan, err);
     if (!rc && o && o->report) /* on the float graph, before the rewrite */
         rc = quant_report_build(m, o, calib, seen, &plan, o->report, err);
     /* after calibration: the executor ran the model at its own opset */
     if (!rc)
-        rc = quant_upgrade_opset(m, s == QUANT_A16W8 ? 21 : 13, seen, err);
+        rc = quant_upgrade_opset(m, s == QUANT_A16W8 || any_wide(&plan) ? 21 : 13, seen, err);
     if (!rc)
-        rc = quant_insert(g, s, &plan, err);
+        rc = quant_insert(g, s, &plan, seen, err);
     if (!rc)
         rc = quant_cleanup(g, err);
     if (!rc) /* later stages read tensor->quant, as on an imported QDQ model */
@@ -110,6 +130,8 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
         rc = ir_model_verify(m, err);
     quant_plan_free(&plan);
     free(keep_float);
+    free(int16);
+    quant_seen_free(seen, n_seen);
     free(seen);
     if (rc && o && o->report) {
         free(*o->report);

@@ -58,7 +58,7 @@ static void warn_nonfinite(const ir_graph *g, const quant_seen *seen)
 }
 
 /* Makes every node output (Constant nodes aside) a graph output for the calibration runs. */
-static tosac_code mark_outputs(ir_graph *g, tosac_error *err)
+tosac_code quant_mark_all_outputs(ir_graph *g, tosac_error *err)
 {
     for (int i = 0; i < g->n_nodes; i++) {
         const ir_node *n = &g->nodes[i];
@@ -82,7 +82,7 @@ tosac_code quant_run_pass(ir_model *m, const quant_options *o, const char *pass,
 {
     ir_graph *g = m->graph;
     int saved = g->n_outputs;
-    tosac_code rc = mark_outputs(g, err);
+    tosac_code rc = quant_mark_all_outputs(g, err);
     int64_t opset = ir_model_opset(m, "");
     cpu_plan *plan = NULL;
     if (!rc)

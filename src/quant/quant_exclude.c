@@ -1,4 +1,4 @@
-/* --exclude NAME|OP_TYPE,...: the nodes the user keeps float, by node name or operator type
+/* --exclude NAME|OP_TYPE,...: the nodes the user keeps float (and --int16's list, parsed alike), by node name or operator type
  * (domain-free, case-sensitive as ONNX). An entry matching nothing is an error, so a typo
  * does not silently quantize the layer it meant. */
 #include "quant/quant_internal.h"
@@ -14,6 +14,12 @@ static bool matches(const ir_node *n, const char *s, size_t len)
 
 tosac_code quant_exclude_parse(const ir_graph *g, const char *list, bool **out,
                                tosac_error *err)
+{
+    return quant_node_list_parse(g, "--exclude", list, out, err);
+}
+
+tosac_code quant_node_list_parse(const ir_graph *g, const char *option, const char *list,
+                                 bool **out, tosac_error *err)
 {
     *out = NULL;
     if (!list)
@@ -33,10 +39,10 @@ tosac_code quant_exclude_parse(const ir_graph *g, const char *list, bool **out,
         if (!hits) {
             free(keep);
             if (!len)
-                return tosac_fail(err, TOSAC_ERR_INPUT, "--exclude '%s': empty entry", list);
+                return tosac_fail(err, TOSAC_ERR_INPUT, "%s '%s': empty entry", option, list);
             return tosac_fail(err, TOSAC_ERR_INPUT,
-                              "--exclude '%.*s' names no node and no operator type of the model",
-                              (int)len, s);
+                              "%s '%.*s' names no node and no operator type of the model",
+                              option, (int)len, s);
         }
         s += len + (e ? 1 : 0);
     }

@@ -153,14 +153,49 @@ static tosac_code quant_const_act(ir_graph *g, quant_scheme s, const quant_plan 
     return y < 0 ? err->code : ir_node_set_input(g, i, k, y, err);
 }
 
-static tosac_code quant_node_consts(ir_graph *g, quant_scheme s, const quant_plan *p, int i,
-                                    tosac_error *err)
+/* True when node i reads activation t through an int8 requantization: t is int16 (an --int16
+ * neighbour) and i an int8 operator outside t's shared-range group. */
+static bool reads_narrowed(const quant_plan *p, const ir_graph *g, int i, int t)
+{
+    if (t < 0 || t >= p->n_tensors || !p->wide[t] || p->narrow[t].dtype != TOSAC_DT_I8 ||
+        i >= p->n_nodes || !quant_plan_quantizes(p, g, i) || p->int16[i])
+        return false;
+    const ir_node *n = &g->nodes[i];
+    int y = n->n_outputs ? n->outputs[0] : -1;
+    return !(y >= 0 && y < p->n_tensors && p->role[y] == QROLE_ACT &&
+             quant_plan_group(p, y) == quant_plan_group(p, t));
+}
+
+/* The float bias b - corr as a new constant read at slot k of node i (*out: its value). */
+static tosac_code corrected_bias(ir_graph *g, int i, int k, const tosac_tensor *b,
+                                 const double *corr, tosac_tensor *out, tosac_error *err)
+{
+    int64_t n = tosac_tensor_numel(b);
+    float *v = malloc((size_t)(n ? n : 1) * sizeof *v);
+    if (!v)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    for (int64_t c = 0; c < n; c++)
+        v[c] = (float)((double)((const float *)b->data)[c] - corr[c]);
+    int t = quant_add_const(g, g->tensors[g->nodes[i].inputs[k]].name, "_corrected",
+                            TOSAC_DT_F32, b->rank, b->shape, v, err);
+    free(v);
+    tosac_code rc = t < 0 ? err->code : ir_node_set_input(g, i, k, t, err);
+    if (!rc && !quant_const_f32(g, t, out))
+        rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "corrected bias of node %d not constant", i);
+    return rc;
+}
+
+static tosac_code quant_node_consts(ir_graph *g, quant_scheme s, const quant_plan *p,
+                                    const quant_seen *seen, int i, tosac_error *err)
 {
     float *sw = NULL;
+    double *corr = NULL;
     int n_sw = 0;
     tosac_code rc = TOSAC_OK;
     int x = g->nodes[i].n_inputs ? g->nodes[i].inputs[0] : -1;
     bool have_in = x >= 0 && x < p->n_tensors && p->role[x] == QROLE_ACT;
+    float s_in = !have_in ? 0.0f : reads_narrowed(p, g, i, x) ? p->narrow[x].scale : p->qp[x].scale;
+    s = quant_plan_node_scheme(p, s, i);
     for (int k = 0; k < g->nodes[i].n_inputs && !rc; k++) {
         tosac_tensor v;
         int axis;
@@ -170,25 +205,39 @@ static tosac_code quant_node_consts(ir_graph *g, quant_scheme s, const quant_pla
             free(sw);
             sw = NULL;
             rc = quant_weight(g, i, k, &v, axis, &sw, &n_sw, err);
+            free(corr);
+            corr = NULL;
+            if (!rc && sw && seen && (corr = malloc(((size_t)n_sw + 1) * sizeof *corr)) &&
+                !quant_bias_correction(g, i, &v, sw, n_sw, seen, corr)) {
+                free(corr);
+                corr = NULL;
+            }
         } else if (quant_bias_slot(&g->nodes[i], k)) {
+            if (corr && sw && tosac_tensor_numel(&v) == n_sw)
+                rc = corrected_bias(g, i, k, &v, corr, &v, err);
             /* a16w8 accumulates in int48, which no ONNX DequantizeLinear holds: the bias
              * stays float and the compiler quantizes it (lower_bias) */
-            if (sw && have_in && s == QUANT_A8W8)
-                rc = quant_bias(g, i, k, &v, p->qp[x].scale, sw, n_sw, err);
+            if (!rc && sw && have_in && s == QUANT_A8W8)
+                rc = quant_bias(g, i, k, &v, s_in, sw, n_sw, err);
         } else if (quant_const_act_slot(&g->nodes[i], k)) {
             rc = quant_const_act(g, s, p, i, k, &v, err);
         }
     }
     free(sw);
+    free(corr);
     return rc;
 }
 
-/* Q -> DQ after activation t. A graph output keeps its name on the DQ output. */
-static tosac_code quant_act(ir_graph *g, int t, const quant_qparams *qp, tosac_error *err)
+/* Q -> DQ after t (named after tensor name_of + suffix; *dq_out, if given, gets the DQ output):
+ * the readers `only` lists (n_only >= 0) are switched to the DQ output, or all of them
+ * (n_only < 0: activation t of the plan; a graph output keeps its name on the DQ output). */
+static tosac_code quant_pair(ir_graph *g, int t, int name_of, const char *suffix,
+                             const quant_qparams *qp, const int *only, int n_only, int *dq_out,
+                             tosac_error *err)
 {
     char base[512], fresh[600];
-    snprintf(base, sizeof base, "%s", g->tensors[t].name);
-    bool keep_name = ir_graph_is_output(g, t) && !ir_graph_is_input(g, t);
+    snprintf(base, sizeof base, "%s%s", g->tensors[name_of].name, suffix);
+    bool keep_name = n_only < 0 && ir_graph_is_output(g, t) && !ir_graph_is_input(g, t);
     if (keep_name) {
         char want[600];
         snprintf(want, sizeof want, "%s_float", base);
@@ -218,7 +267,15 @@ static tosac_code quant_act(ir_graph *g, int t, const quant_qparams *qp, tosac_e
             (ir_tensor_set_dim_param(g, q, d, g->tensors[t].dim_param[d], err) ||
              ir_tensor_set_dim_param(g, y, d, g->tensors[t].dim_param[d], err)))
             return err->code;
-    ir_graph_replace_uses(g, t, y);
+    if (n_only < 0)
+        ir_graph_replace_uses(g, t, y);
+    for (int r = 0; r < n_only; r++)
+        for (int k = 0; k < g->nodes[only[r]].n_inputs; k++)
+            if (g->nodes[only[r]].inputs[k] == t) {
+                tosac_code rc = ir_node_set_input(g, only[r], k, y, err);
+                if (rc)
+                    return rc;
+            }
     int qin[3] = {t, s, z}, dqin[3] = {q, s, z};
     snprintf(fresh, sizeof fresh, "%s_QuantizeLinear", base);
     if (ir_graph_add_node(g, "QuantizeLinear", NULL, fresh, qin, 3, &q, 1, err) < 0)
@@ -226,25 +283,44 @@ static tosac_code quant_act(ir_graph *g, int t, const quant_qparams *qp, tosac_e
     snprintf(fresh, sizeof fresh, "%s_DequantizeLinear", base);
     if (ir_graph_add_node(g, "DequantizeLinear", NULL, fresh, dqin, 3, &y, 1, err) < 0)
         return err->code;
+    if (dq_out)
+        *dq_out = y;
     return TOSAC_OK;
 }
 
-tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, tosac_error *err)
+tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, const quant_seen *seen,
+                        tosac_error *err)
 {
     int n_nodes = g->n_nodes;
     for (int i = 0; i < n_nodes; i++) {
         if (!quant_plan_quantizes(p, g, i))
             continue;
-        tosac_code rc = quant_node_consts(g, s, p, i, err);
+        tosac_code rc = quant_node_consts(g, s, p, seen, i, err);
         if (rc)
             return rc;
     }
-    for (int t = 0; t < p->n_tensors; t++) {
+    /* the int8 readers of an int16 tensor, found before the Q/DQ pairs rewire them */
+    int *readers = malloc(((size_t)n_nodes + 1) * sizeof *readers);
+    if (!readers)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    tosac_code rc = TOSAC_OK;
+    for (int t = 0; t < p->n_tensors && !rc; t++) {
         if (p->role[t] != QROLE_ACT)
             continue;
-        tosac_code rc = quant_act(g, t, &p->qp[t], err);
-        if (rc)
-            return rc;
+        int n_narrow = 0;
+        for (int i = 0; i < n_nodes && p->wide[t]; i++)
+            for (int k = 0; k < g->nodes[i].n_inputs; k++)
+                if (g->nodes[i].inputs[k] == t && reads_narrowed(p, g, i, t)) {
+                    readers[n_narrow++] = i;
+                    break;
+                }
+        int dq = -1;
+        rc = quant_pair(g, t, t, "", &p->qp[t], NULL, -1, &dq, err);
+        if (rc || !n_narrow)
+            continue;
+        /* int16 -> int8 for them: DQ -> Q -> DQ, one RESCALE once folded */
+        rc = quant_pair(g, dq, t, "_int8", &p->narrow[t], readers, n_narrow, NULL, err);
     }
-    return TOSAC_OK;
+    free(readers);
+    return rc;
 }

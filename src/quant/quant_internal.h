@@ -108,7 +108,21 @@ typedef struct quant_seen {
     int64_t nonfinite;   /* NaN / inf values seen (left out of the range) */
     int rank;            /* -1 when never produced */
     int64_t shape[TOSAC_MAX_RANK];
+    double *mean;        /* per channel (axis 1), for bias correction; NULL when not needed */
+    int64_t n_mean;
 } quant_seen;
+
+/* Bias correction (quant_bias_correct.c). One more pass: the per-channel mean of every tensor
+ * a Conv (or a Gemm, transA = 0) with constant weights and bias reads, into seen[].mean. */
+tosac_code quant_channel_means(ir_model *m, const quant_options *o, const quant_calib *c,
+                               quant_seen *seen, tosac_error *err);
+/* Frees the means of seen[0 .. n). */
+void quant_seen_free(quant_seen *seen, int n);
+/* corr[o] = sum over node i's weights of (dequantized - float) * mean of its input channel,
+ * for the weights w quantized at the per-output-channel scales sw (n_sw of them); false when
+ * the node's input has no mean or the shapes do not line up. */
+bool quant_bias_correction(const ir_graph *g, int i, const tosac_tensor *w, const float *sw,
+                           int n_sw, const quant_seen *seen, double *corr);
 
 /* Runs the float model on every sample and fills seen[0 .. n_tensors) of m->graph, the
  * ranges by o->method (a second pass fills the histograms). */
@@ -121,6 +135,10 @@ typedef void (*quant_visit_fn)(void *ctx, int tensor, const tosac_tensor *t);
 tosac_code quant_run_pass(ir_model *m, const quant_options *o, const char *pass,
                           const quant_calib *c, quant_visit_fn visit, void *ctx,
                           tosac_error *err);
+
+/* Makes every node output (Constant nodes aside) a graph output, for runs that read them all
+ * (the caller restores g->n_outputs). */
+tosac_code quant_mark_all_outputs(ir_graph *g, tosac_error *err);
 
 /* ---- graph rewrites ---- */
 
@@ -148,14 +166,25 @@ typedef struct quant_plan {
     int n_tensors;
     int n_nodes;           /* of the graph the plan was built on */
     bool *keep_float;      /* per node id < n_nodes: excluded (--exclude), stays float */
+    bool *int16;           /* per node id < n_nodes: raised to a16w8 (--int16, --mixed) */
+    bool *wide;            /* per tensor id: an int16 activation (an int16 node reads or
+                            * writes its group) */
+    quant_qparams *narrow; /* per tensor id, where wide under a8w8: the int8 parameters its
+                            * int8 readers see (a Q/DQ requantization in front of them) */
     quant_role *role;      /* per tensor id */
     int *group;            /* union-find parent: tensors sharing one range */
     quant_qparams *qp;     /* per tensor id (valid for QROLE_ACT) */
 } quant_plan;
 
-/* keep_float (may be NULL): per node id, nodes that stay float (copied into p). */
+/* keep_float (may be NULL): per node id, nodes that stay float (copied into p); int16 (may be
+ * NULL): per node id, nodes whose activations are int16 in an a8w8 plan (copied). */
 tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen *seen,
-                            const bool *keep_float, quant_plan *p, tosac_error *err);
+                            const bool *keep_float, const bool *int16, quant_plan *p,
+                            tosac_error *err);
+/* The representative of t's shared-range group (no path compression: p stays const). */
+int quant_plan_group(const quant_plan *p, int t);
+/* The scheme node i is quantized with under p: A16W8 for an --int16 node, s otherwise. */
+quant_scheme quant_plan_node_scheme(const quant_plan *p, quant_scheme s, int i);
 /* Node i is quantized under p: an operator the plan quantizes and not kept float. */
 bool quant_plan_quantizes(const quant_plan *p, const ir_graph *g, int i);
 
@@ -163,6 +192,9 @@ bool quant_plan_quantizes(const quant_plan *p, const ir_graph *g, int i);
  * entry that names no node and no operator type is TOSAC_ERR_INPUT (quant_exclude.c). */
 tosac_code quant_exclude_parse(const ir_graph *g, const char *list, bool **out,
                                tosac_error *err);
+/* The same for another option's list (--int16); `option` names it in the error. */
+tosac_code quant_node_list_parse(const ir_graph *g, const char *option, const char *list,
+                                 bool **out, tosac_error *err);
 
 /* The report (quant_report.c): a pass measuring each activation's SQNR against its float
  * values at its parameters, then the JSON text:
@@ -193,8 +225,38 @@ bool quant_const_act_slot(const ir_node *n, int k);
 /* ... and then at the output's parameters (Concat, Pad, Where, Gather), not its own range. */
 bool quant_const_shares_output(const ir_node *n, int k);
 
-/* Inserts the Q/DQ nodes, quantizes weights and bias (quant_insert.c). */
-tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, tosac_error *err);
+/* ---- sensitivity (quant_sensitivity.c) ---- */
+
+/* Below this SQNR (dB) of a node's output in the fake-quantized run, after a fall of at least
+ * QUANT_SENS_DROP_DB from its inputs', quantization has destroyed the signal there: at 10 dB
+ * the error is a third of the signal (cosine ~0.95), and a fall of 20 dB in one operator is
+ * no accumulation of rounding but an operator amplifying its inputs' error (a Log of a
+ * power spectrum whose small values int8 rounds to zero). */
+#define QUANT_SENS_FLOOR_DB 10.0
+#define QUANT_SENS_DROP_DB 20.0
+/* Rounds of growing the float region before giving up (each one more run of the samples). */
+#define QUANT_SENS_ROUNDS 8
+
+/* One fake-quantized measurement: m (float, not yet rewritten) is copied, the copy gets the
+ * Q/DQ of plan p and both run on every sample; per tensor of m, the SQNR (dB; NAN when not
+ * measured, -INFINITY when the fake-quantized value is not finite where the float one is):
+ * raw_db of the value its producer computes from quantized inputs, seen_db of the value its
+ * readers see (after its own Q/DQ). */
+tosac_code quant_sens_measure(ir_model *m, const quant_options *o, const quant_calib *c,
+                              const quant_seen *seen, const quant_plan *p, double *raw_db,
+                              double *seen_db, tosac_error *err);
+/* The default sensitivity step: measures, keeps float (in keep_float, per node of m) the
+ * nodes where the signal is destroyed and the quantized nodes feeding them, round by round,
+ * rebuilding *p; warns naming them. With o->mixed_auto, raises the most sensitive quantized
+ * nodes to int16 after (in int16). */
+tosac_code quant_sens_apply(ir_model *m, const quant_options *o, const quant_calib *c,
+                            const quant_seen *seen, bool *keep_float, bool *int16,
+                            quant_plan *p, tosac_error *err);
+
+/* Inserts the Q/DQ nodes, quantizes weights and bias (quant_insert.c); seen (may be NULL)
+ * gives the input means the biases are corrected with. */
+tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, const quant_seen *seen,
+                        tosac_error *err);
 
 /* ---- small graph helpers (quant_graph.c) ---- */
 

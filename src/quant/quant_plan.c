@@ -17,7 +17,11 @@
  *   - nodes named by --exclude (by name or operator type) stay float like the operators
  *     the plan does not quantize, their weights included;
  *   - other operators stay float: they read the DQ outputs and their outputs are quantized
- *     only when a quantized operator or the graph output reads them.
+ *     only when a quantized operator or the graph output reads them; a graph input read only
+ *     by kept-float nodes, and a graph output a kept-float node writes, stay float too;
+ *   - nodes named by --int16 (or picked by --mixed) in an a8w8 plan make every activation
+ *     they read or write int16, with its whole shared-range group; an int8 operator reading
+ *     such a tensor reads it through a requantization to int8 (quant_insert.c).
  * An activation whose range is one value (or none) is named in a warning: its scale does not
  * come from the data (quant_act_params). */
 #include "quant/quant_internal.h"
@@ -151,6 +155,41 @@ static int find(int *parent, int t)
     return t;
 }
 
+int quant_plan_group(const quant_plan *p, int t)
+{
+    while (p->group[t] != t)
+        t = p->group[t];
+    return t;
+}
+
+quant_scheme quant_plan_node_scheme(const quant_plan *p, quant_scheme s, int i)
+{
+    return p->int16 && i >= 0 && i < p->n_nodes && p->int16[i] ? QUANT_A16W8 : s;
+}
+
+/* The groups an --int16 node reads or writes become int16. */
+static void mark_wide(const ir_graph *g, quant_plan *p, bool *wide_root)
+{
+    for (int i = 0; i < p->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (!p->int16[i] || !quant_plan_quantizes(p, g, i))
+            continue;
+        for (int k = 0; k < n->n_inputs + n->n_outputs; k++) {
+            int t = k < n->n_inputs ? n->inputs[k] : n->outputs[k - n->n_inputs];
+            if (t >= 0 && p->role[t] == QROLE_ACT)
+                wide_root[find(p->group, t)] = true;
+        }
+        /* a fused Conv -> Relu: the Relu's output is what the int16 Conv writes */
+        for (int o = 0; o < n->n_outputs; o++) {
+            int t = n->outputs[o], c;
+            if (t >= 0 && p->role[t] == QROLE_FUSED && ir_graph_consumers(g, t, &c, 1) == 1 &&
+                g->nodes[c].n_outputs > 0 && g->nodes[c].outputs[0] >= 0 &&
+                p->role[g->nodes[c].outputs[0]] == QROLE_ACT)
+                wide_root[find(p->group, g->nodes[c].outputs[0])] = true;
+        }
+    }
+}
+
 static void unite(int *parent, int a, int b)
 {
     a = find(parent, a);
@@ -202,13 +241,36 @@ static void mark_act(quant_role *role, int t)
         role[t] = QROLE_ACT;
 }
 
+/* True when some node reads t and every node reading t (an If/Loop/Scan reading it from a
+ * body included: ir_graph_consumers) is kept float. */
+static bool read_only_by_kept_float(const ir_graph *g, const quant_plan *p, int t)
+{
+    int n = ir_graph_consumers(g, t, NULL, 0);
+    int *c = n > 0 ? malloc((size_t)n * sizeof *c) : NULL;
+    if (!c)
+        return false;
+    n = ir_graph_consumers(g, t, c, n);
+    bool all = true;
+    for (int k = 0; k < n; k++)
+        all &= c[k] >= 0 && c[k] < p->n_nodes && p->keep_float[c[k]];
+    free(c);
+    return all;
+}
+
+static bool made_by_kept_float(const ir_graph *g, const quant_plan *p, int t)
+{
+    int i = ir_graph_producer(g, t);
+    return i >= 0 && i < p->n_nodes && p->keep_float[i];
+}
+
 static void assign(const ir_graph *g, const quant_seen *seen, quant_plan *p)
 {
+    /* graph inputs and outputs are quantized, but where only float nodes touch them */
     for (int i = 0; i < g->n_inputs; i++)
-        if (is_act(g, seen, g->inputs[i]))
+        if (is_act(g, seen, g->inputs[i]) && !read_only_by_kept_float(g, p, g->inputs[i]))
             mark_act(p->role, g->inputs[i]);
     for (int i = 0; i < g->n_outputs; i++)
-        if (is_act(g, seen, g->outputs[i]))
+        if (is_act(g, seen, g->outputs[i]) && !made_by_kept_float(g, p, g->outputs[i]))
             mark_act(p->role, g->outputs[i]);
     for (int i = 0; i < g->n_nodes; i++) {
         const ir_node *n = &g->nodes[i];
@@ -253,7 +315,8 @@ static void merge_shared_consts(const ir_graph *g, quant_plan *p, quant_range *r
 }
 
 tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen *seen,
-                            const bool *keep_float, quant_plan *p, tosac_error *err)
+                            const bool *keep_float, const bool *int16, quant_plan *p,
+                            tosac_error *err)
 {
     int nt = g->n_tensors;
     memset(p, 0, sizeof *p);
@@ -263,8 +326,12 @@ tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen 
     p->group = malloc(((size_t)nt + 1) * sizeof *p->group);
     p->qp = calloc((size_t)nt + 1, sizeof *p->qp);
     p->keep_float = calloc((size_t)g->n_nodes + 1, sizeof *p->keep_float);
+    p->int16 = calloc((size_t)g->n_nodes + 1, sizeof *p->int16);
+    p->wide = calloc((size_t)nt + 1, sizeof *p->wide);
+    p->narrow = calloc((size_t)nt + 1, sizeof *p->narrow);
     quant_range *ranges = calloc((size_t)nt + 1, sizeof *ranges);
-    if (!p->role || !p->group || !p->qp || !ranges || !p->keep_float) {
+    if (!p->role || !p->group || !p->qp || !ranges || !p->keep_float || !p->int16 || !p->wide ||
+        !p->narrow) {
         free(ranges);
         quant_plan_free(p);
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
@@ -275,8 +342,17 @@ tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen 
     }
     if (keep_float)
         memcpy(p->keep_float, keep_float, (size_t)g->n_nodes * sizeof *keep_float);
+    if (int16 && s == QUANT_A8W8)
+        memcpy(p->int16, int16, (size_t)g->n_nodes * sizeof *int16);
     mark_fused(g, seen, p, p->role);
     assign(g, seen, p);
+    bool *wide_root = calloc((size_t)nt + 1, sizeof *wide_root);
+    if (!wide_root) {
+        free(ranges);
+        quant_plan_free(p);
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    }
+    mark_wide(g, p, wide_root);
     /* a group's range is the union of its members' ranges */
     for (int t = 0; t < nt; t++)
         if (p->role[t] == QROLE_ACT)
@@ -287,7 +363,10 @@ tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen 
         if (p->role[t] != QROLE_ACT)
             continue;
         const quant_range *r = &ranges[find(p->group, t)];
-        bool unit = quant_act_params(s, r, &p->qp[t]);
+        p->wide[t] = s == QUANT_A16W8 || wide_root[find(p->group, t)];
+        bool unit = quant_act_params(p->wide[t] ? QUANT_A16W8 : s, r, &p->qp[t]);
+        if (p->wide[t] && s == QUANT_A8W8)
+            quant_act_params(QUANT_A8W8, r, &p->narrow[t]);
         char detail[96];
         if (r->seen && r->lo == r->hi)
             snprintf(detail, sizeof detail, "always %g, scale %g%s", (double)r->lo,
@@ -301,6 +380,7 @@ tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen 
     }
     quant_names_warn(&flat, "a degenerate range (one value, or none, on every sample)",
                      "; their scales do not come from the data (calibrate with varied samples)");
+    free(wide_root);
     free(ranges);
     return TOSAC_OK;
 }
@@ -311,5 +391,8 @@ void quant_plan_free(quant_plan *p)
     free(p->group);
     free(p->qp);
     free(p->keep_float);
+    free(p->int16);
+    free(p->wide);
+    free(p->narrow);
     memset(p, 0, sizeof *p);
 }

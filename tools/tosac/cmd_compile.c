@@ -17,13 +17,16 @@ static const char usage[] =
     "                     [--emit-mlir FILE.mlir]\n"
     "                     [--report FILE.json|-] [--input-shape NAME=D0,D1,...]...\n"
     "                     [--quantize a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ...\n"
-    "                      [--calib-method METHOD] [--exclude NAME|OP_TYPE,...]]\n"
+    "                      [--calib-method METHOD] [--exclude NAME|OP_TYPE,...]\n"
+    "                      [--int16 NAME|OP_TYPE,... | --mixed auto[=N]] [--no-keep-float]\n"
+    "                      [--bias-correction]]\n"
     "                     [--int-io] [--quiet | --verbose]\n"
     "--quantize (also spelled --scheme, as in tosac quantize) calibrates a float model on the\n"
     "--calib samples and quantizes it (int8 activations for a8w8, int16 for a16w8 (needs\n"
     "+int16); int8 per-channel weights) before compiling; inputs with dynamic dimensions then\n"
-    "take the calibration samples' shape. --calib-method and --exclude as for tosac quantize\n"
-    "(see tosac quantize --help).\n"
+    "take the calibration samples' shape. --calib-method, --exclude, --int16, --mixed,\n"
+    "--no-keep-float and --bias-correction as for tosac quantize (see tosac quantize --help); --int16 and --mixed\n"
+    "need a spec with +int16.\n"
     "--int-io: the program's inputs and outputs are the quantized integers (int8/int16):\n"
     "each input's QuantizeLinear and each output's DequantizeLinear are left out, and the\n"
     "program's signature keeps their scale and zero point (tosac inspect PROGRAM shows them);\n"
@@ -142,7 +145,13 @@ int cmd_compile(int argc, char **argv)
                                 ? &o.quantize
                             : strcmp(s, "--calib-method") == 0 ? &o.calib_method
                             : strcmp(s, "--exclude") == 0   ? &o.exclude
+                            : strcmp(s, "--int16") == 0     ? &o.int16
+                            : strcmp(s, "--mixed") == 0     ? &o.mixed
                                                             : NULL;
+        if (strcmp(s, "--no-keep-float") == 0 || strcmp(s, "--bias-correction") == 0) {
+            *(s[2] == 'n' ? &o.no_keep_float : &o.bias_correction) = 1;
+            continue;
+        }
         bool shape = strcmp(s, "--input-shape") == 0, cal = strcmp(s, "--calib") == 0;
         if ((slot || shape || cal) && i + 1 >= argc)
             return cli_error(TOSAC_ERR_INPUT, "%s needs a value", s);
@@ -172,9 +181,11 @@ int cmd_compile(int argc, char **argv)
         return cli_error(TOSAC_ERR_INPUT, "--spec is required (e.g. --spec TOSA-1.0+INT)");
     if (!out)
         return cli_error(TOSAC_ERR_INPUT, "-o PROGRAM is required");
-    if ((o.n_calib || o.calib_method || o.exclude) && !o.quantize)
+    if ((o.n_calib || o.calib_method || o.exclude || o.int16 || o.mixed || o.no_keep_float ||
+         o.bias_correction) && !o.quantize)
         return cli_error(TOSAC_ERR_INPUT, "--calib is only used with --quantize a8w8|a16w8 "
-                         "(as are --calib-method and --exclude)");
+                         "(as are --calib-method, --exclude, --int16, --mixed, "
+                         "--no-keep-float and --bias-correction)");
     o.quant_progress = cli_quant_progress(&o.quant_progress_ctx);
     o.input_shapes = shapes;
     o.calib = calib;

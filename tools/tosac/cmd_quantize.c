@@ -1,5 +1,7 @@
 /* tosac quantize MODEL.onnx --scheme a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ... -o QDQ.onnx
- *                [--calib-method METHOD] [--exclude NAME|OP_TYPE,...] [--report FILE.json] */
+ *                [--calib-method METHOD] [--exclude NAME|OP_TYPE,...] [--report FILE.json]
+ *                [--int16 NAME|OP_TYPE,... | --mixed auto[=N]] [--no-keep-float]
+ *                [--bias-correction] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,8 @@
 #include "tosac/quant.h"
 
 typedef struct quant_args {
-    const char *model, *out, *scheme, *method, *exclude, *report;
+    const char *model, *out, *scheme, *method, *exclude, *report, *int16, *mixed;
+    bool no_keep_float, bias_correction;
     const char **calib;
     int n_calib;
     bool int_io;    /* --int-io (compile_int_io.h) */
@@ -29,6 +32,16 @@ static void usage(void)
            "           mse (default) or entropy (a histogram searched for the least squared\n"
            "           error / KL; docs/USAGE.md says why mse is the default)\n"
            "  --exclude NAME|OP_TYPE,...  nodes (by name or operator type) that stay float\n"
+           "  --no-keep-float  quantize even the nodes where quantization destroys the signal\n"
+           "           (by default a node whose output SQNR on the samples falls below 10 dB,\n"
+           "           20 dB under its inputs', is named in a warning and kept float with the\n"
+           "           nodes feeding it, e.g. the Log of a power spectrum)\n"
+           "  --int16 NAME|OP_TYPE,...  (a8w8) int16 activations for these nodes (mixed\n"
+           "           precision; compile needs +int16 in the spec)\n"
+           "  --mixed auto[=N]  (a8w8) raise the N nodes losing the most SQNR to int16 (auto:\n"
+           "           a tenth of the quantized nodes, at least one)\n"
+           "  --bias-correction  move each Conv/Gemm bias by the mean shift its weights'\n"
+           "           rounding causes on the samples (off by default: bench/RESULTS.md)\n"
            "  --report FILE.json  per activation: min/max seen, range, scale, zero point, dtype,\n"
            "           SQNR (dB) of its quantization on the calibration samples (null: exact)\n"
            "  --int-io the model's inputs and outputs are the quantized integers: each input's\n"
@@ -37,7 +50,9 @@ static void usage(void)
            "  -o       written whole or not at all; refused when it names the model or a --calib file\n"
            "Example:\n"
            "  tosac quantize model.onnx --scheme a8w8 --calib samples/ -o model_qdq.onnx \\\n"
-           "      --report quant.json\n");
+           "      --report quant.json\n"
+           "  tosac quantize model.onnx --scheme a8w8 --calib samples/ --mixed auto \\\n"
+           "      -o model_mixed.onnx\n");
 }
 
 static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *err)
@@ -48,8 +63,14 @@ static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *
                             : strcmp(s, "--calib-method") == 0 ? &a->method
                             : strcmp(s, "--exclude") == 0      ? &a->exclude
                             : strcmp(s, "--report") == 0       ? &a->report
+                            : strcmp(s, "--int16") == 0        ? &a->int16
+                            : strcmp(s, "--mixed") == 0        ? &a->mixed
                             : strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ? &a->out
                                                                : NULL;
+        if (strcmp(s, "--no-keep-float") == 0 || strcmp(s, "--bias-correction") == 0) {
+            *(s[2] == 'n' ? &a->no_keep_float : &a->bias_correction) = true;
+            continue;
+        }
         bool has_value = slot || strcmp(s, "--calib") == 0;
         if (has_value && i + 1 >= argc)
             return tosac_fail(err, TOSAC_ERR_INPUT, "%s needs a value", s);
@@ -151,6 +172,11 @@ int cmd_quantize(int argc, char **argv)
     if (!rc && a.method)
         rc = quant_parse_method(a.method, &o, &err);
     o.exclude = a.exclude;
+    o.int16 = a.int16;
+    o.no_keep_float = a.no_keep_float;
+    o.bias_correction = a.bias_correction;
+    if (!rc && a.mixed)
+        rc = quant_parse_mixed(a.mixed, &o, &err);
     o.report = a.report ? &report : NULL;
     o.progress = cli_quant_progress(&o.progress_ctx);
     if (!rc)
