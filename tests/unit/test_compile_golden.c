@@ -27,65 +27,65 @@ typedef struct golden {
 
 static const golden cases[] = {
     {"resnet18_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
-         "file 11908608 e0afd72aed919948; "
+         "file 11923104 a1ea0700b8748773; "
          "STRINGS 360 364f1df524b3ae5d; "
          "SIGNATURE 208 97e418142ef0fa9e; "
          "CPU 1256 1e41a35a23dbaa71; "
          "CONSTANTS 449 a69cd2821a905eae; "
-         "DELEGATE 11794268 6b045cd9b2809b88; "
+         "DELEGATE 11796332 df3cd1fea7ab99c5; "
          "PLAN 8672 26a4063b1752aad1; "
-         "REPORT 103092 6d25cf4ad198a31f; "
-         "RUNTIME 32 ab40872778a46e8d"},
+         "REPORT 115526 bc53cf2eae2eccf1; "
+         "RUNTIME 32 030b71ff84449785"},
     {"mobilenet_v2_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
-         "file 4011456 f95e928518808089; "
+         "file 4043104 a587834fcbf14b24; "
          "STRINGS 380 f93990e0e9fd5d69; "
          "SIGNATURE 208 efbedb9e16315f8e; "
          "CPU 1256 5c892c28a9a4bfd1; "
          "CONSTANTS 449 3b1e1947a81068db; "
-         "DELEGATE 3760674 5fa111662172b797; "
+         "DELEGATE 3765938 95e2ed9f0f398f01; "
          "PLAN 16880 ebf348e697716b2a; "
-         "REPORT 231312 d2d375eff129fc69; "
-         "RUNTIME 32 bc6e37ad31b8476e"},
+         "REPORT 257693 bc4c86dc79967267; "
+         "RUNTIME 32 32e6baef8dc64b77"},
     {"synth_qdq_s16_op21_conv", "TOSA-1.0+INT+int16", NULL,
-         "file 8320 1650df1585088056; "
+         "file 8720 7712183128bb300a; "
          "STRINGS 185 e9ab14f18ae7f2b4; "
          "SIGNATURE 208 4df13898ab5db3d4; "
          "CPU 1256 b33aa9bb30b35476; "
          "CONSTANTS 450 9df1294b050f93f4; "
-         "DELEGATE 3816 723197a5a8e29fa9; "
+         "DELEGATE 3816 97163cffc94ad799; "
          "PLAN 464 e0b9d118dcdcaafb; "
-         "REPORT 1641 27410b68294108b3; "
-         "RUNTIME 32 c275694092b1fe1a"},
+         "REPORT 2045 c94942e0fd22fa7c; "
+         "RUNTIME 32 d69366fdd70afa65"},
     {"synth_qdq_s8_op13_conv_dw", "TOSA-1.0+INT", NULL,
-         "file 7312 fb96d5d1afb35a4f; "
+         "file 7712 7132f6c612bc3645; "
          "STRINGS 188 58868900bc70735a; "
          "SIGNATURE 208 8e1ad5e28ad8a4b4; "
          "CPU 1256 c0675d683bfcad13; "
          "CONSTANTS 449 2acfa6cafdafa40e; "
-         "DELEGATE 2808 705f9d251dcbeea7; "
+         "DELEGATE 2808 a896327f13e463ab; "
          "PLAN 464 ee4a36cb996ee3fb; "
-         "REPORT 1634 8ad5cd6ce203dc75; "
-         "RUNTIME 32 5e921379ba8c55e8"},
+         "REPORT 2038 733f6d989d5961b2; "
+         "RUNTIME 32 7efdc404bfb6dace"},
     {"synth_qdq_s8_op13_split_matmul", "TOSA-1.0+INT", NULL,
-         "file 10912 33beedd4149b7e87; "
+         "file 11872 c98ed39564ea65f6; "
          "STRINGS 266 d0f19d11213ba558; "
          "SIGNATURE 304 e32e3da949e7970a; "
          "CPU 1756 24dbc777f2cb75cb; "
          "CONSTANTS 673 8e48c81dfa4cdc8e; "
          "DELEGATE 4095 062bda5692d621a4; "
          "PLAN 728 6abe6d2baf0f9cdf; "
-         "REPORT 2786 4fca0edac17880b0; "
-         "RUNTIME 32 be81838ade391fde"},
+         "REPORT 3750 9e7120ae142a9185; "
+         "RUNTIME 32 d972b76d639acdbe"},
     {"ppocr_mobile_v2_cls", "TOSA-1.0+FP", "x=1,3,48,192",
-         "file 712208 b1dfa8dc021b0f44; "
+         "file 712944 b3f386853b2b50b8; "
          "STRINGS 196 a500be939a59813a; "
          "SIGNATURE 208 229edb5f165dc96d; "
          "CPU 488 575de074697d45a9; "
          "CONSTANTS 16 88201fb960ff6465; "
-         "DELEGATE 617204 9a0a2e27cd3e8ccf; "
+         "DELEGATE 617908 692c37798f6f1f3a; "
          "PLAN 13320 e39b034cf1215e69; "
-         "REPORT 80480 17e504af30f1d52d; "
-         "RUNTIME 32 9af4bd697cc8b290"},
+         "REPORT 80507 ea18f3e0acfa5541; "
+         "RUNTIME 32 efde60951e00a270"},
 };
 
 static uint64_t fnv1a(const unsigned char *p, size_t n)

@@ -305,8 +305,8 @@ static void test_nearest_ties_compiled(void **state)
             tosac_program *p = NULL;
             if (tosac_compile_model(nearest_model(t, quantized), &o, &p, NULL, &err))
                 fail_msg("%s %s: compile: %s", t->coord, t->mode, err.msg);
-            assert_int_equal(p->n_delegates, 1);
-            assert_non_null(lt_find_op(p->delegates[0], TOSA_OP_RESIZE, 0));
+            assert_int_equal(tosac_program_n_delegates(p), 1);
+            assert_non_null(lt_find_op(tosac_program_delegate(p, 0), TOSA_OP_RESIZE, 0));
             if (tosac_program_run(p, &in, 1, &got, 1, &err))
                 fail_msg("%s %s: run: %s", t->coord, t->mode, err.msg);
             if (memcmp(got.data, want, (size_t)t->out_w * sizeof *want) != 0)
