@@ -212,10 +212,10 @@ static void test_onnx_model(void **state)
     /* inputs that do not fit the model: type, shape, count */
     char *odir = strdup(tu_join(dir, "outs"));
     char *i32 = strdup(npy("x_i32.npy", "<i4", "(1, 8, 20, 20)", "False", 4 * 3200));
-    row("input 'x' must be f32, got i32", odir,
+    row("x_i32.npy': input 'x' must be f32[1,8,20,20], got i32[1,8,20,20]", odir,
         (const char *const[]){"run", conv, "-i", i32, "-o", odir, NULL});
     char *shp = strdup(npy("x_shape.npy", "<f4", "(1, 8, 20, 21)", "False", 4 * 3360));
-    row("input 'x' must have shape f32[1,8,20,20], got [1,8,20,21]", odir,
+    row("x_shape.npy': input 'x' must be f32[1,8,20,20], got f32[1,8,20,21]", odir,
         (const char *const[]){"run", conv, "-i", shp, "-o", odir, NULL});
     row("more inputs given than there are (1)", odir,
         (const char *const[]){"run", conv, "-i", in, "-i", in, "-o", odir, NULL});
@@ -243,7 +243,7 @@ static void test_tosa_file(void **state)
     row("magic.tosa': truncated or corrupt ONNX model (invalid protobuf field number in "
         "ModelProto)", odir, (const char *const[]){"run", m, "-i", in, "-o", odir, NULL});
     char *conv_in = strdup(tu_shared(CONV_INPUT));
-    row("input 'input-0': expected f32[15,6], got f32[1,8,20,20]", odir,
+    row("x.npy': input 'input-0' must be [15,6], got f32[1,8,20,20]", odir,
         (const char *const[]){"run", g, "-i", conv_in, "-o", odir, NULL});
     free(g), free(odir), free(in), free(t), free(f), free(m), free(conv_in);
 }
@@ -278,7 +278,7 @@ static void test_program_file(void **state)
     row("section.prog: program: section 2 (kind 3): 5497558", odir,
         (const char *const[]){"run", sec, "-i", in, "-o", odir, NULL});
     char *i32 = strdup(npy("p_i32.npy", "<i4", "(1, 8, 20, 20)", "False", 4 * 3200));
-    row("input 'x' must be f32[1,8,20,20], got i32[1,8,20,20]", odir,
+    row("p_i32.npy': input 'x' must be f32[1,8,20,20], got i32[1,8,20,20]", odir,
         (const char *const[]){"run", prog, "-i", i32, "-o", odir, NULL});
     free(prog), free(in), free(odir), free(t), free(fl), free(mg), free(ver), free(sec);
     free(i32);

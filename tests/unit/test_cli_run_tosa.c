@@ -162,13 +162,13 @@ static void test_binding_errors(void **state)
     char *tmp = tu_mkdtemp();
     const int64_t s14[2] = {1, 4}, s41[2] = {4, 1};
     char *i8 = write_npy(tmp, "i8.npy", TOSAC_DT_I8, 2, s14, 0);
-    expect_error("tosac: error: input 'input-0': the data is i8, the graph declares i48",
+    expect_error("i8.npy': input 'input-0': the data is i8, the graph declares i48",
                  (const char *const[]){"run", graph, "-i", i8, NULL});
     char *wrong_shape = write_npy(tmp, "shape.npy", TOSAC_DT_I64, 2, s41, 0);
-    expect_error("tosac: error: input 'input-0': expected i48[1,4], got i48[4,1]",
+    expect_error("shape.npy': input 'input-0' must be [1,4], got i64[4,1]",
                  (const char *const[]){"run", graph, "-i", wrong_shape, NULL});
     char *big = write_npy(tmp, "big.npy", TOSAC_DT_I64, 2, s14, (int64_t)1 << 47);
-    expect_error("tosac: error: input 'input-0': value 140737488355328 at element 0 is out of i48 range",
+    expect_error("big.npy': input 'input-0': value 140737488355328 at element 0 is out of i48 range",
                  (const char *const[]){"run", graph, "-i", big, NULL});
     free(i8);
     free(wrong_shape);

@@ -1,11 +1,13 @@
 /* .npy I/O of a graph for the run subcommands (see cli_graph_io.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_graph_io.h"
 #include "cli_runtime.h"
 #include "tosac/npy.h"
 #include "util/fileio.h"
+#include "util/format.h"
 
 void cli_parse_input(char *v, cli_input *out)
 {
@@ -79,8 +81,35 @@ static int input_slot(const cli_input *in, const char *const *names, int n,
     return -1;
 }
 
+tosac_code cli_check_input(const char *path, const char *name, const tosac_tensor *t,
+                           tosac_dtype dtype, int rank, const int64_t *shape, tosac_error *err)
+{
+    int ok = dtype == TOSAC_DT_UNKNOWN || t->dtype == dtype;
+    if (rank >= 0) {
+        ok = ok && t->rank == rank;
+        for (int d = 0; ok && d < rank; d++)
+            ok = shape[d] < 0 || shape[d] == t->shape[d];
+    }
+    if (ok)
+        return TOSAC_OK;
+    char want[160], got[128];
+    size_t n = tosac_format(want, sizeof want, "%s",
+                            dtype == TOSAC_DT_UNKNOWN ? "" : tosac_dtype_name(dtype));
+    if (rank >= 0) { /* dimensions the graph leaves open print as ? */
+        n += tosac_format(want + n, sizeof want - n, "[");
+        for (int d = 0; d < rank; d++)
+            n += shape[d] < 0 ? tosac_format(want + n, sizeof want - n, "%s?", d ? "," : "")
+                              : tosac_format(want + n, sizeof want - n, "%s%lld", d ? "," : "",
+                                             (long long)shape[d]);
+        tosac_format(want + n, sizeof want - n, "]");
+    }
+    return tosac_fail(err, TOSAC_ERR_INPUT, "'%s': input '%s' must be %s, got %s%s", path, name,
+                      want, tosac_dtype_name(t->dtype),
+                      tosac_shape_str(t->rank, t->shape, got, sizeof got));
+}
+
 tosac_code cli_load_named_inputs(const cli_run_args *a, const char *const *names, int n,
-                                 tosac_tensor *vals, tosac_error *err)
+                                 const tosac_tensor *decl, tosac_tensor *vals, tosac_error *err)
 {
     for (int k = 0; k < a->n_inputs; k++) {
         int slot = input_slot(&a->inputs[k], names, n, vals, err);
@@ -89,6 +118,9 @@ tosac_code cli_load_named_inputs(const cli_run_args *a, const char *const *names
         if (vals[slot].data)
             return tosac_fail(err, TOSAC_ERR_INPUT, "input '%s' is given twice", names[slot]);
         tosac_code rc = tosac_npy_read(a->inputs[k].path, &vals[slot], err);
+        if (!rc && decl)
+            rc = cli_check_input(a->inputs[k].path, names[slot], &vals[slot], decl[slot].dtype,
+                                 decl[slot].rank, decl[slot].shape, err);
         if (rc)
             return rc;
     }
@@ -106,9 +138,20 @@ tosac_code cli_load_inputs(const cli_run_args *a, const ir_graph *g, tosac_tenso
     if (g->n_inputs > CLI_MAX_VALUES)
         return tosac_fail(err, TOSAC_ERR_UNSUPPORTED, "more than %d graph inputs",
                           CLI_MAX_VALUES);
-    for (int i = 0; i < g->n_inputs; i++)
-        names[i] = g->tensors[g->inputs[i]].name;
-    return cli_load_named_inputs(a, names, g->n_inputs, vals, err);
+    tosac_tensor *decl = calloc((size_t)g->n_inputs + 1, sizeof *decl);
+    if (!decl)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
+    for (int i = 0; i < g->n_inputs; i++) {
+        const ir_tensor *t = &g->tensors[g->inputs[i]];
+        names[i] = t->name;
+        decl[i].dtype = t->dtype;
+        decl[i].rank = t->rank;
+        for (int d = 0; d < t->rank; d++)
+            decl[i].shape[d] = t->shape[d];
+    }
+    tosac_code rc = cli_load_named_inputs(a, names, g->n_inputs, decl, vals, err);
+    free(decl);
+    return rc;
 }
 
 tosac_code cli_write_named_outputs(const char *dir, const char *const *names, int n,

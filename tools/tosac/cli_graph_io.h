@@ -31,9 +31,14 @@ tosac_code cli_load_inputs(const cli_run_args *a, const ir_graph *g, tosac_tenso
 tosac_code cli_write_outputs(const char *dir, const ir_graph *g, const tosac_tensor *outs,
                              tosac_error *err);
 
-/* The same over a list of n names (the runtime's signature). */
+/* The same over a list of n names (the runtime's signature); decl (NULL: no check) holds
+ * what each input must be, checked by cli_check_input as it is read. */
 tosac_code cli_load_named_inputs(const cli_run_args *a, const char *const *names, int n,
-                                 tosac_tensor *vals, tosac_error *err);
+                                 const tosac_tensor *decl, tosac_tensor *vals, tosac_error *err);
+/* A loaded input against its declaration: dtype TOSAC_DT_UNKNOWN, rank < 0 or a dimension
+ * < 0 is not declared. The error names the .npy file it came from. */
+tosac_code cli_check_input(const char *path, const char *name, const tosac_tensor *t,
+                           tosac_dtype dtype, int rank, const int64_t *shape, tosac_error *err);
 tosac_code cli_write_named_outputs(const char *dir, const char *const *names, int n,
                                    const tosac_tensor *const *outs, tosac_error *err);
 

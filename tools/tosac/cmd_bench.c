@@ -184,10 +184,10 @@ static tosac_code bind_inputs(const bench_args *a, const bench_slot *slots, int 
         tosac_code rc = tosac_npy_read(in->path, &vals[s], err);
         if (rc)
             return rc;
-        if (vals[s].dtype != slots[s].dtype)
-            return tosac_fail(err, TOSAC_ERR_INPUT, "input '%s': expected %s, got %s",
-                              slots[s].name, tosac_dtype_name(slots[s].dtype),
-                              tosac_dtype_name(vals[s].dtype));
+        rc = cli_check_input(in->path, slots[s].name, &vals[s], slots[s].dtype, slots[s].rank,
+                             slots[s].shape, err);
+        if (rc)
+            return rc;
     }
     uint64_t seed = 0x9e3779b97f4a7c15ull;
     for (int i = 0; i < n; i++) {

@@ -56,8 +56,17 @@ int run_program(int argc, char **argv)
         if (!ins)
             rc = tosac_fail(&err, TOSAC_ERR_INTERNAL, "out of memory");
     }
+    tosac_tensor *decl = rc ? NULL : calloc((size_t)n_in + 1, sizeof *decl);
+    if (!rc && !decl)
+        rc = tosac_fail(&err, TOSAC_ERR_INTERNAL, "out of memory");
+    for (int i = 0; !rc && i < n_in; i++) /* the signature only: dtype and shape */
+        decl[i] = (tosac_tensor){.dtype = tosac_rt_input(r.rt, i)->dtype,
+                                 .rank = tosac_rt_input(r.rt, i)->rank};
+    for (int i = 0; !rc && i < n_in; i++)
+        memcpy(decl[i].shape, tosac_rt_input(r.rt, i)->shape, sizeof decl[i].shape);
     if (!rc)
-        rc = cli_load_named_inputs(&a, in_names, n_in, ins, &err);
+        rc = cli_load_named_inputs(&a, in_names, n_in, decl, ins, &err);
+    free(decl);
     for (int i = 0; !rc && i < n_in; i++)
         rc = cli_rt_set_input(r.rt, i, &ins[i], &err);
     if (!rc)

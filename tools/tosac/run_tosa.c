@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cli_graph_io.h"
 #include "interp/interp_io.h"
 #include "tosac/interp.h"
 #include "tosac/npy.h"
@@ -200,10 +201,14 @@ int run_tosa(int argc, char **argv)
     for (; n_loaded < m->n_inputs; n_loaded++) {
         const tosa_tensor *decl = &m->tensors[m->inputs[n_loaded]];
         char what[300];
-        snprintf(what, sizeof what, "input '%s'", decl->name);
-        if ((rc = tosac_npy_read(a.inputs[slot[n_loaded]].path, &ins[n_loaded], &err)))
+        const char *path = a.inputs[slot[n_loaded]].path;
+        snprintf(what, sizeof what, "'%s': input '%s'", path, decl->name);
+        if ((rc = tosac_npy_read(path, &ins[n_loaded], &err)))
             goto out;
-        if ((rc = interp_adapt_tensor(&ins[n_loaded], decl->dtype, what, &err))) {
+        /* the dtype is adapted below (an int64 file for an i48 input, ...): the shape only */
+        if ((rc = cli_check_input(path, decl->name, &ins[n_loaded], TOSAC_DT_UNKNOWN, decl->rank,
+                                  decl->shape, &err)) ||
+            (rc = interp_adapt_tensor(&ins[n_loaded], decl->dtype, what, &err))) {
             n_loaded++; /* interp_adapt_tensor leaves it allocated */
             goto out;
         }
