@@ -1,4 +1,4 @@
-/* Helpers for the pass tests (tests/unit/test_pass_*.c): building small IR graphs, running a
+/* Helpers for the pass tests (tests/unit/passes/test_pass_*.c): building small IR graphs, running a
  * pass, running a graph on the CPU executor. Header-only. */
 #ifndef TOSAC_PASSES_TESTUTIL_H
 #define TOSAC_PASSES_TESTUTIL_H
