@@ -78,7 +78,6 @@ static tosac_code read_value(lower_ctx *c, const ir_node *n, double *v)
 
 static tosac_code lower_pad(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
         return lx_unsupported(c, n, "needs an input and an output");
@@ -115,6 +114,6 @@ static tosac_code lower_pad(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_pad[] = {
-    {IR_DOMAIN_ONNX, "Pad", lower_pad},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Pad", lower_pad, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };
