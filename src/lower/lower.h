@@ -64,6 +64,7 @@ enum {
 /* const_params masks (bit k: input k; bit 31: every input from 31 on, onnxop_slot_in) */
 #define LOWER_CONST_NONE 0u
 #define LOWER_CONST_FROM1 0xfffffffeu /* shape / axes / sizes operands after the data input */
+#define LOWER_CONST_IN1 0x2u          /* input 1 alone (CenterCropPad's shape) */
 
 typedef struct lower_rule {
     const char *domain;    /* IR_DOMAIN_ONNX ("") or IR_DOMAIN_TOSAC */

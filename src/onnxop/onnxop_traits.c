@@ -36,6 +36,7 @@ const onnxop_traits onnxop_traits_table[] = {
     {"AveragePool", 0, Q_SHARED, S(0), 0, 0, 0},
     {"Bernoulli", NO_CONST_FOLD, Q_NONE, 0, 0, 0, 0},
     {"Cast", NO_QDQ_FOLD, Q_NONE, 0, 0, 0, 0},
+    {"CenterCropPad", 0, Q_SHARED, S(0), 0, 0, S(1)},
     {"Clip", FUSABLE_ACT, Q_OWN, S(0), 0, S(1) | S(2), 0},
     {"Concat", 0, Q_SHARED, ALL, ALL, 0, 0},
     {"Constant", NO_QDQ_FOLD | NO_CONST_FOLD, Q_NONE, 0, 0, 0, 0},
