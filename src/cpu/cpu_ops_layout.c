@@ -1,10 +1,11 @@
-/* Data layout operators: Transpose, Concat, Split, Slice, Pad, Expand, Tile, DepthToSpace,
- * SpaceToDepth, Trilu. Most are one strided copy (kern_strided_copy). */
+/* Data layout operators: Transpose, Concat, Split, Slice, Pad, CenterCropPad, Expand, Tile,
+ * DepthToSpace, SpaceToDepth, Trilu. Most are one strided copy (kern_strided_copy). */
 #include "cpu/cpu_internal.h"
 
 #include <string.h>
 
 #include "kernels/layout.h"
+#include "onnxop/onnxop_crop.h"
 
 /* perm, checked to be a permutation once (prepare step); eval checks its length against
  * the input's rank. */
@@ -369,6 +370,32 @@ static tosac_code op_pad(cpu_ctx *c)
     return TOSAC_OK;
 }
 
+/* CenterCropPad: a constant-mode pad whose negative pads crop (onnxop_crop.c's geometry). */
+static tosac_code op_center_crop_pad(cpu_ctx *c)
+{
+    const tosac_tensor *x, *st;
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (rc || (rc = cpu_req(c, 1, &st)))
+        return rc;
+    int64_t target[TOSAC_MAX_RANK], before[TOSAC_MAX_RANK], after[TOSAC_MAX_RANK];
+    int nt;
+    onnxop_crop_pad cp;
+    if ((rc = cpu_ints(c, st, target, TOSAC_MAX_RANK, &nt)) ||
+        (rc = onnxop_center_crop_pad(c->node, x->rank, x->shape, target, nt, &cp, c->err)))
+        return rc;
+    for (int k = 0; k < x->rank; k++) {
+        before[k] = -cp.start[k];
+        after[k] = cp.out[k] - x->shape[k] - before[k];
+    }
+    tosac_tensor *y;
+    if ((rc = cpu_out(c, 0, x->dtype, x->rank, cp.out, &y)))
+        return rc;
+    const uint64_t zero[2] = {0, 0};
+    kern_pad(tosac_dtype_size(x->dtype), x->rank, x->shape, before, after, KERN_PAD_CONSTANT,
+             zero, x->data, y->data);
+    return TOSAC_OK;
+}
+
 /* Expand: broadcast x to shape (bidirectionally). */
 static tosac_code op_expand(cpu_ctx *c)
 {
@@ -557,6 +584,7 @@ const cpu_op_entry cpu_ops_layout[] = {
     {"Split", op_split, 0, &split_prep_op},
     {"Slice", op_slice, 0, &slice_prep_op},
     {"Pad", op_pad, 0, NULL},
+    {"CenterCropPad", op_center_crop_pad, 0, NULL},
     {"Expand", op_expand, 0, NULL},
     {"Tile", op_tile, 0, NULL},
     {"DepthToSpace", op_d2s, 0, NULL},

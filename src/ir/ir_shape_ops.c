@@ -1,6 +1,7 @@
 /* Per-operator static shape rules (ONNX semantics, opsets 9..21). Each rule reads static
  * input shapes and known small integer values and sets every output's dtype and shape. */
 #include "ir_shape.h"
+#include "onnxop/onnxop_crop.h"
 #include "onnxop/onnxop_matmul.h"
 #include "onnxop/onnxop_window.h"
 
@@ -853,6 +854,22 @@ static tosac_code r_pad(shape_ctx *c, int node)
     return sh_set(c, node, 0, x->dtype, x->rank, out);
 }
 
+/* CenterCropPad: the listed axes take the constant target lengths (onnxop_crop.c). */
+static tosac_code r_center_crop_pad(shape_ctx *c, int node)
+{
+    const ir_tensor *x;
+    if (sh_need(c, node, 0, &x))
+        return c->err->code;
+    int64_t target[TOSAC_MAX_RANK];
+    int nt;
+    if (!sh_ints(c, node, 1, target, &nt, TOSAC_MAX_RANK))
+        return sh_fail(c, node, "shape is not a known constant");
+    onnxop_crop_pad cp;
+    if (onnxop_center_crop_pad(NODE, x->rank, x->shape, target, nt, &cp, c->err))
+        return c->err->code;
+    return sh_set(c, node, 0, x->dtype, x->rank, cp.out);
+}
+
 static tosac_code r_reduce(shape_ctx *c, int node)
 {
     const ir_tensor *x;
@@ -1040,7 +1057,7 @@ static const struct {
     {"Squeeze", r_squeeze_op}, {"Unsqueeze", r_unsqueeze_op}, {"Concat", r_concat},
     {"Split", r_split}, {"Slice", r_slice}, {"Gather", r_gather}, {"Shape", r_shape},
     {"Size", r_size}, {"Constant", r_constant}, {"ConstantOfShape", r_constant_of_shape},
-    {"Range", r_range}, {"Pad", r_pad},
+    {"Range", r_range}, {"Pad", r_pad}, {"CenterCropPad", r_center_crop_pad},
     {"ReduceSum", r_reduce}, {"ReduceMean", r_reduce}, {"ReduceMax", r_reduce},
     {"ReduceMin", r_reduce}, {"ReduceProd", r_reduce}, {"ReduceL1", r_reduce},
     {"ReduceL2", r_reduce}, {"ReduceLogSumExp", r_reduce}, {"ReduceSumSquare", r_reduce},

@@ -53,17 +53,41 @@ typedef struct lower_ctx {
 
 typedef tosac_code (*lower_fn)(lower_ctx *c, const ir_node *n);
 
+/* A rule's preconditions, checked once by lower_node before the rule runs (a failed one is
+ * TOSAC_ERR_UNSUPPORTED naming the tensor or operand, as the rules used to write it). */
+enum {
+    LOWER_PRE_NONE = 0,
+    /* every present input and output has a known dtype, rank and dims, and a size within
+       TOSAC_MAX_TENSOR_BYTES (so element counts cannot overflow): lower_check_static */
+    LOWER_PRE_STATIC = 1u << 0,
+};
+/* const_params masks (bit k: input k; bit 31: every input from 31 on, onnxop_slot_in) */
+#define LOWER_CONST_NONE 0u
+#define LOWER_CONST_FROM1 0xfffffffeu /* shape / axes / sizes operands after the data input */
+#define LOWER_CONST_IN1 0x2u          /* input 1 alone (CenterCropPad's shape) */
+
 typedef struct lower_rule {
     const char *domain;    /* IR_DOMAIN_ONNX ("") or IR_DOMAIN_TOSAC */
     const char *op_type;
     lower_fn fn;
+    unsigned pre;          /* LOWER_PRE_* flags */
+    uint32_t const_params; /* present inputs that must be compile-time constants (shapes,
+                              axes: a runtime one would be a delegate input nothing reads) */
 } lower_rule;
 
 /* ---- the rule table (lower_registry.c) ---- */
 /* The rule for (domain, op_type); NULL if none. domain NULL means ONNX. */
+const lower_rule *lower_find(const char *domain, const char *op_type);
+/* Its function (NULL if none). */
 lower_fn lower_find_rule(const char *domain, const char *op_type);
-/* Runs the node's rule; TOSAC_ERR_UNSUPPORTED "no TOSA lowering for X" when there is none. */
+/* Runs the node's rule after its preconditions; TOSAC_ERR_UNSUPPORTED "no TOSA lowering for
+ * X" when there is none. Rules read the model's opset from c->opset. */
 tosac_code lower_node(lower_ctx *c, const ir_node *n);
+/* The LOWER_PRE_STATIC check on its own. (A rule declines a case with lx_unsupported,
+ * lower_extra.h: "<op>: <reason>" as TOSAC_ERR_UNSUPPORTED.) */
+tosac_code lower_check_static(lower_ctx *c, const ir_node *n);
+/* The const_params check on its own: every present input in mask is a constant. */
+tosac_code lower_check_const_params(lower_ctx *c, const ir_node *n, uint32_t mask);
 
 /* ---- context (lower_ctx.c) ---- */
 tosac_code lower_ctx_init(lower_ctx *c, const tosa_spec *spec, const ir_graph *g, tosa_block *b,

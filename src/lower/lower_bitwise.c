@@ -40,7 +40,6 @@ static tosac_code check_operands(lower_ctx *c, const ir_node *n)
 
 static tosac_code emit(lower_ctx *c, const ir_node *n, tosa_op op)
 {
-    LX_REQUIRE_STATIC(c, n);
     tosac_code rc = check_operands(c, n);
     if (rc)
         return rc;
@@ -99,10 +98,10 @@ static tosac_code lower_shift(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_bitwise[] = {
-    {IR_DOMAIN_ONNX, "BitwiseNot", lower_not},
-    {IR_DOMAIN_ONNX, "BitwiseAnd", lower_and},
-    {IR_DOMAIN_ONNX, "BitwiseOr", lower_or},
-    {IR_DOMAIN_ONNX, "BitwiseXor", lower_xor},
-    {IR_DOMAIN_ONNX, "BitShift", lower_shift},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "BitwiseNot", lower_not, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "BitwiseAnd", lower_and, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "BitwiseOr", lower_or, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "BitwiseXor", lower_xor, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "BitShift", lower_shift, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -24,7 +24,6 @@ static int float_to_int(lower_ctx *c, int x, int rank, tosac_dtype dt, int out)
 
 static tosac_code lower_cast(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
         return lx_unsupported(c, n, "needs an input and an output");
@@ -57,7 +56,6 @@ static tosac_code lower_cast(lower_ctx *c, const ir_node *n)
 /* Output slot i gets the input, unchanged in real value. */
 static tosac_code pass_through(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
         return lx_unsupported(c, n, "needs an input and an output");
@@ -76,7 +74,6 @@ static tosac_code pass_through(lower_ctx *c, const ir_node *n)
 
 static tosac_code lower_dropout(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     if (n->n_inputs >= 3 && n->inputs[2] >= 0) {
         tosac_tensor t;
         if (!lower_in_const(c, n, 2, &t) || t.dtype != TOSAC_DT_BOOL ||
@@ -106,9 +103,9 @@ static tosac_code lower_dropout(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_cast[] = {
-    {IR_DOMAIN_ONNX, "Cast", lower_cast},
-    {IR_DOMAIN_ONNX, "CastLike", lower_cast},
-    {IR_DOMAIN_ONNX, "Identity", pass_through},
-    {IR_DOMAIN_ONNX, "Dropout", lower_dropout},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Cast", lower_cast, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "CastLike", lower_cast, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Identity", pass_through, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Dropout", lower_dropout, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -30,7 +30,6 @@ static int comparable(lower_ctx *c, const ir_node *n, int i, double common, int 
 
 static tosac_code lower_cmp(lower_ctx *c, const ir_node *n, tosa_op op, bool swap)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_in_ir(c, n, 1), *z = lower_out_ir(c, n, 0);
     if (n->n_inputs != 2 || !x || !y || !z)
         return lx_unsupported(c, n, "needs two inputs and an output");
@@ -68,7 +67,6 @@ static tosac_code lower_cmp(lower_ctx *c, const ir_node *n, tosa_op op, bool swa
 
 static tosac_code lower_logic(lower_ctx *c, const ir_node *n, tosa_op op)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *z = lower_out_ir(c, n, 0);
     if (!z || !lower_in_ir(c, n, 0))
         return lx_unsupported(c, n, "needs an input and an output");
@@ -99,7 +97,6 @@ static int branch(lower_ctx *c, const ir_node *n, int i, const ir_tensor *z)
 
 static tosac_code lower_where(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *z = lower_out_ir(c, n, 0);
     if (n->n_inputs != 3 || !z || !lower_in_ir(c, n, 0) || !lower_in_ir(c, n, 1) ||
         !lower_in_ir(c, n, 2))
@@ -123,15 +120,15 @@ static tosac_code lower_xor(lower_ctx *c, const ir_node *n) { return lower_logic
 static tosac_code lower_not(lower_ctx *c, const ir_node *n) { return lower_logic(c, n, TOSA_OP_LOGICAL_NOT); }
 
 const lower_rule lower_rules_compare[] = {
-    {IR_DOMAIN_ONNX, "Equal", lower_equal},
-    {IR_DOMAIN_ONNX, "Greater", lower_greater},
-    {IR_DOMAIN_ONNX, "GreaterOrEqual", lower_greater_eq},
-    {IR_DOMAIN_ONNX, "Less", lower_less},
-    {IR_DOMAIN_ONNX, "LessOrEqual", lower_less_eq},
-    {IR_DOMAIN_ONNX, "And", lower_and},
-    {IR_DOMAIN_ONNX, "Or", lower_or},
-    {IR_DOMAIN_ONNX, "Xor", lower_xor},
-    {IR_DOMAIN_ONNX, "Not", lower_not},
-    {IR_DOMAIN_ONNX, "Where", lower_where},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Equal", lower_equal, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Greater", lower_greater, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "GreaterOrEqual", lower_greater_eq, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Less", lower_less, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "LessOrEqual", lower_less_eq, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "And", lower_and, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Or", lower_or, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Xor", lower_xor, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Not", lower_not, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Where", lower_where, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "lower/lower.h"
+#include "lower/lower_extra.h"
 #include "onnxop/onnxop_window.h"
 
 typedef struct conv_geom {
@@ -32,11 +33,6 @@ typedef struct conv_geom {
     int64_t crop[2];         /* trailing input rows / columns no window reads (sliced off) */
 } conv_geom;
 
-static tosac_code unsupported(lower_ctx *c, const char *what)
-{
-    return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "Conv: %s", what);
-}
-
 /* ONNX pads/auto_pad -> TOSA pads, trimmed (and the input cropped) so the output size
  * divides exactly (TOSA requires (in - 1 + pads - (k - 1) * d) % stride == 0; ONNX floors). */
 static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x, const ir_tensor *w,
@@ -44,7 +40,7 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x, c
 {
     int r = x->rank;
     if ((r != 4 && r != 3) || w->rank != r || y->rank != r)
-        return unsupported(c, "only 1-D and 2-D convolutions are lowered");
+        return lx_unsupported(c, n, "only 1-D and 2-D convolutions are lowered");
     int sp = r - 2, o = 2 - sp; /* spatial dims; a 1-D one is the width (o: first 2-D dim) */
     g->n = x->shape[0]; g->c = x->shape[1];
     g->h = sp == 2 ? x->shape[2] : 1; g->w = x->shape[r - 1];
@@ -55,14 +51,14 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x, c
     g->groups = 1;
     if (g->depthwise) {
         if (g->oc % g->c != 0)
-            return unsupported(c, "depthwise output channels not a multiple of the input's");
+            return lx_unsupported(c, n, "depthwise output channels not a multiple of the input's");
         g->mult = g->oc / g->c;
     } else if (group > 1) {
         if (g->c % group != 0 || g->oc % group != 0 || w->shape[1] != g->c / group)
-            return unsupported(c, "group does not divide the channels");
+            return lx_unsupported(c, n, "group does not divide the channels");
         g->groups = group;
     } else if (w->shape[1] != g->c) {
-        return unsupported(c, "weight channels do not match the input");
+        return lx_unsupported(c, n, "weight channels do not match the input");
     }
     /* the ONNX window (onnxop_window.c): pads in effect, auto_pad resolved */
     onnx_window win;
@@ -75,12 +71,12 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x, c
     tosac_error_clear(&le);
     if (onnx_window_parse(n, sp, &win, &le) ||
         onnx_window_forward(n, &win, insp, ksp, osp, pbsp, pesp, &le))
-        return unsupported(c, le.msg);
+        return lx_unsupported(c, n, "%s", le.msg);
     g->stride[0] = g->stride[1] = g->dil[0] = g->dil[1] = 1;
     int64_t in[2] = {g->h, g->w}, k[2] = {g->kh, g->kw}, pb[2] = {0, 0}, pe[2] = {0, 0};
     for (int d = 0; d < sp; d++) {
         if (win.s[d] > INT32_MAX || win.d[d] > INT32_MAX)
-            return unsupported(c, "stride or dilation beyond int32");
+            return lx_unsupported(c, n, "stride or dilation beyond int32");
         g->stride[o + d] = (int32_t)win.s[d];
         g->dil[o + d] = (int32_t)win.d[d];
         pb[o + d] = pbsp[d];
@@ -90,7 +86,7 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x, c
     for (int d = 0; d < 2; d++) {
         int64_t span = in[d] - 1 + pb[d] + pe[d] - (k[d] - 1) * g->dil[d];
         if (span < 0 || g->stride[d] < 1 || g->dil[d] < 1)
-            return unsupported(c, "kernel larger than the padded input");
+            return lx_unsupported(c, n, "kernel larger than the padded input");
         int64_t rem = span % g->stride[d];
         /* The last `rem` rows of the padded input are past every window: trim them from the
          * end padding first, then slice the rest off the input itself (a 1x1 stride-2 conv on
@@ -98,7 +94,7 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x, c
         g->crop[d] = rem > pe[d] ? rem - pe[d] : 0;
         pe[d] = rem > pe[d] ? 0 : pe[d] - rem;
         if ((span - rem) / g->stride[d] + 1 != out[d])
-            return unsupported(c, "output size does not match the attributes");
+            return lx_unsupported(c, n, "output size does not match the attributes");
     }
     g->pad[0] = (int32_t)pb[0]; g->pad[1] = (int32_t)pe[0];
     g->pad[2] = (int32_t)pb[1]; g->pad[3] = (int32_t)pe[1];
@@ -251,9 +247,9 @@ static tosac_code lower_conv3d(lower_ctx *c, const ir_node *n, const ir_tensor *
 {
     if (W->rank != 5 || Y->rank != 5 || W->shape[1] != X->shape[1] ||
         ir_node_attr_int(n, "group", 1) != 1)
-        return unsupported(c, "grouped 3-D convolution");
+        return lx_unsupported(c, n, "grouped 3-D convolution");
     if (strcmp(ir_node_attr_string(n, "auto_pad", "NOTSET"), "NOTSET") != 0)
-        return unsupported(c, "3-D convolution with auto_pad");
+        return lx_unsupported(c, n, "3-D convolution with auto_pad");
     int cnt;
     int32_t st[3] = {1, 1, 1}, dl[3] = {1, 1, 1}, pad[6] = {0};
     const int64_t *v = ir_node_attr_ints(n, "strides", &cnt);
@@ -272,17 +268,17 @@ static tosac_code lower_conv3d(lower_ctx *c, const ir_node *n, const ir_tensor *
                        (W->shape[2 + d] - 1) * dl[d];
         if (st[d] < 1 || dl[d] < 1 || span < 0 || span % st[d] != 0 ||
             span / st[d] + 1 != Y->shape[2 + d])
-            return unsupported(c, "3-D convolution whose padding does not fit the output exactly");
+            return lx_unsupported(c, n, "3-D convolution whose padding does not fit the output exactly");
     }
     tosac_tensor wv;
     if (!lower_in_const(c, n, 1, &wv) || wv.dtype != W->dtype)
-        return unsupported(c, "weights are not constant");
+        return lx_unsupported(c, n, "weights are not constant");
     bool quant = lower_is_quantized(X);
     if (quant && (!lower_is_quantized(W) || !lower_is_quantized(Y)))
-        return unsupported(c, "input is quantized but the weights or output are not");
+        return lx_unsupported(c, n, "input is quantized but the weights or output are not");
     int64_t wzp = 0;
     if (quant && !weight_zp(W, &wzp))
-        return unsupported(c, "per-channel weight zero points differ");
+        return lx_unsupported(c, n, "per-channel weight zero points differ");
     tosac_dtype acc = !quant ? X->dtype : X->dtype == TOSAC_DT_I16 ? TOSAC_DT_I48 : TOSAC_DT_I32;
     int64_t oc = W->shape[0], ic = W->shape[1], kk = W->shape[2] * W->shape[3] * W->shape[4];
     size_t es = tosac_dtype_size(wv.dtype);
@@ -341,7 +337,7 @@ static tosac_code lower_conv(lower_ctx *c, const ir_node *n)
 {
     const ir_tensor *X = lower_in_ir(c, n, 0), *W = lower_in_ir(c, n, 1), *Y = lower_out_ir(c, n, 0);
     if (!X || !W || !Y)
-        return unsupported(c, "missing input or output");
+        return lx_unsupported(c, n, "missing input or output");
     if (X->rank == 5)
         return lower_conv3d(c, n, X, W, Y);
     conv_geom g;
@@ -351,18 +347,18 @@ static tosac_code lower_conv(lower_ctx *c, const ir_node *n)
         return rc;
     tosac_tensor wv;
     if (!lower_in_const(c, n, 1, &wv) || wv.dtype != W->dtype)
-        return unsupported(c, "weights are not constant");
+        return lx_unsupported(c, n, "weights are not constant");
     bool quant = lower_is_quantized(X);
     tosac_dtype acc;
     if (!quant)
         acc = X->dtype == TOSAC_DT_F32 ? TOSAC_DT_F32 : X->dtype;
     else if (!lower_is_quantized(W) || !lower_is_quantized(Y))
-        return unsupported(c, "input is quantized but the weights or output are not");
+        return lx_unsupported(c, n, "input is quantized but the weights or output are not");
     else
         acc = X->dtype == TOSAC_DT_I16 ? TOSAC_DT_I48 : TOSAC_DT_I32;
     int64_t wzp = 0;
     if (quant && !weight_zp(W, &wzp))
-        return unsupported(c, "per-channel weight zero points differ");
+        return lx_unsupported(c, n, "per-channel weight zero points differ");
 
     int x = lower_in(c, n, 0);
     int64_t nchw[4] = {g.n, g.c, g.h, g.w};
@@ -416,6 +412,6 @@ static tosac_code lower_conv(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_conv[] = {
-    {IR_DOMAIN_ONNX, "Conv", lower_conv},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Conv", lower_conv, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

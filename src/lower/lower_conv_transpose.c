@@ -152,7 +152,6 @@ static int one_group(lower_ctx *c, const tc_emit *e, int64_t gi)
 
 static tosac_code lower_conv_transpose(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *X = lower_in_ir(c, n, 0), *W = lower_in_ir(c, n, 1);
     const ir_tensor *Y = lower_out_ir(c, n, 0);
     if (!X || !W || !Y)
@@ -218,6 +217,6 @@ static tosac_code lower_conv_transpose(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_conv_transpose[] = {
-    {IR_DOMAIN_ONNX, "ConvTranspose", lower_conv_transpose},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "ConvTranspose", lower_conv_transpose, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

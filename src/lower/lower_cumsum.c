@@ -14,7 +14,6 @@
 
 static tosac_code lower_cumsum(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *X = lower_in_ir(c, n, 0), *Y = lower_out_ir(c, n, 0);
     if (!X || !Y || X->rank < 1)
         return lx_unsupported(c, n, "needs an input of rank >= 1 and an output");
@@ -102,6 +101,6 @@ static tosac_code lower_cumsum(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_cumsum[] = {
-    {IR_DOMAIN_ONNX, "CumSum", lower_cumsum},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "CumSum", lower_cumsum, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -31,7 +31,6 @@ static int slice3(lower_ctx *c, int t, const int64_t start[3], const int64_t siz
 
 static tosac_code lower_dft(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *X = lower_in_ir(c, n, 0), *Y = lower_out_ir(c, n, 0);
     if (!X || !Y)
         return lx_unsupported(c, n, "needs an input and an output");
@@ -161,6 +160,6 @@ static tosac_code lower_dft(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_dft[] = {
-    {IR_DOMAIN_ONNX, "DFT", lower_dft},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "DFT", lower_dft, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -27,7 +27,6 @@ static bool const_has_zero(const lower_ctx *c, const ir_node *n)
 
 static tosac_code lower_int_div(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *A = lower_in_ir(c, n, 0), *B = lower_in_ir(c, n, 1);
     const ir_tensor *Y = lower_out_ir(c, n, 0);
     if (!A || !B || !Y || n->n_inputs != 2)
@@ -56,6 +55,6 @@ static tosac_code lower_int_div(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_div[] = {
-    {IR_DOMAIN_ONNX, "Div", lower_int_div},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Div", lower_int_div, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -107,8 +107,8 @@ static tosac_code lower_sub(lower_ctx *c, const ir_node *n) { return lower_binar
 static tosac_code lower_mul(lower_ctx *c, const ir_node *n) { return lower_binary(c, n, TOSA_OP_MUL); }
 
 const lower_rule lower_rules_elementwise[] = {
-    {IR_DOMAIN_ONNX, "Add", lower_add},
-    {IR_DOMAIN_ONNX, "Sub", lower_sub},
-    {IR_DOMAIN_ONNX, "Mul", lower_mul},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Add", lower_add, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Sub", lower_sub, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Mul", lower_mul, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

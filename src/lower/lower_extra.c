@@ -17,33 +17,6 @@ tosac_code lx_unsupported(lower_ctx *c, const ir_node *n, const char *fmt, ...)
     return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "%s: %s", n->op_type, msg);
 }
 
-static tosac_code check_one(lower_ctx *c, const ir_node *n, const ir_tensor *t)
-{
-    if (t->dtype == TOSAC_DT_UNKNOWN || t->rank < 0)
-        return lx_unsupported(c, n, "'%s' has an unknown type or rank", t->name);
-    for (int d = 0; d < t->rank; d++)
-        if (t->shape[d] < 0)
-            return lx_unsupported(c, n, "'%s' has an unknown dimension %d", t->name, d);
-    size_t nbytes;
-    tosac_error e;
-    tosac_error_clear(&e);
-    if (tosac_shape_check(t->dtype, t->rank, t->shape, &nbytes, &e))
-        return lx_unsupported(c, n, "'%s' is too large", t->name);
-    return TOSAC_OK;
-}
-
-tosac_code lx_check_static(lower_ctx *c, const ir_node *n)
-{
-    tosac_code rc = TOSAC_OK;
-    for (int i = 0; !rc && i < n->n_inputs; i++)
-        if (n->inputs[i] >= 0 && lower_in_ir(c, n, i))
-            rc = check_one(c, n, lower_in_ir(c, n, i));
-    for (int i = 0; !rc && i < n->n_outputs; i++)
-        if (n->outputs[i] >= 0 && lower_out_ir(c, n, i))
-            rc = check_one(c, n, lower_out_ir(c, n, i));
-    return rc;
-}
-
 tosac_code lx_code(const lower_ctx *c)
 {
     return c->err && c->err->code ? c->err->code : TOSAC_ERR_INTERNAL;

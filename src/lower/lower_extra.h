@@ -9,19 +9,9 @@
 
 #include "lower/lower.h"
 
-/* "<op>: <reason>" as TOSAC_ERR_UNSUPPORTED. */
+/* "<op>: <reason>" as TOSAC_ERR_UNSUPPORTED: the one way every rule family declines a case. */
 tosac_code lx_unsupported(lower_ctx *c, const ir_node *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Every present input and output of n has a known dtype, rank and dims, and a size within
- * TOSAC_MAX_TENSOR_BYTES (so element counts cannot overflow); else UNSUPPORTED naming the
- * tensor. Each rule of these families calls it first. */
-tosac_code lx_check_static(lower_ctx *c, const ir_node *n);
-#define LX_REQUIRE_STATIC(c, n)                                                                \
-    do {                                                                                       \
-        tosac_code rc_ = lx_check_static((c), (n));                                            \
-        if (rc_)                                                                               \
-            return rc_;                                                                        \
-    } while (0)
 /* The error code to return after an emitter gave -1 (INTERNAL if none was recorded). */
 tosac_code lx_code(const lower_ctx *c);
 

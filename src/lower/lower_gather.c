@@ -111,7 +111,6 @@ static tosac_code fold(lower_ctx *c, const ir_node *n, const tosac_tensor *dv,
 
 static tosac_code lower_gather(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *ind = lower_in_ir(c, n, 1),
                     *y = lower_out_ir(c, n, 0);
     if (n->n_inputs != 2 || !x || !ind || !y)
@@ -185,7 +184,6 @@ static void base_offsets(const ir_tensor *x, const ir_tensor *ind, int axis, int
 
 static tosac_code lower_gather_elements(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *ind = lower_in_ir(c, n, 1);
     if (n->n_inputs != 2 || !x || !ind || !lower_out_ir(c, n, 0))
         return lx_unsupported(c, n, "needs data, indices and an output");
@@ -246,7 +244,7 @@ static tosac_code lower_gather_elements(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_gather[] = {
-    {IR_DOMAIN_ONNX, "Gather", lower_gather},
-    {IR_DOMAIN_ONNX, "GatherElements", lower_gather_elements},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Gather", lower_gather, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "GatherElements", lower_gather_elements, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -2,29 +2,16 @@
  * (CONCAT), Split (one SLICE per output), Slice (SLICE, with REVERSE for step -1).
  *
  * The output shapes are static (shape inference ran), so shape-like operands (Reshape's shape,
- * Squeeze axes, Split sizes) only have to be constants: the lowering reads the result shapes.
+ * Squeeze axes, Split sizes) only have to be constants (the rules' LOWER_CONST_FROM1
+ * precondition: a runtime shape would become a delegate input no operator reads): the
+ * lowering reads the result shapes.
  * Quantized values pass through with their parameters; when an output's quantization differs
  * from its input's (a QDQ graph may requantize at any edge), a RESCALE to the output's
  * parameters follows (Concat rescales each input that differs before concatenating). */
 #include <string.h>
 
 #include "lower/lower.h"
-
-static tosac_code unsupported(lower_ctx *c, const ir_node *n, const char *what)
-{
-    return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "%s: %s", n->op_type, what);
-}
-
-/* Inputs from slot `from` on describe shapes or axes: they must be compile-time constants
- * (a runtime shape would become a delegate input no operator reads). */
-static tosac_code shape_inputs_const(lower_ctx *c, const ir_node *n, int from)
-{
-    tosac_tensor v;
-    for (int i = from; i < n->n_inputs; i++)
-        if (n->inputs[i] >= 0 && !lower_in_const(c, n, i, &v))
-            return unsupported(c, n, "a shape or axes operand is computed at run time");
-    return TOSAC_OK;
-}
+#include "lower/lower_extra.h"
 
 static bool same_quant(const ir_tensor *a, const ir_tensor *b)
 {
@@ -42,7 +29,7 @@ static int requantize(lower_ctx *c, const ir_node *n, int t, const ir_tensor *x,
 {
     if (!lower_is_quantized(x) || !lower_is_quantized(y) || x->quant->n != 1 ||
         y->quant->n != 1) {
-        unsupported(c, n, "input and output are not both quantized per tensor");
+        lx_unsupported(c, n, "input and output are not both quantized per tensor");
         return -1;
     }
     double s = lower_qscale(x) / lower_qscale(y);
@@ -56,7 +43,7 @@ static int begin_out(lower_ctx *c, const ir_node *n, const ir_tensor *x, int i)
 {
     const ir_tensor *y = lower_out_ir(c, n, i);
     if (!y) {
-        unsupported(c, n, "missing output");
+        lx_unsupported(c, n, "missing output");
         return -1;
     }
     if (same_quant(x, y))
@@ -78,10 +65,7 @@ static tosac_code lower_to_reshape(lower_ctx *c, const ir_node *n)
 {
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
-        return unsupported(c, n, "missing input or output");
-    tosac_code rc = shape_inputs_const(c, n, 1);
-    if (rc)
-        return rc;
+        return lx_unsupported(c, n, "missing input or output");
     int in = lower_in(c, n, 0);
     int dst = in < 0 ? -1 : begin_out(c, n, x, 0);
     if (dst < 0 || lower_reshape(c, in, y->rank, y->shape, dst) < 0)
@@ -93,16 +77,16 @@ static tosac_code lower_transpose_node(lower_ctx *c, const ir_node *n)
 {
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y || x->rank != y->rank)
-        return unsupported(c, n, "missing input or output");
+        return lx_unsupported(c, n, "missing input or output");
     int32_t perms[TOSAC_MAX_RANK];
     int cnt;
     const int64_t *p = ir_node_attr_ints(n, "perm", &cnt);
     if (p && cnt != x->rank)
-        return unsupported(c, n, "perm does not match the rank");
+        return lx_unsupported(c, n, "perm does not match the rank");
     for (int i = 0; i < x->rank; i++) {
         int64_t v = p ? p[i] : x->rank - 1 - i; /* default: reverse the dimensions */
         if (v < 0 || v >= x->rank)
-            return unsupported(c, n, "perm entry out of range");
+            return lx_unsupported(c, n, "perm entry out of range");
         perms[i] = (int32_t)v;
     }
     int in = lower_in(c, n, 0);
@@ -123,15 +107,15 @@ static tosac_code lower_concat(lower_ctx *c, const ir_node *n)
 {
     const ir_tensor *y = lower_out_ir(c, n, 0);
     if (!y || n->n_inputs < 1 || n->n_inputs > 64)
-        return unsupported(c, n, "needs 1 to 64 inputs and an output");
+        return lx_unsupported(c, n, "needs 1 to 64 inputs and an output");
     int axis = norm_axis(ir_node_attr_int(n, "axis", 0), y->rank);
     if (axis < 0)
-        return unsupported(c, n, "axis out of range");
+        return lx_unsupported(c, n, "axis out of range");
     int ins[64];
     for (int i = 0; i < n->n_inputs; i++) {
         const ir_tensor *x = lower_in_ir(c, n, i);
         if (!x)
-            return unsupported(c, n, "an input is missing");
+            return lx_unsupported(c, n, "an input is missing");
         ins[i] = lower_in(c, n, i);
         if (ins[i] >= 0 && !same_quant(x, y))
             ins[i] = requantize(c, n, ins[i], x, y, -1);
@@ -164,13 +148,10 @@ static tosac_code lower_split(lower_ctx *c, const ir_node *n)
 {
     const ir_tensor *x = lower_in_ir(c, n, 0);
     if (!x)
-        return unsupported(c, n, "missing input");
-    tosac_code rc = shape_inputs_const(c, n, 1);
-    if (rc)
-        return rc;
+        return lx_unsupported(c, n, "missing input");
     int axis = norm_axis(ir_node_attr_int(n, "axis", 0), x->rank);
     if (axis < 0)
-        return unsupported(c, n, "axis out of range");
+        return lx_unsupported(c, n, "axis out of range");
     int in = lower_in(c, n, 0);
     if (in < 0)
         return c->err->code;
@@ -179,9 +160,9 @@ static tosac_code lower_split(lower_ctx *c, const ir_node *n)
     for (int o = 0; o < n->n_outputs; o++) {
         const ir_tensor *y = lower_out_ir(c, n, o);
         if (!y || y->rank != x->rank)
-            return unsupported(c, n, "an output is missing or has another rank");
+            return lx_unsupported(c, n, "an output is missing or has another rank");
         if (start[axis] + y->shape[axis] > x->shape[axis])
-            return unsupported(c, n, "outputs larger than the input");
+            return lx_unsupported(c, n, "outputs larger than the input");
         int dst = begin_out(c, n, x, o);
         if (dst < 0 || emit_slice(c, in, x->rank, start, dst) || finish_out(c, n, x, o, dst))
             return c->err->code;
@@ -201,7 +182,7 @@ static tosac_code lower_slice(lower_ctx *c, const ir_node *n)
 {
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y || x->rank != y->rank || x->rank < 1)
-        return unsupported(c, n, "missing input or output");
+        return lx_unsupported(c, n, "missing input or output");
     int r = x->rank;
     int64_t start[TOSAC_MAX_RANK] = {0}, step[TOSAC_MAX_RANK];
     for (int d = 0; d < r; d++)
@@ -210,22 +191,22 @@ static tosac_code lower_slice(lower_ctx *c, const ir_node *n)
     int64_t n_sl;
     bool have_axes = false, have_steps = false;
     if (n->n_inputs >= 3) { /* opset >= 10: starts, ends, axes, steps as inputs */
-        if (shape_inputs_const(c, n, 1) || !const_ints(c, n, 1, &st) || !const_ints(c, n, 2, &en))
-            return unsupported(c, n, "starts/ends are not constant integer vectors");
+        if (lower_check_const_params(c, n, LOWER_CONST_FROM1) || !const_ints(c, n, 1, &st) || !const_ints(c, n, 2, &en))
+            return lx_unsupported(c, n, "starts/ends are not constant integer vectors");
         have_axes = const_ints(c, n, 3, &ax);
         have_steps = const_ints(c, n, 4, &sp);
         n_sl = tosac_tensor_numel(&st);
         if (tosac_tensor_numel(&en) != n_sl || (have_axes && tosac_tensor_numel(&ax) != n_sl) ||
             (have_steps && tosac_tensor_numel(&sp) != n_sl))
-            return unsupported(c, n, "starts/ends/axes/steps lengths differ");
+            return lx_unsupported(c, n, "starts/ends/axes/steps lengths differ");
         for (int64_t i = 0; i < n_sl; i++) {
             int d = norm_axis(have_axes ? tosac_tensor_int_at(&ax, i) : i, r);
             if (d < 0)
-                return unsupported(c, n, "axis out of range");
+                return lx_unsupported(c, n, "axis out of range");
             int64_t s = have_steps ? tosac_tensor_int_at(&sp, i) : 1, dim = x->shape[d];
             int64_t b = tosac_tensor_int_at(&st, i);
             if (s != 1 && s != -1)
-                return unsupported(c, n, "steps other than 1 and -1");
+                return lx_unsupported(c, n, "steps other than 1 and -1");
             if (b < 0)
                 b += dim;
             /* ONNX clamps starts to [0, dim] (step > 0) or [0, dim - 1] (step < 0) */
@@ -241,11 +222,11 @@ static tosac_code lower_slice(lower_ctx *c, const ir_node *n)
         const int64_t *ae = ir_node_attr_ints(n, "ends", &ce);
         const int64_t *aa = ir_node_attr_ints(n, "axes", &ca);
         if (!as || !ae || cs != ce || (aa && ca != cs))
-            return unsupported(c, n, "starts/ends attributes missing or of different lengths");
+            return lx_unsupported(c, n, "starts/ends attributes missing or of different lengths");
         for (int i = 0; i < cs; i++) {
             int d = norm_axis(aa ? aa[i] : i, r);
             if (d < 0)
-                return unsupported(c, n, "axis out of range");
+                return lx_unsupported(c, n, "axis out of range");
             int64_t b = as[i], dim = x->shape[d];
             if (b < 0)
                 b += dim;
@@ -254,7 +235,7 @@ static tosac_code lower_slice(lower_ctx *c, const ir_node *n)
     }
     for (int d = 0; d < r; d++)
         if (start[d] + y->shape[d] > x->shape[d])
-            return unsupported(c, n, "output shape does not match the slice");
+            return lx_unsupported(c, n, "output shape does not match the slice");
     int t = lower_in(c, n, 0);
     for (int d = 0; t >= 0 && d < r; d++) {
         if (step[d] > 0)
@@ -276,13 +257,13 @@ static tosac_code lower_slice(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_layout[] = {
-    {IR_DOMAIN_ONNX, "Reshape", lower_to_reshape},
-    {IR_DOMAIN_ONNX, "Flatten", lower_to_reshape},
-    {IR_DOMAIN_ONNX, "Squeeze", lower_to_reshape},
-    {IR_DOMAIN_ONNX, "Unsqueeze", lower_to_reshape},
-    {IR_DOMAIN_ONNX, "Transpose", lower_transpose_node},
-    {IR_DOMAIN_ONNX, "Concat", lower_concat},
-    {IR_DOMAIN_ONNX, "Split", lower_split},
-    {IR_DOMAIN_ONNX, "Slice", lower_slice},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Reshape", lower_to_reshape, LOWER_PRE_NONE, LOWER_CONST_FROM1},
+    {IR_DOMAIN_ONNX, "Flatten", lower_to_reshape, LOWER_PRE_NONE, LOWER_CONST_FROM1},
+    {IR_DOMAIN_ONNX, "Squeeze", lower_to_reshape, LOWER_PRE_NONE, LOWER_CONST_FROM1},
+    {IR_DOMAIN_ONNX, "Unsqueeze", lower_to_reshape, LOWER_PRE_NONE, LOWER_CONST_FROM1},
+    {IR_DOMAIN_ONNX, "Transpose", lower_transpose_node, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Concat", lower_concat, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Split", lower_split, LOWER_PRE_NONE, LOWER_CONST_FROM1},
+    {IR_DOMAIN_ONNX, "Slice", lower_slice, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -30,11 +30,6 @@ typedef struct mm {
     bool quant;
 } mm;
 
-static tosac_code unsupported(lower_ctx *c, const mm *m, const char *what)
-{
-    return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "%s: %s", m->n->op_type, what);
-}
-
 static tosac_dtype acc_of(tosac_dtype in)
 {
     return in == TOSAC_DT_I16 ? TOSAC_DT_I48 : in == TOSAC_DT_I8 ? TOSAC_DT_I32 : in;
@@ -50,20 +45,20 @@ static tosac_code check_quant(lower_ctx *c, const mm *m, int n_axis, bool per_ch
 {
     const ir_tensor *a = m->a, *b = m->b, *y = m->y;
     if (!lower_is_quantized(b) || !lower_is_quantized(y))
-        return unsupported(c, m, "A is quantized but B or the output is not");
+        return lx_unsupported(c, m->n, "A is quantized but B or the output is not");
     if (a->quant->n != 1 || y->quant->n != 1)
-        return unsupported(c, m, "activations quantized per axis");
+        return lx_unsupported(c, m->n, "activations quantized per axis");
     if (b->quant->n > 1 && (!per_channel_ok || b->quant->axis != n_axis))
-        return unsupported(c, m, "B quantized per axis other than the output channels");
+        return lx_unsupported(c, m->n, "B quantized per axis other than the output channels");
     for (int i = 1; i < b->quant->n; i++)
         if (b->quant->zero_point[i] != b->quant->zero_point[0])
-            return unsupported(c, m, "per-channel weight zero points differ");
+            return lx_unsupported(c, m->n, "per-channel weight zero points differ");
     if (a->dtype != TOSAC_DT_I8 && a->dtype != TOSAC_DT_I16)
-        return unsupported(c, m, "quantized A is not int8/int16");
+        return lx_unsupported(c, m->n, "quantized A is not int8/int16");
     if (a->dtype == TOSAC_DT_I16 && lower_qzp(a) != 0)
-        return unsupported(c, m, "int16 A with a non-zero zero point");
+        return lx_unsupported(c, m->n, "int16 A with a non-zero zero point");
     if (!(m->alpha > 0.0))
-        return unsupported(c, m, "quantized with alpha <= 0");
+        return lx_unsupported(c, m->n, "quantized with alpha <= 0");
     return TOSAC_OK;
 }
 
@@ -99,9 +94,9 @@ static tosac_code lower_fc(lower_ctx *c, const mm *m, int a2, int64_t rows, int6
 {
     tosac_dtype in_dt = m->a->dtype, acc = acc_of(in_dt);
     if (!m->quant && in_dt != TOSAC_DT_F32)
-        return unsupported(c, m, "unquantized integer operands");
+        return lx_unsupported(c, m->n, "unquantized integer operands");
     if (m->quant && wv->dtype != TOSAC_DT_I8)
-        return unsupported(c, m, "quantized weights are not int8");
+        return lx_unsupported(c, m->n, "quantized weights are not int8");
     int64_t view[4] = {1, rows, 1, k}, res[4] = {1, rows, 1, nn};
     int x = lower_reshape(c, a2, 4, view, -1);
     /* Gemm's beta*C is the bias, in units of the accumulator's scale alpha*sa*sw[o] (float:
@@ -153,7 +148,7 @@ static int widen_b(lower_ctx *c, const mm *m)
 {
     tosac_tensor v;
     if (!lower_in_const(c, m->n, 1, &v) || v.dtype != TOSAC_DT_I8) {
-        unsupported(c, m, "int16 A with a runtime int8 B");
+        lx_unsupported(c, m->n, "int16 A with a runtime int8 B");
         return -1;
     }
     int64_t n = tosac_tensor_numel(&v), zp = lower_qzp(m->b);
@@ -213,19 +208,19 @@ static tosac_code lower_mm_runtime(lower_ctx *c, const mm *m, int a, const mm_di
 {
     tosac_dtype in_dt = m->a->dtype, acc = acc_of(in_dt);
     if (!m->quant && in_dt != TOSAC_DT_F32)
-        return unsupported(c, m, "unquantized integer operands");
+        return lx_unsupported(c, m->n, "unquantized integer operands");
     int64_t za = m->quant ? lower_qzp(m->a) : 0, zb = m->quant ? lower_qzp(m->b) : 0;
     int b;
     if (m->quant && m->b->dtype != in_dt) {
         if (in_dt != TOSAC_DT_I16)
-            return unsupported(c, m, "A and B have different types");
+            return lx_unsupported(c, m->n, "A and B have different types");
         b = widen_b(c, m);
         zb = 0;
     } else {
         b = lower_in(c, m->n, 1);
     }
     if (in_dt == TOSAC_DT_I16 && (za != 0 || zb != 0))
-        return unsupported(c, m, "int16 operands with non-zero zero points");
+        return lx_unsupported(c, m->n, "int16 operands with non-zero zero points");
     if (a < 0 || b < 0)
         return c->err->code;
     if (lower_rank(c, b) == 1) { /* [K] -> [K, 1] */
@@ -258,7 +253,7 @@ static tosac_code lower_mm_runtime(lower_ctx *c, const mm *m, int a, const mm_di
     int r = prod;
     if (m->quant) {
         if (m->b->quant->n != 1)
-            return unsupported(c, m, "MATMUL with B quantized per channel");
+            return lx_unsupported(c, m->n, "MATMUL with B quantized per channel");
         double sab = lower_qscale(m->a) * lower_qscale(m->b);
         if (m->cc && acc == TOSAC_DT_I48) {
             /* TOSA has no 48-bit ADD: the i48 product goes to i32 first, exactly divided by
@@ -322,7 +317,7 @@ static tosac_code setup(lower_ctx *c, const ir_node *n, mm *m)
     m->y = lower_out_ir(c, n, 0);
     m->alpha = m->beta = 1.0;
     if (!m->a || !m->b || !m->y || m->a->rank < 1 || m->b->rank < 1 || m->y->rank < 0)
-        return unsupported(c, m, "missing input or output");
+        return lx_unsupported(c, m->n, "missing input or output");
     m->quant = lower_is_quantized(m->a);
     return TOSAC_OK;
 }
@@ -339,11 +334,11 @@ static tosac_code lower_gemm(lower_ctx *c, const ir_node *n)
     m.trans_a = ir_node_attr_int(n, "transA", 0) != 0;
     m.trans_b = ir_node_attr_int(n, "transB", 0) != 0;
     if (m.a->rank != 2 || m.b->rank != 2 || m.y->rank != 2)
-        return unsupported(c, &m, "operands are not matrices");
+        return lx_unsupported(c, n, "operands are not matrices");
     int64_t rows = m.y->shape[0], nn = m.y->shape[1];
     int64_t k = m.a->shape[m.trans_a ? 0 : 1];
     if (m.b->shape[m.trans_b ? 1 : 0] != k || m.b->shape[m.trans_b ? 0 : 1] != nn)
-        return unsupported(c, &m, "B does not match A and the output");
+        return lx_unsupported(c, n, "B does not match A and the output");
     if (m.quant && (rc = check_quant(c, &m, m.trans_b ? 0 : 1, true)))
         return rc;
     int a = lower_in(c, n, 0);
@@ -359,7 +354,7 @@ static tosac_code lower_gemm(lower_ctx *c, const ir_node *n)
         return out < 0 ? c->err->code : lower_fc(c, &m, a, rows, k, nn, &wv, !m.trans_b, out);
     }
     if (m.cc && (m.cc->rank > 2 || (m.quant && !lower_in_const(c, n, 2, &wv))))
-        return unsupported(c, &m, m.quant ? "runtime B with a runtime C operand"
+        return lx_unsupported(c, n, "%s", m.quant ? "runtime B with a runtime C operand"
                                           : "C of rank above 2");
     mm_dims d = {0, {0}, 1, rows, k, nn};
     int out = lower_out(c, n, 0);
@@ -386,7 +381,7 @@ static tosac_code lower_matmul(lower_ctx *c, const ir_node *n)
         d.nbatch *= Y->shape[i];
     }
     if ((B->rank == 1 ? B->shape[0] : B->shape[B->rank - 2]) != d.k)
-        return unsupported(c, &m, "inner dimensions differ");
+        return lx_unsupported(c, n, "inner dimensions differ");
     tosac_tensor wv;
     bool weights = B->rank <= 2 && lower_in_const(c, n, 1, &wv);
     if (m.quant && (rc = check_quant(c, &m, B->rank - 1, weights)))
@@ -403,7 +398,7 @@ static tosac_code lower_matmul(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_matmul[] = {
-    {IR_DOMAIN_ONNX, "Gemm", lower_gemm},
-    {IR_DOMAIN_ONNX, "MatMul", lower_matmul},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Gemm", lower_gemm, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "MatMul", lower_matmul, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

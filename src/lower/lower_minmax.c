@@ -11,7 +11,6 @@
 
 static tosac_code lower_extremum(lower_ctx *c, const ir_node *n, tosa_op op)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *z = lower_out_ir(c, n, 0);
     if (n->n_inputs < 1 || !z)
         return lx_unsupported(c, n, "needs at least one input and an output");
@@ -56,7 +55,7 @@ static tosac_code lower_min(lower_ctx *c, const ir_node *n) { return lower_extre
 static tosac_code lower_max(lower_ctx *c, const ir_node *n) { return lower_extremum(c, n, TOSA_OP_MAXIMUM); }
 
 const lower_rule lower_rules_minmax[] = {
-    {IR_DOMAIN_ONNX, "Min", lower_min},
-    {IR_DOMAIN_ONNX, "Max", lower_max},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Min", lower_min, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Max", lower_max, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

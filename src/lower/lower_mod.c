@@ -50,7 +50,6 @@ static int float_fmod(lower_ctx *c, int a, int b, int out)
 
 static tosac_code lower_mod(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *A = lower_in_ir(c, n, 0), *B = lower_in_ir(c, n, 1);
     const ir_tensor *Y = lower_out_ir(c, n, 0);
     if (!A || !B || !Y)
@@ -86,6 +85,6 @@ static tosac_code lower_mod(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_mod[] = {
-    {IR_DOMAIN_ONNX, "Mod", lower_mod},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Mod", lower_mod, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -187,8 +187,8 @@ static tosac_code lower_instancenorm(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_norm[] = {
-    {IR_DOMAIN_ONNX, "BatchNormalization", lower_batchnorm},
-    {IR_DOMAIN_ONNX, "LayerNormalization", lower_layernorm},
-    {IR_DOMAIN_ONNX, "InstanceNormalization", lower_instancenorm},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "BatchNormalization", lower_batchnorm, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "LayerNormalization", lower_layernorm, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "InstanceNormalization", lower_instancenorm, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

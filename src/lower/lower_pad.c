@@ -6,11 +6,16 @@
  * the "value" attribute; for quantized
  * data it is quantized with the input's scale and zero point (0.0 -> the zero point), so the
  * padded integers mean the same real value. Negative pads (cropping) and the reflect / edge
- * / wrap modes have no PAD form and are refused. */
+ * / wrap modes have no PAD form and are refused.
+ *
+ * CenterCropPad -> SLICE of the cropped axes, then PAD of the padded ones with zero (the zero
+ * point for quantized data, whose output shares the input's parameters), by onnxop_crop.c's
+ * geometry; neither: IDENTITY. */
 #include <math.h>
 #include <string.h>
 
 #include "lower/lower_extra.h"
+#include "onnxop/onnxop_crop.h"
 
 static tosac_code read_pads(lower_ctx *c, const ir_node *n, int rank, int64_t *padding)
 {
@@ -78,7 +83,6 @@ static tosac_code read_value(lower_ctx *c, const ir_node *n, double *v)
 
 static tosac_code lower_pad(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
         return lx_unsupported(c, n, "needs an input and an output");
@@ -114,7 +118,60 @@ static tosac_code lower_pad(lower_ctx *c, const ir_node *n)
     return TOSAC_OK;
 }
 
+static tosac_code lower_center_crop_pad(lower_ctx *c, const ir_node *n)
+{
+    const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
+    int64_t target[TOSAC_MAX_RANK];
+    int nt = 0;
+    if (!x || !y || !lx_const_ints(c, n, 1, target, TOSAC_MAX_RANK, &nt))
+        return lx_unsupported(c, n, "needs an input, a constant shape and an output");
+    onnxop_crop_pad cp;
+    tosac_code rc = onnxop_center_crop_pad(n, x->rank, x->shape, target, nt, &cp, c->err);
+    if (rc)
+        return rc;
+    bool quant = lower_is_quantized(x);
+    if (quant != lower_is_quantized(y) || (quant && !lx_same_quant(x, y)))
+        return lx_unsupported(c, n, "input and output quantization differ");
+    if (quant && (rc = lx_check_quant(c, n, x)))
+        return rc;
+    int r = x->rank;
+    int64_t start[TOSAC_MAX_RANK], size[TOSAC_MAX_RANK], padding[2 * TOSAC_MAX_RANK];
+    bool crop = false, pad = false;
+    for (int d = 0; d < r; d++) {
+        start[d] = cp.start[d] > 0 ? cp.start[d] : 0;
+        size[d] = cp.out[d] < x->shape[d] ? cp.out[d] : x->shape[d];
+        padding[2 * d] = cp.start[d] < 0 ? -cp.start[d] : 0;
+        padding[2 * d + 1] = cp.out[d] - size[d] - padding[2 * d];
+        crop |= size[d] != x->shape[d];
+        pad |= size[d] != cp.out[d];
+    }
+    int t = lower_in(c, n, 0);
+    if (crop) {
+        int st = lower_const_shape(c, "crop_start", r, start);
+        int sz = lower_const_shape(c, "crop_size", r, size);
+        int out = pad ? lower_tmp(c, "crop", x->dtype, r, size) : lower_out(c, n, 0);
+        int ins[3] = {t, st, sz};
+        if (t < 0 || st < 0 || sz < 0 || out < 0 ||
+            lower_emit(c, TOSA_OP_SLICE, NULL, ins, 3, &out, 1))
+            return lx_code(c);
+        t = out;
+    }
+    if (pad) {
+        int pads = lower_const_shape(c, "padding", 2 * r, padding);
+        int pc = lx_fill(c, "pad_const", x->dtype, 1, quant ? (double)lower_qzp(x) : 0.0);
+        int out = lower_out(c, n, 0);
+        int ins[3] = {t, pads, pc};
+        if (t < 0 || pads < 0 || pc < 0 || out < 0 ||
+            lower_emit(c, TOSA_OP_PAD, NULL, ins, 3, &out, 1))
+            return lx_code(c);
+    }
+    if (!crop && !pad)
+        return lx_identity(c, t, lower_out(c, n, 0)) < 0 ? lx_code(c) : TOSAC_OK;
+    return TOSAC_OK;
+}
+
 const lower_rule lower_rules_pad[] = {
-    {IR_DOMAIN_ONNX, "Pad", lower_pad},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Pad", lower_pad, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "CenterCropPad", lower_center_crop_pad, LOWER_PRE_STATIC, LOWER_CONST_IN1},
+    {NULL, NULL, NULL, 0, 0},
 };

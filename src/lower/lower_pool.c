@@ -18,17 +18,13 @@
 #include <string.h>
 
 #include "lower/lower.h"
+#include "lower/lower_extra.h"
 #include "onnxop/onnxop_window.h"
 
 typedef struct pool_geom {
     int64_t k[2], s[2], pb[2], pe[2];
     int64_t keep[2];     /* input rows/cols windows read (a SLICE when < the input's) */
 } pool_geom;
-
-static tosac_code unsupported(lower_ctx *c, const ir_node *n, const char *what)
-{
-    return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "%s: %s", n->op_type, what);
-}
 
 /* x, y: 4-D (a 1-D pool's [N,C,L] viewed as [N,C,1,L]); sp: the node's spatial rank */
 static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x,
@@ -51,10 +47,10 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x,
         tosac_error_clear(&le);
         if (onnx_window_parse(n, sp, &w, &le) ||
             onnx_window_forward(n, &w, insp, NULL, osp, pb, pe, &le))
-            return unsupported(c, n, le.msg);
+            return lx_unsupported(c, n, "%s", le.msg);
         for (int d = 0; d < sp; d++)
             if (w.d[d] != 1)
-                return unsupported(c, n, "dilations other than 1");
+                return lx_unsupported(c, n, "dilations other than 1");
         g->k[0] = 1;
         for (int d = 0; d < sp; d++) {
             g->k[o + d] = w.k[d];
@@ -65,14 +61,14 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x,
     }
     for (int d = 0; d < 2; d++) {
         if (g->k[d] < 1 || g->s[d] < 1 || out[d] < 1)
-            return unsupported(c, n, "empty kernel, stride or output");
+            return lx_unsupported(c, n, "empty kernel, stride or output");
         /* the input extent the output's windows span, padding included */
         int64_t span = (out[d] - 1) * g->s[d] + g->k[d];
         int64_t end = span - g->pb[d] - in[d]; /* end padding needed; < 0: rows unread */
         g->keep[d] = end < 0 ? in[d] + end : in[d];
         g->pe[d] = end < 0 ? 0 : end;
         if (g->pb[d] >= g->k[d] || g->pe[d] >= g->k[d])
-            return unsupported(c, n, "padding as large as the kernel");
+            return lx_unsupported(c, n, "padding as large as the kernel");
     }
     return TOSAC_OK;
 }
@@ -135,7 +131,7 @@ static tosac_code global_avg_sum(lower_ctx *c, const ir_node *n, const ir_tensor
 {
     int64_t count = x->shape[2] * x->shape[3];
     if (count > (x->dtype == TOSAC_DT_I8 ? (1 << 23) : (1 << 15)))
-        return unsupported(c, n, "too many values to sum in int32");
+        return lx_unsupported(c, n, "too many values to sum in int32");
     double one = 1.0;
     lower_rescale_args ri = {TOSAC_DT_I32, &one, 1, lower_qzp(x), 0, -1, "widened"};
     int t = lower_rescale(c, lower_in(c, n, 0), &ri);
@@ -196,7 +192,7 @@ static tosac_code avg_sum(lower_ctx *c, const ir_node *n, const ir_tensor *x, co
     int64_t ih = lower_shape(c, t)[1], iw = lower_shape(c, t)[2], ch = lower_shape(c, t)[3];
     int64_t oh = y->shape[2], ow = y->shape[3], kk = g->k[0] * g->k[1];
     if (kk >= ((int64_t)1 << (31 - bits)))
-        return unsupported(c, n, "too many values to sum in int32");
+        return lx_unsupported(c, n, "too many values to sum in int32");
     bool padded = g->pb[0] || g->pb[1] || g->pe[0] || g->pe[1];
     bool uniform = include_pad || !padded;
     tosac_dtype acc = i16 ? TOSAC_DT_I48 : TOSAC_DT_I32;
@@ -258,7 +254,7 @@ static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool glob
 {
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y || x->rank != y->rank || (x->rank != 4 && (global || x->rank != 3)))
-        return unsupported(c, n, "only 1-D and 2-D pooling (NCHW) is lowered");
+        return lx_unsupported(c, n, "only 1-D and 2-D pooling (NCHW) is lowered");
     int sp = x->rank - 2;
     ir_tensor xv, yv; /* 1-D: [N,C,L] viewed as [N,C,1,L] */
     if (sp == 1) {
@@ -272,14 +268,14 @@ static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool glob
         y = &yv;
     }
     if (n->n_outputs > 1 && n->outputs[1] >= 0)
-        return unsupported(c, n, "the Indices output");
+        return lx_unsupported(c, n, "the Indices output");
     bool quant = lower_is_quantized(x);
     if (quant != lower_is_quantized(y))
-        return unsupported(c, n, "input and output are not both quantized");
+        return lx_unsupported(c, n, "input and output are not both quantized");
     if (quant && (x->dtype != TOSAC_DT_I8 && x->dtype != TOSAC_DT_I16))
-        return unsupported(c, n, "quantized type is not int8/int16");
+        return lx_unsupported(c, n, "quantized type is not int8/int16");
     if (quant && (x->quant->n != 1 || y->quant->n != 1))
-        return unsupported(c, n, "quantized per axis");
+        return lx_unsupported(c, n, "quantized per axis");
     if (avg && global && quant && !same_quant(x, y))
         return global_avg_sum(c, n, x, y);
     pool_geom g;
@@ -294,7 +290,7 @@ static tosac_code lower_pool(lower_ctx *c, const ir_node *n, bool avg, bool glob
         /* ceil_mode overhang beyond the declared pads is not counted by ONNX either */
         for (int d = 0; pads && cnt == 2 * sp && d < sp; d++)
             if (g.pe[2 - sp + d] > pads[d + sp])
-                return unsupported(c, n, "count_include_pad with ceil_mode overhang");
+                return lx_unsupported(c, n, "count_include_pad with ceil_mode overhang");
     }
     int t = lower_in(c, n, 0);
     if (sp == 1)
@@ -370,9 +366,9 @@ static tosac_code lower_gavgpool(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_pool[] = {
-    {IR_DOMAIN_ONNX, "MaxPool", lower_maxpool},
-    {IR_DOMAIN_ONNX, "AveragePool", lower_avgpool},
-    {IR_DOMAIN_ONNX, "GlobalMaxPool", lower_gmaxpool},
-    {IR_DOMAIN_ONNX, "GlobalAveragePool", lower_gavgpool},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "MaxPool", lower_maxpool, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "AveragePool", lower_avgpool, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "GlobalMaxPool", lower_gmaxpool, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "GlobalAveragePool", lower_gavgpool, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -79,7 +79,6 @@ static int ones_like(lower_ctx *c, const ir_tensor *y, int out)
 
 static tosac_code lower_pow(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *X = lower_in_ir(c, n, 0), *E = lower_in_ir(c, n, 1);
     const ir_tensor *Y = lower_out_ir(c, n, 0);
     if (!X || !E || !Y)
@@ -122,6 +121,6 @@ static tosac_code lower_pow(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_pow[] = {
-    {IR_DOMAIN_ONNX, "Pow", lower_pow},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Pow", lower_pow, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

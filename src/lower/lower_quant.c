@@ -124,7 +124,7 @@ static tosac_code lower_quantize(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_quant[] = {
-    {IR_DOMAIN_ONNX, "QuantizeLinear", lower_quantize},
-    {IR_DOMAIN_ONNX, "DequantizeLinear", lower_dequantize},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "QuantizeLinear", lower_quantize, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "DequantizeLinear", lower_dequantize, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -271,7 +271,6 @@ static tosac_code lower_norm(lower_ctx *c, const ir_node *n, reduce_kind k, cons
 
 static tosac_code lower_reduce(lower_ctx *c, const ir_node *n, reduce_kind k)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
         return lx_unsupported(c, n, "needs an input and an output");
@@ -309,7 +308,6 @@ static tosac_code lower_reduce(lower_ctx *c, const ir_node *n, reduce_kind k)
  * bijection with no overflow at the minimum value) for integers. */
 static tosac_code lower_arg(lower_ctx *c, const ir_node *n, bool is_min)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y)
         return lx_unsupported(c, n, "needs an input and an output");
@@ -356,17 +354,17 @@ static tosac_code lower_argmax(lower_ctx *c, const ir_node *n) { return lower_ar
 static tosac_code lower_argmin(lower_ctx *c, const ir_node *n) { return lower_arg(c, n, true); }
 
 const lower_rule lower_rules_reduce[] = {
-    {IR_DOMAIN_ONNX, "ReduceSum", lower_sum},
-    {IR_DOMAIN_ONNX, "ReduceMean", lower_mean},
-    {IR_DOMAIN_ONNX, "ReduceMax", lower_max},
-    {IR_DOMAIN_ONNX, "ReduceMin", lower_min},
-    {IR_DOMAIN_ONNX, "ReduceProd", lower_prod},
-    {IR_DOMAIN_ONNX, "ReduceL1", lower_l1},
-    {IR_DOMAIN_ONNX, "ReduceL2", lower_l2},
-    {IR_DOMAIN_ONNX, "ReduceSumSquare", lower_sumsq},
-    {IR_DOMAIN_ONNX, "ReduceLogSum", lower_logsum},
-    {IR_DOMAIN_ONNX, "ReduceLogSumExp", lower_logsumexp},
-    {IR_DOMAIN_ONNX, "ArgMax", lower_argmax},
-    {IR_DOMAIN_ONNX, "ArgMin", lower_argmin},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "ReduceSum", lower_sum, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "ReduceMean", lower_mean, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "ReduceMax", lower_max, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "ReduceMin", lower_min, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "ReduceProd", lower_prod, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "ReduceL1", lower_l1, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "ReduceL2", lower_l2, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "ReduceSumSquare", lower_sumsq, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "ReduceLogSum", lower_logsum, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "ReduceLogSumExp", lower_logsumexp, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "ArgMax", lower_argmax, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "ArgMin", lower_argmin, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -173,7 +173,6 @@ static int requantize(lower_ctx *c, const ir_node *n, int r, const ir_tensor *x,
 static tosac_code lower_resize_common(lower_ctx *c, const ir_node *n, int scales_slot,
                                       const resize_opts *o)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!x || !y || x->rank != 4 || y->rank != 4)
         return lx_unsupported(c, n, "needs rank-4 NCHW input and output");
@@ -258,7 +257,7 @@ static tosac_code lower_upsample(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_resize[] = {
-    {IR_DOMAIN_ONNX, "Resize", lower_resize},
-    {IR_DOMAIN_ONNX, "Upsample", lower_upsample},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Resize", lower_resize, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Upsample", lower_upsample, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

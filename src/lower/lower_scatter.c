@@ -23,7 +23,6 @@ static int operand(lower_ctx *c, const ir_node *n, int slot, const ir_tensor *Y,
 
 static tosac_code lower_scatter_nd(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *X = lower_in_ir(c, n, 0), *I = lower_in_ir(c, n, 1);
     const ir_tensor *U = lower_in_ir(c, n, 2), *Y = lower_out_ir(c, n, 0);
     if (!X || !I || !U || !Y || X->rank < 1 || I->rank < 1)
@@ -102,6 +101,6 @@ static tosac_code lower_scatter_nd(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_scatter[] = {
-    {IR_DOMAIN_ONNX, "ScatterND", lower_scatter_nd},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "ScatterND", lower_scatter_nd, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -268,7 +268,7 @@ static tosac_code lower_softmax(lower_ctx *c, const ir_node *n) { return lower_a
 static tosac_code lower_logsoftmax(lower_ctx *c, const ir_node *n) { return lower_any(c, n, true); }
 
 const lower_rule lower_rules_softmax[] = {
-    {IR_DOMAIN_ONNX, "Softmax", lower_softmax},
-    {IR_DOMAIN_ONNX, "LogSoftmax", lower_logsoftmax},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Softmax", lower_softmax, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "LogSoftmax", lower_logsoftmax, LOWER_PRE_NONE, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

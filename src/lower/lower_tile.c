@@ -28,7 +28,6 @@ static int emit_tile(lower_ctx *c, int t, const int64_t *mult, int out)
 static tosac_code io_tensors(lower_ctx *c, const ir_node *n, const ir_tensor **xp,
                              const ir_tensor **yp)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *x = *xp = lower_in_ir(c, n, 0), *y = *yp = lower_out_ir(c, n, 0);
     if (!x || !y)
         return lx_unsupported(c, n, "needs an input and an output");
@@ -145,9 +144,9 @@ static tosac_code lower_space_to_depth(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_tile[] = {
-    {IR_DOMAIN_ONNX, "Tile", lower_tile},
-    {IR_DOMAIN_ONNX, "Expand", lower_expand},
-    {IR_DOMAIN_ONNX, "DepthToSpace", lower_depth_to_space},
-    {IR_DOMAIN_ONNX, "SpaceToDepth", lower_space_to_depth},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Tile", lower_tile, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Expand", lower_expand, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "DepthToSpace", lower_depth_to_space, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "SpaceToDepth", lower_space_to_depth, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

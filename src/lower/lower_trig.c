@@ -133,7 +133,6 @@ static double table_fn(double x, const void *d)
 
 static tosac_code lower_trig(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const trig_def *d = NULL;
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
         if (strcmp(defs[i].onnx, n->op_type) == 0)
@@ -151,9 +150,14 @@ static tosac_code lower_trig(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_trig[] = {
-    {IR_DOMAIN_ONNX, "Acos", lower_trig},  {IR_DOMAIN_ONNX, "Acosh", lower_trig},
-    {IR_DOMAIN_ONNX, "Asin", lower_trig},  {IR_DOMAIN_ONNX, "Asinh", lower_trig},
-    {IR_DOMAIN_ONNX, "Atan", lower_trig},  {IR_DOMAIN_ONNX, "Atanh", lower_trig},
-    {IR_DOMAIN_ONNX, "Cosh", lower_trig},  {IR_DOMAIN_ONNX, "Sinh", lower_trig},
-    {IR_DOMAIN_ONNX, "Tan", lower_trig},   {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Acos", lower_trig, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Acosh", lower_trig, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Asin", lower_trig, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Asinh", lower_trig, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Atan", lower_trig, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Atanh", lower_trig, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Cosh", lower_trig, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Sinh", lower_trig, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Tan", lower_trig, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -9,7 +9,6 @@
 
 static tosac_code lower_trilu(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const ir_tensor *X = lower_in_ir(c, n, 0), *Y = lower_out_ir(c, n, 0);
     if (!X || !Y || X->rank < 2 || X->dtype != Y->dtype)
         return lx_unsupported(c, n, "needs an input of rank >= 2 and an output of its type");
@@ -44,6 +43,6 @@ static tosac_code lower_trilu(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_trilu[] = {
-    {IR_DOMAIN_ONNX, "Trilu", lower_trilu},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Trilu", lower_trilu, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -112,7 +112,6 @@ static tosac_code lower_quantized_neg(lower_ctx *c, const ir_node *n, const ir_t
 
 static tosac_code lower_unary(lower_ctx *c, const ir_node *n)
 {
-    LX_REQUIRE_STATIC(c, n);
     const unary_def *d = find_def(n);
     const ir_tensor *x = lower_in_ir(c, n, 0), *y = lower_out_ir(c, n, 0);
     if (!d || !x || !y)
@@ -144,18 +143,18 @@ static tosac_code lower_unary(lower_ctx *c, const ir_node *n)
 }
 
 const lower_rule lower_rules_unary[] = {
-    {IR_DOMAIN_ONNX, "Abs", lower_unary},
-    {IR_DOMAIN_ONNX, "Neg", lower_unary},
-    {IR_DOMAIN_ONNX, "Floor", lower_unary},
-    {IR_DOMAIN_ONNX, "Ceil", lower_unary},
-    {IR_DOMAIN_ONNX, "Reciprocal", lower_unary},
-    {IR_DOMAIN_ONNX, "Exp", lower_unary},
-    {IR_DOMAIN_ONNX, "Log", lower_unary},
-    {IR_DOMAIN_ONNX, "Sqrt", lower_unary},
-    {IR_DOMAIN_ONNX, "Sin", lower_unary},
-    {IR_DOMAIN_ONNX, "Cos", lower_unary},
-    {IR_DOMAIN_ONNX, "Erf", lower_unary},
-    {IR_DOMAIN_ONNX, "Round", lower_unary},
-    {IR_DOMAIN_ONNX, "Sign", lower_unary},
-    {NULL, NULL, NULL},
+    {IR_DOMAIN_ONNX, "Abs", lower_unary, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Neg", lower_unary, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Floor", lower_unary, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Ceil", lower_unary, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Reciprocal", lower_unary, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Exp", lower_unary, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Log", lower_unary, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Sqrt", lower_unary, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Sin", lower_unary, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Cos", lower_unary, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Erf", lower_unary, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Round", lower_unary, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {IR_DOMAIN_ONNX, "Sign", lower_unary, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
 };

@@ -18,6 +18,7 @@
 
 #include "cpu/cpu_internal.h"
 #include "onnx/onnx_internal.h"
+#include "onnxop/onnxop_traits.h"
 #include "passes/passes.h"
 
 /* Outputs at most this big always fold; bigger ones only when no bigger than the inputs. */
@@ -27,15 +28,9 @@ static bool never_fold(const ir_node *n, bool fold_dq)
 {
     if (fold_dq && ir_node_is(n, "DequantizeLinear") && strcmp(n->domain, IR_DOMAIN_ONNX) == 0)
         return false;
-    static const char *const ops[] = {"QuantizeLinear", "DequantizeLinear", "RandomNormal",
-                                      "RandomUniform", "RandomNormalLike", "RandomUniformLike",
-                                      "Multinomial", "Bernoulli", "Constant"};
     if (strcmp(n->domain, IR_DOMAIN_ONNX) != 0 || ir_node_subgraph(n, 0))
         return true;
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (ir_node_is(n, ops[i]))
-            return true;
-    return false;
+    return onnxop_has(n, ONNXOP_NO_CONST_FOLD); /* the traits table's column */
 }
 
 static bool static_shape(const ir_tensor *t)

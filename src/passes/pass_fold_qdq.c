@@ -11,9 +11,12 @@
  * scales, a Conv/Gemm bias) stay as they are. DequantizeLinear
  * nodes nobody reads any more are dropped; the Q at a graph input and the DQ at a graph output
  * remain (CPU operators under INT). The importer has recorded every Q/DQ's constant scale and
- * zero point on its quantized tensor (ir_tensor.quant). */
+ * zero point on its quantized tensor (ir_tensor.quant). Which operators never fold, which are
+ * the fusable activations, which float inputs are parameters and which results are indices
+ * come from the traits table (src/onnxop/onnxop_traits.c). */
 #include <string.h>
 
+#include "onnxop/onnxop_traits.h"
 #include "passes/passes.h"
 
 static bool is_op(const ir_node *n, const char *op) { return !n->dead && ir_node_is(n, op); }
@@ -51,7 +54,8 @@ static bool plan_output(const ir_graph *g, const ir_uses *u, int t, out_plan *p)
     if (r < 0)
         return false;
     const ir_node *rn = &g->nodes[r];
-    if ((is_op(rn, "Relu") || is_op(rn, "Clip")) && rn->inputs[0] == t && rn->n_outputs == 1) {
+    if (!rn->dead && onnxop_has(rn, ONNXOP_FUSABLE_ACT) && rn->inputs[0] == t &&
+        rn->n_outputs == 1) {
         p->act_node = r;
         feeds = rn->outputs[0];
         r = sole_reader(g, u, feeds);
@@ -72,12 +76,7 @@ static bool foldable_op(const ir_node *n)
 {
     if (n->dead || strcmp(n->domain, IR_DOMAIN_ONNX) != 0 || ir_node_subgraph(n, 0))
         return false;
-    static const char *const never[] = {"QuantizeLinear", "DequantizeLinear", "Constant",
-                                        "Shape", "Cast", "QLinearConv", "QLinearMatMul"};
-    for (size_t i = 0; i < sizeof never / sizeof never[0]; i++)
-        if (ir_node_is(n, never[i]))
-            return false;
-    return n->n_outputs >= 1;
+    return !onnxop_has(n, ONNXOP_NO_QDQ_FOLD) && n->n_outputs >= 1;
 }
 
 /* Float inputs that are parameters, not data: a constant there stays float when the op folds
@@ -91,11 +90,8 @@ static bool float_param_slot(const ir_graph *g, const ir_uses *u, const ir_node 
     int t = n->inputs[slot];
     if (!ir_graph_const_value_from(g, t, ir_uses_producer(u, t), &cv))
         return false;
-    return (ir_node_is(n, "Clip") && (slot == 1 || slot == 2)) ||
-           ((ir_node_is(n, "Conv") || ir_node_is(n, "Gemm") || ir_node_is(n, "ConvTranspose")) &&
-            slot == 2) ||
-           (ir_node_is(n, "Resize") && (slot == 1 || slot == 2)) ||
-           (ir_node_is(n, "Upsample") && slot == 1);
+    const onnxop_traits *tr = onnxop_traits_of(n);
+    return tr && onnxop_slot_in(tr->float_params, slot);
 }
 
 /* Operators whose result is an index or a truth value, not a quantizable number: they fold on
@@ -103,15 +99,9 @@ static bool float_param_slot(const ir_graph *g, const ir_uses *u, const ir_node 
  * comparison rules bring both sides to a common scale). */
 static bool non_numeric_result(const ir_graph *g, const ir_node *n, int o)
 {
-    static const char *const ops[] = {"ArgMax", "ArgMin", "Equal", "Greater", "GreaterOrEqual",
-                                      "Less", "LessOrEqual"};
     int t = n->outputs[o];
-    if (t < 0 || tosac_dtype_is_float(g->tensors[t].dtype))
-        return false;
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (ir_node_is(n, ops[i]))
-            return true;
-    return false;
+    return t >= 0 && !tosac_dtype_is_float(g->tensors[t].dtype) &&
+           onnxop_has(n, ONNXOP_INDEX_RESULT);
 }
 
 /* Folds node ni if it fits the pattern; *done reports it. */

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "lower/lower.h"
+#include "onnxop/onnxop_traits.h"
 #include "partition/partition.h"
 #include "passes/pass_util.h"
 #include "passes/passes.h"
@@ -49,18 +50,8 @@ static bool fits32(range r) { return r.known && r.lo >= -2147483648.0 && r.hi <=
 /* Input slots that are compile-time parameters (shapes, axes, counts), not values. */
 static bool control_slot(const ir_node *n, int slot)
 {
-    static const struct { const char *op; int first; } ops[] = {
-        {"Reshape", 1}, {"Expand", 1}, {"Tile", 1}, {"Slice", 1}, {"Unsqueeze", 1},
-        {"Squeeze", 1}, {"TopK", 1}, {"Resize", 1}, {"Split", 1}, {"CumSum", 1},
-        {"OneHot", 1}, {"Upsample", 1}, {"ConstantOfShape", 0}, {"ReduceSum", 1},
-        {"ReduceMax", 1}, {"ReduceMin", 1}, {"ReduceMean", 1}, {"ReduceProd", 1},
-        {"ReduceL1", 1}, {"ReduceL2", 1}, {"ReduceSumSquare", 1}, {"ReduceLogSumExp", 1}};
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (ir_node_is(n, ops[i].op))
-            return slot >= ops[i].first;
-    if (ir_node_is(n, "Pad"))
-        return slot == 1 || slot == 3;
-    return false;
+    const onnxop_traits *t = onnxop_traits_of(n); /* the int_params column */
+    return t && onnxop_slot_in(t->int_params, slot);
 }
 
 static double max_dim(const ir_tensor *t)
@@ -119,13 +110,8 @@ static range infer(const ir_graph *g, const ir_node *n, int out_slot, const rang
         range r = {true, 0, 1};
         return r;
     }
-    static const char *const same[] = {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze",
-                                       "Transpose", "Slice", "Expand", "Tile", "ReduceMax",
-                                       "ReduceMin", "Split", "Gather", "GatherElements",
-                                       "GatherND", "Dropout"};
-    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
-        if (ir_node_is(n, same[i]))
-            return a;
+    if (onnxop_has(n, ONNXOP_COPIES_VALUES))
+        return a;
     if (ir_node_is(n, "Where")) {
         range c = n->n_inputs == 3 && n->inputs[2] >= 0 ? rg[n->inputs[2]] : none;
         return b.known && c.known ? span(b.lo, b.hi, c.lo, c.hi) : none;

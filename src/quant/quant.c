@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onnxop/onnxop_traits.h"
 #include "tosac/onnx.h"
 
 tosac_code quant_parse_scheme(const char *s, quant_scheme *out, tosac_error *err)
@@ -59,15 +60,12 @@ tosac_code quant_parse_method(const char *s, quant_options *o, tosac_error *err)
 
 static tosac_code check_float_model(const ir_graph *g, tosac_error *err)
 {
-    static const char *const qops[] = {"QuantizeLinear", "DequantizeLinear", "QLinearConv",
-                                       "QLinearMatMul", "DynamicQuantizeLinear", NULL};
     char desc[200];
     for (int i = 0; i < g->n_nodes; i++)
-        for (int k = 0; qops[k]; k++)
-            if (!g->nodes[i].dead && ir_node_is(&g->nodes[i], qops[k]))
-                return tosac_fail(err, TOSAC_ERR_INPUT,
-                                  "the model is already quantized (%s); give the float model",
-                                  ir_node_desc(g, i, desc, sizeof desc));
+        if (!g->nodes[i].dead && onnxop_has(&g->nodes[i], ONNXOP_QUANT_FORM))
+            return tosac_fail(err, TOSAC_ERR_INPUT,
+                              "the model is already quantized (%s); give the float model",
+                              ir_node_desc(g, i, desc, sizeof desc));
     return TOSAC_OK;
 }
 

@@ -25,33 +25,22 @@
  * An activation whose range is one value (or none) is named in a warning: its scale does not
  * come from the data (quant_act_params). */
 #include "quant/quant_internal.h"
+#include "onnxop/onnxop_traits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const k_compute[] = {"Conv", "ConvTranspose", "Gemm", "MatMul", "Add",
-                                        "Sub", "Mul", "Max", "Min", NULL};
-static const char *const k_shared[] = {"Reshape", "Flatten", "Transpose", "Squeeze", "Unsqueeze",
-                                       "Slice", "Split", "Gather", "MaxPool", "AveragePool",
-                                       "GlobalAveragePool", "Resize", "Concat", "Pad", "Where",
-                                       "ScatterND", NULL};
-static const char *const k_own[] = {"Relu", "Clip", "Sigmoid", "Tanh", "Softmax", "HardSigmoid",
-                                    "HardSwish", "Exp", "Erf", "Gelu", "LeakyRelu",
-                                    "ReduceMean", "PRelu", "Sqrt", "Reciprocal", "Floor", "Log",
-                                    "Pow", NULL};
+/* The operator classes and input slots come from the traits table (src/onnxop/onnxop_traits.c):
+ * qclass COMPUTE / SHARED / OWN, q_data (activation slots; the shared slots of a SHARED
+ * operator), q_const (constant operands quantized per tensor). */
+static const onnxop_traits *traits(const ir_node *n) { return onnxop_traits_of(n); }
 
-static bool in_list(const ir_node *n, const char *const *list)
-{
-    for (int i = 0; list[i]; i++)
-        if (ir_node_is(n, list[i]))
-            return true;
-    return false;
-}
+static bool is_shared(const ir_node *n) { return onnxop_qclass_of(n) == ONNXOP_Q_SHARED; }
 
 bool quant_op_is_quantized(const ir_node *n)
 {
-    return in_list(n, k_compute) || in_list(n, k_shared) || in_list(n, k_own);
+    return onnxop_qclass_of(n) != ONNXOP_Q_NONE;
 }
 
 bool quant_plan_quantizes(const quant_plan *p, const ir_graph *g, int i)
@@ -62,34 +51,12 @@ bool quant_plan_quantizes(const quant_plan *p, const ir_graph *g, int i)
 
 /* Input slots of n that carry activations (data), the rest being parameters (shapes, axes,
  * indices, clip bounds, roi/scales): everything for the arithmetic ops and Concat, the first
- * input otherwise. */
+ * input otherwise. For a SHARED operator these are also the slots sharing the output's range
+ * (the two sets were always equal). */
 static bool act_slot(const ir_node *n, int k)
 {
-    if (ir_node_is(n, "Conv") || ir_node_is(n, "ConvTranspose"))
-        return k == 0;
-    if (ir_node_is(n, "ScatterND")) /* data and updates; the indices are parameters */
-        return k == 0 || k == 2;
-    if (ir_node_is(n, "Gemm") || ir_node_is(n, "MatMul"))
-        return k <= 1;
-    if (ir_node_is(n, "Add") || ir_node_is(n, "Sub") || ir_node_is(n, "Mul") ||
-        ir_node_is(n, "Concat") || ir_node_is(n, "Max") || ir_node_is(n, "Min") ||
-        ir_node_is(n, "PRelu"))
-        return true;
-    if (ir_node_is(n, "Where"))
-        return k >= 1;
-    return k == 0;
-}
-
-/* Input slots of a k_shared operator whose values share the output's range. */
-static bool shared_slot(const ir_node *n, int k)
-{
-    if (ir_node_is(n, "Concat"))
-        return true;
-    if (ir_node_is(n, "Where"))
-        return k >= 1;
-    if (ir_node_is(n, "ScatterND"))
-        return k == 0 || k == 2;
-    return k == 0;
+    const onnxop_traits *t = traits(n);
+    return t ? onnxop_slot_in(t->q_data, k) : k == 0;
 }
 
 bool quant_weight_slot(const ir_node *n, int k, int rank, int *axis)
@@ -125,25 +92,14 @@ bool quant_bias_slot(const ir_node *n, int k)
 
 bool quant_const_act_slot(const ir_node *n, int k)
 {
-    if (ir_node_is(n, "PRelu") || ir_node_is(n, "Where"))
-        return k >= 1;
-    if (ir_node_is(n, "Pad"))
-        return k == 2;
-    if (ir_node_is(n, "Gather"))
-        return k == 0;
-    if (ir_node_is(n, "ScatterND")) /* constant updates */
-        return k == 2;
-    if (ir_node_is(n, "Pow")) /* a constant exponent, read through its DequantizeLinear */
-        return k == 1;
-    return ir_node_is(n, "Add") || ir_node_is(n, "Sub") || ir_node_is(n, "Mul") ||
-           ir_node_is(n, "Concat") || ir_node_is(n, "Max") || ir_node_is(n, "Min");
+    const onnxop_traits *t = traits(n);
+    return t && onnxop_slot_in(t->q_const, k);
 }
 
+/* The constant slots of a pass-through (SHARED) operator take the output's parameters. */
 bool quant_const_shares_output(const ir_node *n, int k)
 {
-    return ir_node_is(n, "Concat") || (ir_node_is(n, "Where") && k >= 1) ||
-           (ir_node_is(n, "Pad") && k == 2) || (ir_node_is(n, "Gather") && k == 0) ||
-           (ir_node_is(n, "ScatterND") && k == 2);
+    return is_shared(n) && quant_const_act_slot(n, k);
 }
 
 static int find(int *parent, int t)
@@ -210,26 +166,20 @@ static bool is_act(const ir_graph *g, const quant_seen *seen, int t)
     return t >= 0 && seen[t].is_float && !is_const(g, t);
 }
 
-static bool fuses_activation(const ir_node *n)
-{
-    return ir_node_is(n, "Conv") || ir_node_is(n, "Gemm") || ir_node_is(n, "MatMul") ||
-           ir_node_is(n, "Add");
-}
-
 /* Marks outputs of fusable producers read only by a Relu/Clip. */
 static void mark_fused(const ir_graph *g, const quant_seen *seen, const quant_plan *p,
                        quant_role *role)
 {
     for (int i = 0; i < g->n_nodes; i++) {
         const ir_node *n = &g->nodes[i];
-        if (!quant_plan_quantizes(p, g, i) || !fuses_activation(n) || n->n_outputs != 1)
+        if (!quant_plan_quantizes(p, g, i) || !onnxop_has(n, ONNXOP_FUSES_ACT) || n->n_outputs != 1)
             continue;
         int t = n->outputs[0], c;
         if (!is_act(g, seen, t) || ir_graph_is_output(g, t) ||
             ir_graph_consumers(g, t, &c, 1) != 1)
             continue;
         const ir_node *r = &g->nodes[c];
-        if ((ir_node_is(r, "Relu") || ir_node_is(r, "Clip")) && r->inputs[0] == t &&
+        if (onnxop_has(r, ONNXOP_FUSABLE_ACT) && r->inputs[0] == t &&
             quant_plan_quantizes(p, g, c))
             role[t] = QROLE_FUSED;
     }
@@ -282,7 +232,7 @@ static void assign(const ir_graph *g, const quant_seen *seen, quant_plan *p)
         for (int o = 0; o < n->n_outputs; o++)
             if (is_act(g, seen, n->outputs[o]))
                 mark_act(p->role, n->outputs[o]);
-        if (!in_list(n, k_shared) || n->n_outputs < 1 || n->outputs[0] < 0 ||
+        if (!is_shared(n) || n->n_outputs < 1 || n->outputs[0] < 0 ||
             p->role[n->outputs[0]] != QROLE_ACT)
             continue;
         int y = n->outputs[0];
@@ -290,7 +240,7 @@ static void assign(const ir_graph *g, const quant_seen *seen, quant_plan *p)
             if (n->outputs[o] >= 0 && p->role[n->outputs[o]] == QROLE_ACT)
                 unite(p->group, y, n->outputs[o]);
         for (int k = 0; k < n->n_inputs; k++)
-            if (shared_slot(n, k) && n->inputs[k] >= 0 && p->role[n->inputs[k]] == QROLE_ACT)
+            if (act_slot(n, k) && n->inputs[k] >= 0 && p->role[n->inputs[k]] == QROLE_ACT)
                 unite(p->group, y, n->inputs[k]);
     }
 }
@@ -301,7 +251,7 @@ static void merge_shared_consts(const ir_graph *g, quant_plan *p, quant_range *r
 {
     for (int i = 0; i < g->n_nodes; i++) {
         const ir_node *n = &g->nodes[i];
-        if (!quant_plan_quantizes(p, g, i) || !in_list(n, k_shared) || ir_node_is(n, "Concat") ||
+        if (!quant_plan_quantizes(p, g, i) || !is_shared(n) || ir_node_is(n, "Concat") ||
             n->n_outputs < 1 ||
             n->outputs[0] < 0 || p->role[n->outputs[0]] != QROLE_ACT)
             continue;
