@@ -177,7 +177,8 @@ static tosac_code put_data(writer *w, size_t slot, const tosa_block *b, const to
     uint64_t fbytes = tosa_data_file_bytes(t->dtype, n);
     if (fbytes > UINT32_MAX)
         return tosac_fail(w->err, TOSAC_ERR_UNSUPPORTED, "tensor '%s': data over 4 GB", t->name);
-    size_t v = fb_build_vector(&w->fb, (uint32_t)fbytes, 1, TOSA_DATA_ALIGN);
+    /* tosa_data_encode writes every byte, or fails and the buffer is dropped */
+    size_t v = fb_build_vector_unset(&w->fb, (uint32_t)fbytes, 1, TOSA_DATA_ALIGN);
     fb_build_patch(&w->fb, slot, v);
     if (w->fb.oom)
         return TOSAC_OK;
