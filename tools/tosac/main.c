@@ -118,7 +118,8 @@ int main(int argc, char **argv)
      * a compile) */
     mallopt(M_MMAP_THRESHOLD, 256 << 20);
     mallopt(M_TRIM_THRESHOLD, 512 << 20);
-    heap_huge_pages((size_t)192 << 20);
+    if (argc > 1 && strcmp(argv[1], "compile") == 0) /* run/bench: arenas written sparsely */
+        heap_huge_pages((size_t)192 << 20);
 #endif
     tosac_set_warning_handler(tosac_warn_stderr, NULL);
     /* a debugging aid: an unknown value keeps the automatic choice */
