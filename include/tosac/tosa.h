@@ -195,6 +195,14 @@ tosac_code tosa_graph_read_ex(const void *buf, size_t len, const tosac_allocator
 tosac_code tosa_graph_read_file(const char *path, tosa_graph **out, tosac_error *err);
 /* Deterministic writer (same graph, same bytes). *buf is malloc'd. */
 tosac_code tosa_graph_write(const tosa_graph *g, void **buf, size_t *len, tosac_error *err);
+/* The same file appended to *buf (malloc'd or NULL, *len bytes used, *cap allocated; grown
+ * with realloc) at *len, which must be 16-aligned: the file's alignments are relative to its
+ * start, so the bytes are those tosa_graph_write gives. *len grows by the file's size (left as
+ * it was on failure). A container (the program) takes the file without a second copy. */
+tosac_code tosa_graph_write_append(const tosa_graph *g, void **buf, size_t *len, size_t *cap,
+                                   tosac_error *err);
+/* About the bytes tosa_graph_write gives for g (an estimate to reserve, not a bound). */
+size_t tosa_graph_write_estimate(const tosa_graph *g);
 tosac_code tosa_graph_write_file(const tosa_graph *g, const char *path, tosac_error *err);
 
 /* The graphs as one MLIR module in the `tosa` dialect (TOSA 1.0 form, generic operator

@@ -10,6 +10,7 @@
 #include "compile/program_internal.h"
 #include "compile/program_bytes.h"
 #include "runtime/rt_internal.h"
+#include "util/pages.h"
 #include "tosac/compile.h"
 
 /* The measuring run's arena: generous virtual memory (pages are touched only where used). */
@@ -236,7 +237,7 @@ static tosac_code measure(const tosac_program *p, const void *bytes, size_t len,
         arena_bytes += (size_t)v.plan->arena_bytes;
         /* page-aligned: padding above 16-byte alignment is the same on every run, so the
          * measured state (and the file) is deterministic */
-        if (!(arena = aligned_alloc(4096, (arena_bytes + 4095) / 4096 * 4096)))
+        if (!(arena = tosac_pages_alloc(arena_bytes)))
             rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory measuring a program");
     }
     tosac_error e;
@@ -247,7 +248,7 @@ static tosac_code measure(const tosac_program *p, const void *bytes, size_t len,
                  : tosac_fail(err, TOSAC_ERR_INTERNAL, "internal error: the compiled program "
                               "does not run on the runtime (measuring it on zero inputs): %s",
                               e.msg);
-    free(arena);
+    tosac_pages_free(arena, arena_bytes);
     for (size_t off = 0, g = 0; !rc && g < (size_t)n; off += (size_t)n_nodes[g++])
         rows[g] = sz->scratch + off;
     extra->n_graphs = n;

@@ -1,14 +1,17 @@
 /* The read-back check compile runs before it claims success: the program's bytes are loaded
- * as `tosac run` loads them (the runtime: tosac_rt_arena_size verifies the file, tosac_rt_init
- * in a malloc'd arena of that size wires every delegate and prepares it, resolves every CPU
- * operator), read back into the compiler's form, the CPU graph's declared types are re-derived
- * node by node, and every operator of every delegate block passes the spec validator. */
+ * as `tosac run` loads them (the runtime: tosac_rt_arena_size verifies the file, tosac_rt_init,
+ * measure-only, in a fresh arena of that size wires every delegate and prepares it,
+ * resolves every CPU operator), read back into the compiler's form, the CPU graph's declared
+ * types are re-derived node by node, and every operator of every delegate block passes the
+ * spec validator. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compile/program_internal.h"
 #include "lower/validate.h"
+#include "runtime/rt_internal.h"
+#include "util/pages.h"
 #include "tosac/compile.h"
 #include "tosac/runtime.h"
 
@@ -34,18 +37,21 @@ static tosac_code validate_delegates(const tosac_program *p, const tosa_spec *sp
     return TOSAC_OK;
 }
 
-/* The runtime in an arena of exactly the size it asks for. */
+/* The runtime in an arena of exactly the size it asks for, initialised as tosac_rt_init does
+ * but without packing the weights of the main graph's delegates (rt_init_measure_only: the
+ * packed bytes are never read here, and whether they can be packed is still asked). */
 static tosac_code load_on_runtime(const void *bytes, size_t len, tosac_error *err)
 {
     size_t need = 0;
     tosac_rt *rt = NULL;
     void *arena = NULL;
+    tosac_rt_options o = {tosac_rt_ops_all, 0, NULL};
     tosac_code rc = tosac_rt_arena_size(bytes, len, &need, err);
-    if (!rc && !(arena = aligned_alloc(16, (need + 15) / 16 * 16 + 16)))
+    if (!rc && !(arena = tosac_pages_alloc(need)))
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory for an arena of %zu bytes", need);
     if (!rc)
-        rc = tosac_rt_init(bytes, len, arena, need, &rt, err);
-    free(arena);
+        rc = rt_init_measure_only(bytes, len, arena, need, &o, &rt, err);
+    tosac_pages_free(arena, need);
     return rc;
 }
 

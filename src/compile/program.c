@@ -2,6 +2,7 @@
  * docs/PROGRAM_FORMAT.md; records in runtime/rt_program.h). Writing turns the CPU ir_model
  * into records (graphs in DFS pre-order), reading verifies with rt_program_load and rebuilds
  * the ir_model with the IR builder. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -421,8 +422,8 @@ static void find_delegate(const writer *w, int d, int32_t *graph, int32_t *node)
 typedef struct section {
     uint32_t kind;
     wbuf body;
-    void *tail; /* malloc'd bytes after body (a delegate's .tosa file: not copied twice) */
-    size_t tail_len;
+    const tosa_graph *tosa; /* a delegate's graph: its .tosa file follows body, written in
+                               place (tosa_graph_write_append), its size patched into body */
 } section;
 
 static tosac_code build_sections(const tosac_program *p, writer *w, section *secs, int *n_secs,
@@ -520,11 +521,6 @@ static tosac_code build_sections(const tosac_program *p, writer *w, section *sec
                 nd = &g->nodes[n];
         r.n_inputs = nd ? (uint32_t)nd->n_inputs : 0;
         r.n_outputs = nd ? (uint32_t)nd->n_outputs : 0;
-        void *t = NULL;
-        size_t tl = 0;
-        rc = tosa_graph_write(p->delegates[d], &t, &tl, err);
-        if (rc)
-            break;
         wbuf b = {0};
         put(&b, &r, sizeof r);
         if (nd) {
@@ -532,13 +528,11 @@ static tosac_code build_sections(const tosac_program *p, writer *w, section *sec
             put(&b, nd->outputs, (size_t)nd->n_outputs * 4);
         }
         pad(&b, RT_PROGRAM_ALIGN);
-        r.tosa_offset = b.len;
-        r.tosa_size = tl;
+        r.tosa_offset = b.len; /* r.tosa_size once written */
         if (!b.oom)
             memcpy(b.d, &r, sizeof r);
         secs[ns].kind = RT_SEC_DELEGATE;
-        secs[ns].tail = t;
-        secs[ns].tail_len = tl;
+        secs[ns].tosa = p->delegates[d];
         secs[ns++].body = b;
     }
     /* PLAN: empty here; tosac_program_build (compile_runtime.c) plans the written program
@@ -584,8 +578,9 @@ tosac_code program_to_bytes_with(const tosac_program *p, uint32_t kind, uint32_t
                    RT_PROGRAM_ALIGN + body_len;
     for (int i = 0; i < ns; i++) {
         oom |= secs[i].body.oom;
-        big |= secs[i].body.len + secs[i].tail_len > UINT32_MAX;
-        total += RT_PROGRAM_ALIGN + secs[i].body.len + secs[i].tail_len;
+        big |= secs[i].body.len > UINT32_MAX;
+        total += RT_PROGRAM_ALIGN + secs[i].body.len +
+                 (secs[i].tosa ? tosa_graph_write_estimate(secs[i].tosa) : 0);
     }
     wbuf *all[] = {&w.graphs, &w.tensors, &w.nodes, &w.attrs, &w.quants, &w.opsets,
                    &w.ids, &w.ints, &w.floats, &w.crecs, &w.cdata};
@@ -613,9 +608,19 @@ tosac_code program_to_bytes_with(const tosac_program *p, uint32_t kind, uint32_t
             s.offset = out.len;
             if (i < ns) {
                 s.kind = secs[i].kind;
-                s.size = secs[i].body.len + secs[i].tail_len;
                 put(&out, secs[i].body.d, secs[i].body.len);
-                put(&out, secs[i].tail, secs[i].tail_len);
+                if (secs[i].tosa && !out.oom && !rc) {
+                    size_t at = out.len;
+                    void *d = out.d;
+                    rc = tosa_graph_write_append(secs[i].tosa, &d, &out.len, &out.cap, err);
+                    out.d = d;
+                    uint64_t tl = out.len - at;
+                    if (!rc)
+                        memcpy(out.d + s.offset + offsetof(rt_delegate_rec, tosa_size), &tl,
+                               sizeof tl);
+                }
+                s.size = out.len - s.offset;
+                big |= s.size > UINT32_MAX;
             } else { /* the caller's last section */
                 s.kind = kind;
                 s.flags = flags;
@@ -627,15 +632,16 @@ tosac_code program_to_bytes_with(const tosac_program *p, uint32_t kind, uint32_t
         }
         pad(&out, RT_PROGRAM_ALIGN);
         h.file_bytes = out.len;
+        if (!rc && big) /* a delegate's file over the 4 GiB fields */
+            rc = tosac_fail(err, TOSAC_ERR_UNSUPPORTED, "program: the CPU part is larger than "
+                            "the format's 4 GiB tables");
         if (!out.oom)
             memcpy(out.d, &h, sizeof h);
-        if (out.oom)
+        if (!rc && out.oom)
             rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing a program");
     }
-    for (int i = 0; i < ns; i++) {
+    for (int i = 0; i < ns; i++)
         free(secs[i].body.d);
-        free(secs[i].tail);
-    }
     free(secs);
     free_writer(&w);
     if (rc) {

@@ -48,6 +48,8 @@ typedef struct lower_ctx {
     tosa_names names;      /* index of b's tensor names (rules only append to b) */
     int64_t opset;         /* the model's ai.onnx opset (13 when the graph does not say):
                               Softmax/LogSoftmax axis semantics changed at 13 */
+    bool trial;            /* lower_trial_node: the block is validated, then dropped; a
+                              rule may leave large weights zero (no check reads their values) */
     tosac_error *err;
 } lower_ctx;
 

@@ -138,16 +138,19 @@ static void relayout(char *dst, const char *src, size_t es, bool dw, int64_t no,
     }
 }
 
-/* Weights re-laid for TOSA, as a CONST of dtype dt (element size es). */
+/* Weights re-laid for TOSA, as a CONST of dtype dt (element size es). A trial lowering leaves
+ * them zero: validation reads no weight values, and the relayout was a tenth of compile. */
 static int weights(lower_ctx *c, const conv_geom *g, const tosac_tensor *wv, size_t es)
 {
     int64_t ci = g->depthwise ? 1 : g->c, total = g->oc * ci * g->kh * g->kw;
-    char *dst = malloc((size_t)(total ? total : 1) * es);
+    size_t n = (size_t)(total ? total : 1);
+    char *dst = c->trial ? calloc(n, es) : malloc(n * es);
     if (!dst) {
         tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory laying out weights");
         return -1;
     }
-    relayout(dst, wv->data, es, g->depthwise, g->oc, ci, g->kh * g->kw);
+    if (!c->trial)
+        relayout(dst, wv->data, es, g->depthwise, g->oc, ci, g->kh * g->kw);
     int64_t shape[4];
     if (g->depthwise) {
         shape[0] = g->kh; shape[1] = g->kw; shape[2] = g->c; shape[3] = g->mult;

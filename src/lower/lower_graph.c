@@ -7,9 +7,10 @@
 #include "lower/lower.h"
 #include "lower/validate.h"
 
-tosac_code lower_subgraph(const tosa_spec *spec, const ir_graph *g, const int *nodes, int n_nodes,
-                          const int *inputs, int n_inputs, const int *outputs, int n_outputs,
-                          tosa_graph **out, tosac_error *err)
+/* trial: the graph is only validated, then dropped (lower_ctx.trial). */
+static tosac_code lower_nodes(const tosa_spec *spec, const ir_graph *g, const int *nodes,
+                              int n_nodes, const int *inputs, int n_inputs, const int *outputs,
+                              int n_outputs, bool trial, tosa_graph **out, tosac_error *err)
 {
     *out = NULL;
     tosa_graph *tg = tosa_graph_new(spec->major, spec->minor);
@@ -21,6 +22,7 @@ tosac_code lower_subgraph(const tosa_spec *spec, const ir_graph *g, const int *n
     }
     lower_ctx c;
     tosac_code rc = lower_ctx_init(&c, spec, g, b, err);
+    c.trial = trial;
     int *in_idx = calloc((size_t)n_inputs + 1, sizeof *in_idx);
     int *out_idx = calloc((size_t)n_outputs + 1, sizeof *out_idx);
     if (!rc && (!in_idx || !out_idx))
@@ -58,6 +60,14 @@ tosac_code lower_subgraph(const tosa_spec *spec, const ir_graph *g, const int *n
     return TOSAC_OK;
 }
 
+tosac_code lower_subgraph(const tosa_spec *spec, const ir_graph *g, const int *nodes, int n_nodes,
+                          const int *inputs, int n_inputs, const int *outputs, int n_outputs,
+                          tosa_graph **out, tosac_error *err)
+{
+    return lower_nodes(spec, g, nodes, n_nodes, inputs, n_inputs, outputs, n_outputs, false, out,
+                       err);
+}
+
 bool lower_trial_node(const tosa_spec *spec, const ir_graph *g, int node, char *reason,
                       size_t len)
 {
@@ -86,7 +96,7 @@ bool lower_trial_node(const tosa_spec *spec, const ir_graph *g, int node, char *
         if (n->outputs[i] >= 0)
             outs[n_out++] = n->outputs[i];
     tosa_graph *tg = NULL;
-    tosac_code rc = lower_subgraph(spec, g, &node, 1, ins, n_in, outs, n_out, &tg, &err);
+    tosac_code rc = lower_nodes(spec, g, &node, 1, ins, n_in, outs, n_out, true, &tg, &err);
     free(ins);
     tosa_graph_free(tg);
     if (rc) {

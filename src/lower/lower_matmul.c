@@ -64,28 +64,28 @@ static tosac_code check_quant(lower_ctx *c, const mm *m, int n_axis, bool per_ch
 
 /* ---- constant weights: CONV2D 1x1 ---- */
 
-/* OHWI [N,1,1,K] weights from B's data ([K,N] when kn, else [N,K]); float scaled by alpha. */
+/* OHWI [N,1,1,K] weights from B's data ([K,N] when kn, else [N,K]: already that order, one
+ * copy); float scaled by alpha. A trial lowering leaves them zero (no check reads them). */
 static int fc_weights(lower_ctx *c, const mm *m, const tosac_tensor *wv, bool kn, int64_t k,
                       int64_t nn)
 {
-    size_t es = tosac_dtype_size(wv->dtype);
-    char *dst = malloc((size_t)(k * nn > 0 ? k * nn : 1) * es);
+    size_t es = tosac_dtype_size(wv->dtype), n = (size_t)(k * nn > 0 ? k * nn : 1);
+    char *dst = c->trial ? calloc(n, es) : malloc(n * es);
     if (!dst) {
         tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory laying out weights");
         return -1;
     }
     const char *src = wv->data;
-    for (int64_t o = 0; o < nn; o++)
-        for (int64_t i = 0; i < k; i++) {
-            int64_t s = kn ? i * nn + o : o * k + i;
-            memcpy(dst + (o * k + i) * (int64_t)es, src + s * (int64_t)es, es);
-            if (wv->dtype == TOSAC_DT_F32 && m->alpha != 1.0)
-                ((float *)dst)[o * k + i] = (float)(m->alpha * ((float *)dst)[o * k + i]);
-        }
+    if (!c->trial && !kn)
+        memcpy(dst, src, (size_t)(k * nn) * es);
+    for (int64_t o = 0; !c->trial && kn && o < nn; o++)
+        for (int64_t i = 0; i < k; i++)
+            memcpy(dst + (o * k + i) * (int64_t)es, src + (i * nn + o) * (int64_t)es, es);
+    if (!c->trial && wv->dtype == TOSAC_DT_F32 && m->alpha != 1.0)
+        for (int64_t j = 0; j < k * nn; j++)
+            ((float *)(void *)dst)[j] = (float)(m->alpha * ((float *)(void *)dst)[j]);
     int64_t shape[4] = {nn, 1, 1, k};
-    int t = lower_const(c, "weight", wv->dtype, 4, shape, dst);
-    free(dst);
-    return t;
+    return lower_const_owned(c, "weight", wv->dtype, 4, shape, dst);
 }
 
 /* a2 holds A as [rows, K]; writes the [rows, N] result, reshaped to Y's shape, into out. */

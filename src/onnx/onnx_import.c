@@ -109,7 +109,7 @@ static tosac_code import_initializers(importer *im, const Onnx__GraphProto *gp, 
 {
     char what[300];
     for (size_t i = 0; i < gp->n_initializer; i++) {
-        const Onnx__TensorProto *tp = gp->initializer[i];
+        Onnx__TensorProto *tp = gp->initializer[i];
         if (!tp->name || !tp->name[0])
             return tosac_fail(im->err, TOSAC_ERR_INPUT, "graph '%s': initializer %zu has no name",
                               g->name, i);

@@ -15,8 +15,9 @@ tosac_code onnx_wire_check(const void *buf, size_t len, const ProtobufCMessageDe
                            tosac_error *err);
 
 /* TensorProto -> host tensor owning its data (in dtype.h representation). what names the
- * tensor in messages ("initializer 'w'", "attribute 'value' of node 3 (...)"). */
-tosac_code onnx_tensor_from_proto(const Onnx__TensorProto *tp, const char *base_dir,
+ * tensor in messages ("initializer 'w'", "attribute 'value' of node 3 (...)"). tp's
+ * raw_data may be taken over as the data (tp is then left without it: convert once). */
+tosac_code onnx_tensor_from_proto(Onnx__TensorProto *tp, const char *base_dir,
                                   const char *what, tosac_tensor *out, tosac_error *err);
 /* SparseTensorProto -> dense host tensor. */
 tosac_code onnx_tensor_from_sparse(const Onnx__SparseTensorProto *sp, const char *base_dir,

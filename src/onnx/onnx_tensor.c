@@ -170,7 +170,25 @@ static void from_typed(const Onnx__TensorProto *tp, tosac_dtype dt, int64_t n, v
     }
 }
 
-tosac_code onnx_tensor_from_proto(const Onnx__TensorProto *tp, const char *base_dir,
+/* The tensor takes over tp's raw_data (malloc'd by protobuf-c's default allocator, as
+ * aligned as malloc) where its bytes are the tensor's: no second copy of the weights. */
+static tosac_code take_raw(Onnx__TensorProto *tp, tosac_dtype dt, int rank,
+                           const int64_t *shape, tosac_tensor *out, tosac_error *err)
+{
+    tosac_code rc = tosac_tensor_describe(out, dt, rank, shape, err);
+    if (rc)
+        return rc;
+    out->data = tp->raw_data.data;
+    out->owns_data = 1;
+    tp->raw_data.data = NULL; /* free_unpacked skips it */
+    tp->raw_data.len = 0;
+    if (dt == TOSAC_DT_BOOL)
+        for (size_t i = 0; i < out->nbytes; i++)
+            ((uint8_t *)out->data)[i] = ((uint8_t *)out->data)[i] != 0;
+    return TOSAC_OK;
+}
+
+tosac_code onnx_tensor_from_proto(Onnx__TensorProto *tp, const char *base_dir,
                                   const char *what, tosac_tensor *out, tosac_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -213,6 +231,11 @@ tosac_code onnx_tensor_from_proto(const Onnx__TensorProto *tp, const char *base_
         if (have != n)
             return tosac_fail(err, TOSAC_ERR_INPUT, "%s: %lld values for %lld elements", what,
                               (long long)have, (long long)n);
+    }
+    if (!external && tp->has_raw_data && !nibbles && stored && tp->raw_data.data) {
+        if (take_raw(tp, dt, rank, shape, out, &e2))
+            return tosac_fail(err, e2.code, "%s: %s", what, e2.msg);
+        return TOSAC_OK;
     }
     if (tosac_tensor_alloc(out, dt, rank, shape, &e2)) {
         free(src);

@@ -161,8 +161,9 @@ tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_
     return TOSAC_OK;
 }
 
-tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,
-                            const tosac_rt_options *o, tosac_rt **out, tosac_error *err)
+static tosac_code init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,
+                          const tosac_rt_options *o, bool measure_only, tosac_rt **out,
+                          tosac_error *err)
 {
     rt_program p;
     size_t st = 0, dyn = 0, slice = 0, st_n = 0;
@@ -187,7 +188,20 @@ tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t
         st = st_n;
     unsigned char *a = arena;
     return rt_setup(&p, a, st, a + align16(st), a + align16(st) + align16((size_t)p.plan->arena_bytes),
-                 dyn, o, false, out, err);
+                 dyn, o, measure_only, out, err);
+}
+
+tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,
+                            const tosac_rt_options *o, tosac_rt **out, tosac_error *err)
+{
+    return init_ex(program, len, arena, arena_bytes, o, false, out, err);
+}
+
+tosac_code rt_init_measure_only(const void *program, size_t len, void *arena,
+                                size_t arena_bytes, const tosac_rt_options *o, tosac_rt **out,
+                                tosac_error *err)
+{
+    return init_ex(program, len, arena, arena_bytes, o, true, out, err);
 }
 
 int tosac_rt_n_inputs(const tosac_rt *rt) { return (int)rt->prog.n_inputs; }

@@ -23,7 +23,8 @@ void fb_build_reserve(fb_builder *b, size_t n)
     }
 }
 
-size_t fb_build_zeros(fb_builder *b, size_t n)
+/* Appends n bytes the caller fills; returns their position (garbage if b->oom). */
+static size_t space(fb_builder *b, size_t n)
 {
     if (b->oom)
         return 0;
@@ -45,8 +46,15 @@ size_t fb_build_zeros(fb_builder *b, size_t n)
         b->cap = nc;
     }
     size_t pos = b->len;
-    memset(b->buf + pos, 0, n);
     b->len += n;
+    return pos;
+}
+
+size_t fb_build_zeros(fb_builder *b, size_t n)
+{
+    size_t pos = space(b, n);
+    if (!b->oom)
+        memset(b->buf + pos, 0, n);
     return pos;
 }
 
@@ -119,7 +127,7 @@ size_t fb_build_table(fb_builder *b, const fb_field *f, int n, size_t *slots)
     return t;
 }
 
-size_t fb_build_vector(fb_builder *b, uint32_t n, size_t elem_size, size_t align)
+static size_t vector(fb_builder *b, uint32_t n, size_t elem_size, size_t align, bool zero)
 {
     if (align < 4)
         align = 4;
@@ -127,8 +135,21 @@ size_t fb_build_vector(fb_builder *b, uint32_t n, size_t elem_size, size_t align
     fb_build_pad(b, align, align - 4);
     size_t pos = fb_build_zeros(b, 4);
     put(b, pos, n, 4);
-    fb_build_zeros(b, (size_t)n * elem_size);
+    if (zero)
+        fb_build_zeros(b, (size_t)n * elem_size);
+    else
+        space(b, (size_t)n * elem_size);
     return pos;
+}
+
+size_t fb_build_vector(fb_builder *b, uint32_t n, size_t elem_size, size_t align)
+{
+    return vector(b, n, elem_size, align, true);
+}
+
+size_t fb_build_vector_unset(fb_builder *b, uint32_t n, size_t elem_size, size_t align)
+{
+    return vector(b, n, elem_size, align, false);
 }
 
 size_t fb_build_string(fb_builder *b, const char *s)

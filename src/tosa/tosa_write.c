@@ -177,7 +177,8 @@ static tosac_code put_data(writer *w, size_t slot, const tosa_block *b, const to
     uint64_t fbytes = tosa_data_file_bytes(t->dtype, n);
     if (fbytes > UINT32_MAX)
         return tosac_fail(w->err, TOSAC_ERR_UNSUPPORTED, "tensor '%s': data over 4 GB", t->name);
-    size_t v = fb_build_vector(&w->fb, (uint32_t)fbytes, 1, TOSA_DATA_ALIGN);
+    /* tosa_data_encode writes every byte, or fails and the buffer is dropped */
+    size_t v = fb_build_vector_unset(&w->fb, (uint32_t)fbytes, 1, TOSA_DATA_ALIGN);
     fb_build_patch(&w->fb, slot, v);
     if (w->fb.oom)
         return TOSAC_OK;
@@ -298,7 +299,7 @@ static tosac_code put_graph(writer *w)
         return rc;
     size_t root = fb_build_zeros(&w->fb, 8);
     if (!w->fb.oom)
-        memcpy(w->fb.buf + 4, "TOSA", 4);
+        memcpy(w->fb.buf + root + 4, "TOSA", 4);
     fb_field gf[2] = {OFFSET, OFFSET};
     size_t gs[2];
     size_t gt = fb_build_table(&w->fb, gf, 2, gs);
@@ -327,7 +328,7 @@ static tosac_code put_graph(writer *w)
 
 /* About the file's size: constant data (most of it) plus a generous share per tensor and
  * operator; an estimate only (the builder grows past it). */
-static size_t size_estimate(const tosa_graph *g)
+size_t tosa_graph_write_estimate(const tosa_graph *g)
 {
     size_t n = 4096;
     for (int r = 0; r < g->n_regions; r++)
@@ -340,22 +341,41 @@ static size_t size_estimate(const tosa_graph *g)
     return n;
 }
 
-tosac_code tosa_graph_write(const tosa_graph *g, void **buf, size_t *len, tosac_error *err)
+tosac_code tosa_graph_write_append(const tosa_graph *g, void **buf, size_t *len, size_t *cap,
+                                   tosac_error *err)
 {
-    *buf = NULL;
-    *len = 0;
+    if (*len % TOSA_DATA_ALIGN)
+        return tosac_fail(err, TOSAC_ERR_INTERNAL, "a .tosa file appended at offset %zu, not "
+                          "%d-aligned", *len, TOSA_DATA_ALIGN);
     writer w = {{0}, g, err};
     fb_build_init(&w.fb);
-    fb_build_reserve(&w.fb, size_estimate(g));
+    w.fb.buf = *buf;
+    w.fb.len = *len;
+    w.fb.cap = *cap;
+    fb_build_reserve(&w.fb, *len + tosa_graph_write_estimate(g));
     tosac_code rc = put_graph(&w);
     if (!rc && w.fb.oom)
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory writing the .tosa file");
+    *buf = w.fb.buf;
+    *cap = w.fb.cap;
+    if (!rc)
+        *len = w.fb.len;
+    return rc;
+}
+
+tosac_code tosa_graph_write(const tosa_graph *g, void **buf, size_t *len, tosac_error *err)
+{
+    void *b = NULL;
+    size_t n = 0, cap = 0;
+    *buf = NULL;
+    *len = 0;
+    tosac_code rc = tosa_graph_write_append(g, &b, &n, &cap, err);
     if (rc) {
-        fb_build_free(&w.fb);
+        free(b);
         return rc;
     }
-    *buf = w.fb.buf;
-    *len = w.fb.len;
+    *buf = b;
+    *len = n;
     return TOSAC_OK;
 }
 

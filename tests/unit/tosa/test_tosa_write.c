@@ -441,6 +441,50 @@ static void test_data_16_aligned(void **state)
     free(buf);
 }
 
+/* Appended after a 16-aligned prefix (a program's delegate section), the file is the bytes
+ * tosa_graph_write gives, and the prefix stays; a misaligned offset is refused, *len kept. */
+static void test_append_same_bytes(void **state)
+{
+    (void)state;
+    tosac_error err;
+    tosac_error_clear(&err);
+    tosa_graph *g = tosa_graph_new(1, 0);
+    tosa_block *b = tosa_region_add_block(tosa_graph_add_region(g, "main"), "main");
+    const int8_t w[5] = {1, -2, 3, -4, 5}; /* odd sizes move what follows */
+    const int64_t shp[1] = {5};
+    assert_int_equal(tosa_block_add_tensor(b, "w", TOSAC_DT_I8, 1, shp, w, sizeof w, &err), 0);
+    assert_int_equal(tosa_block_add_tensor(b, "y", TOSAC_DT_I8, 1, shp, NULL, 0, &err), 1);
+    int in[1] = {0}, out[1] = {1};
+    assert_int_equal(tosa_block_add_op(b, TOSA_OP_IDENTITY, NULL, in, 1, out, 1, &err), 0);
+    assert_int_equal(tosa_block_set_io(b, NULL, 0, out, 1, &err), TOSAC_OK);
+    void *alone;
+    size_t alone_len;
+    if (tosa_graph_write(g, &alone, &alone_len, &err))
+        fail_msg("%s", err.msg);
+    size_t len = 48, cap = 48;
+    unsigned char *buf = malloc(cap);
+    assert_non_null(buf);
+    memset(buf, 0xa5, len);
+    void *vb = buf;
+    if (tosa_graph_write_append(g, &vb, &len, &cap, &err))
+        fail_msg("%s", err.msg);
+    buf = vb;
+    assert_int_equal(len, 48 + alone_len);
+    assert_true(cap >= len);
+    for (size_t i = 0; i < 48; i++)
+        assert_int_equal(buf[i], 0xa5);
+    assert_memory_equal(buf + 48, alone, alone_len);
+    size_t before = 52; /* 4 bytes past a 16-aligned length */
+    len = before;
+    vb = buf;
+    assert_int_equal(tosa_graph_write_append(g, &vb, &len, &cap, &err), TOSAC_ERR_INTERNAL);
+    assert_non_null(strstr(err.msg, "not 16-aligned"));
+    assert_int_equal(len, before);
+    free(vb);
+    free(alone);
+    tosa_graph_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -451,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_writer_refuses),
         cmocka_unit_test(test_writer_refuses_what_reader_refuses),
         cmocka_unit_test(test_data_16_aligned),
+        cmocka_unit_test(test_append_same_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
