@@ -7,8 +7,9 @@
 
 /* Axes come from the "axes" attribute (older opsets; always for some ops) or from input 1
  * (ReduceSum from 13, the others from 18). An empty list reduces everything unless
- * noop_with_empty_axes. The attributes are read once (prepare step), the axes checked against
- * the input's declared rank when it has one (eval uses that mask while the rank agrees). */
+ * noop_with_empty_axes. The attributes, and the axes input when it is a constant, are read
+ * once (prepare step), the axes checked against the input's declared rank when it has one
+ * (eval uses that mask while the rank agrees). */
 typedef struct reduce_prep {
     int has_axes, n, noop, keep;
     int64_t axes[TOSAC_MAX_RANK];
@@ -37,16 +38,21 @@ static tosac_code reduce_prepare(cpu_ctx *c, void *st)
     p->noop = (int)cpu_attr_i(c, "noop_with_empty_axes", 0);
     p->keep = (int)cpu_attr_i(c, "keepdims", 1);
     p->rank = -1;
-    if (!aa)
-        return TOSAC_OK;
-    CPU_CHECK(c, n <= TOSAC_MAX_RANK, "too many axes");
-    memcpy(p->axes, aa, (size_t)n * sizeof(int64_t));
+    tosac_code rc = TOSAC_OK;
+    if (aa) {
+        CPU_CHECK(c, n <= TOSAC_MAX_RANK, "too many axes");
+        memcpy(p->axes, aa, (size_t)n * sizeof(int64_t));
+    } else if (!cpu_const_ints(c, 1, p->axes, TOSAC_MAX_RANK, &n, &rc)) {
+        return TOSAC_OK; /* axes computed by the graph (or none): eval reads them */
+    } else if (rc) {
+        return rc;
+    }
     p->has_axes = 1;
     p->n = n;
     int r = cpu_decl_rank(c, 0);
     if (r < 0)
         return TOSAC_OK;
-    tosac_code rc = reduce_mask(c, p->axes, n, r, p->mask);
+    rc = reduce_mask(c, p->axes, n, r, p->mask);
     if (!rc)
         p->rank = r;
     return rc;

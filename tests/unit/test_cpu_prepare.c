@@ -48,6 +48,7 @@ static tosac_error E; /* attribute setters' errors: checked after each build */
 
 static void a_reduce(ir_graph *g, int k) { SET_INTS("axes", 1); SET_I("keepdims", 0); }
 static void a_reduce0(ir_graph *g, int k) { SET_INTS("axes", -2); }
+static void a_keepdims0(ir_graph *g, int k) { SET_I("keepdims", 0); }
 static void a_argmax(ir_graph *g, int k) { SET_I("axis", 1); SET_I("keepdims", 0); SET_I("select_last_index", 1); }
 static void a_topk(ir_graph *g, int k) { SET_I("k", 1); SET_I("axis", 0); SET_I("largest", 0); }
 static void a_cumsum(ir_graph *g, int k) { SET_I("exclusive", 1); SET_I("reverse", 1); }
@@ -142,6 +143,7 @@ static const tcase cases[] = {
     {"ReduceSum", 11, 1, 1, {X23}, a_reduce},
     {"ReduceMax", 11, 1, 1, {X23}, a_reduce0},
     {"ReduceLogSumExp", 13, 1, 1, {X23}, a_reduce},
+    {"ReduceMean", 18, 2, 1, {X23, {I64, 1, {1}, (const int64_t[]){-1}, 1}}, a_keepdims0},
     {"ArgMax", 13, 1, 1, {X23}, a_argmax},
     {"ArgMin", 13, 1, 1, {X23}, a_argmax},
     {"TopK", 1, 1, 2, {X23}, a_topk},
@@ -482,7 +484,8 @@ static void test_prepared_results(void **state)
     free_all(in, n_in);
     ir_model_free(m);
     /* ArgMax axis 1, select_last_index over row 0's tie (1 at 0 and 2): (2, 1) */
-    m = build(&cases[3], &k, in, &n_in);
+    m = build(&cases[4], &k, in, &n_in);
+    assert_string_equal(cases[4].op, "ArgMax");
     assert_int_equal(cpu_run_model(m, in, n_in, y, 1, &err), TOSAC_OK);
     assert_int_equal(y[0].dtype, I64);
     assert_true(((int64_t *)y[0].data)[0] == 2 && ((int64_t *)y[0].data)[1] == 1);
@@ -490,8 +493,8 @@ static void test_prepared_results(void **state)
     free_all(in, n_in);
     ir_model_free(m);
     /* Pad-2 pads (0, 1, 0, 1) value 9: [[9, 1, -2, 1, 9], [9, -4, 5, -6, 9]] */
-    m = build(&cases[26], &k, in, &n_in);
-    assert_string_equal(cases[26].op, "Pad");
+    m = build(&cases[27], &k, in, &n_in);
+    assert_string_equal(cases[27].op, "Pad");
     assert_int_equal(cpu_run_model(m, in, n_in, y, 1, &err), TOSAC_OK);
     const float pad[10] = {9, 1, -2, 1, 9, 9, -4, 5, -6, 9};
     assert_int_equal(y[0].shape[1], 5);
@@ -501,13 +504,40 @@ static void test_prepared_results(void **state)
     free_all(in, n_in);
     ir_model_free(m);
     /* Cast to 7 (int64): 1, -2, 1, -4, 5, -6 */
-    m = build(&cases[24], &k, in, &n_in);
-    assert_string_equal(cases[24].op, "Cast");
+    m = build(&cases[25], &k, in, &n_in);
+    assert_string_equal(cases[25].op, "Cast");
     assert_int_equal(cpu_run_model(m, in, n_in, y, 1, &err), TOSAC_OK);
     assert_int_equal(y[0].dtype, I64);
     for (int i = 0; i < 6; i++)
         assert_true(((int64_t *)y[0].data)[i] == (int64_t)X6[i]);
     tosac_tensor_free(&y[0]);
+    free_all(in, n_in);
+    ir_model_free(m);
+}
+
+/* A constant axes input (Reduce* from opset 18) is read and checked by the prepare step too. */
+static void test_constant_axes_at_prepare(void **state)
+{
+    (void)state;
+    tosac_error err;
+    tosac_error_clear(&err);
+    const tcase c = {"ReduceMax", 18, 2, 1, {X23, {I64, 1, {1}, (const int64_t[]){2}, 1}},
+                     a_keepdims0};
+    int k, n_in;
+    tosac_tensor in[5], y;
+    ir_model *m = build(&c, &k, in, &n_in);
+    cpu_ctx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.g = m->graph;
+    cx.node = &m->graph->nodes[k];
+    cx.opset = 18;
+    cx.err = &err;
+    _Alignas(16) unsigned char st[CPU_PREP_MAX];
+    assert_int_equal(cpu_prepare(&cx, cpu_find_op("ReduceMax"), st), TOSAC_ERR_INPUT);
+    assert_string_equal(err.msg, "node 'n' (ReduceMax): axis 2 is out of range for rank 2");
+    tosac_error_clear(&err);
+    assert_int_equal(cpu_run_model(m, in, n_in, &y, 1, &err), TOSAC_ERR_INPUT);
+    assert_string_equal(err.msg, "node 'n' (ReduceMax): axis 2 is out of range for rank 2");
     free_all(in, n_in);
     ir_model_free(m);
 }
@@ -623,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_loop_scan_prepared),
         cmocka_unit_test(test_prepared_results),
         cmocka_unit_test(test_bad_attributes_at_prepare),
+        cmocka_unit_test(test_constant_axes_at_prepare),
         cmocka_unit_test(test_prepared_state_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
