@@ -67,18 +67,25 @@ tosac_code cpu_geom_transpose(cpu_ctx *c, const tosac_tensor *x, const int64_t *
 {
     onnx_window w;
     tosac_code rc = cpu_geom_window(c, x, &w);
-    if (rc)
-        return rc;
+    return rc ? rc : cpu_geom_transpose_w(c, &w, x, kshape, g);
+}
+
+tosac_code cpu_geom_transpose_w(cpu_ctx *c, const onnx_window *w, const tosac_tensor *x,
+                                const int64_t *kshape, cpu_geom *g)
+{
     memset(g, 0, sizeof *g);
-    g->nsp = w.nsp;
+    CPU_CHECK(c, x->rank == 2 + w->nsp, "input rank %d, the node's attributes are for %d "
+              "spatial dims", x->rank, w->nsp);
+    g->nsp = w->nsp;
     for (int i = 0; i < g->nsp; i++)
         g->in[i] = x->shape[2 + i];
-    if ((rc = onnx_window_transpose(c->node, &w, g->in, kshape, g->out, g->pb, g->pe, c->err)))
+    tosac_code rc = onnx_window_transpose(c->node, w, g->in, kshape, g->out, g->pb, g->pe, c->err);
+    if (rc)
         return rc;
     for (int i = 0; i < g->nsp; i++) {
         g->k[i] = kshape[i];
-        g->s[i] = w.s[i];
-        g->d[i] = w.d[i];
+        g->s[i] = w->s[i];
+        g->d[i] = w->d[i];
         CPU_CHECK(c, g->k[i] < ((int64_t)1 << 31) && g->s[i] < ((int64_t)1 << 31) &&
                          g->d[i] < ((int64_t)1 << 31) && g->pb[i] < ((int64_t)1 << 31) &&
                          g->pe[i] < ((int64_t)1 << 31) && g->out[i] < ((int64_t)1 << 31),

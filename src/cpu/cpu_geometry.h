@@ -27,8 +27,12 @@ tosac_code cpu_geom_forward_w(cpu_ctx *c, const onnx_window *w, const tosac_tens
 /* ConvTranspose: output sizes from output_shape / output_padding / pads / auto_pad. */
 tosac_code cpu_geom_transpose(cpu_ctx *c, const tosac_tensor *x, const int64_t *kshape,
                               cpu_geom *g);
+/* The same from window attributes parsed before (a prepare step's). */
+tosac_code cpu_geom_transpose_w(cpu_ctx *c, const onnx_window *w, const tosac_tensor *x,
+                                const int64_t *kshape, cpu_geom *g);
 
-/* The prepared state of the conv-like operators (Conv, ConvInteger, QLinearConv): group and,
+/* The prepared state of the conv-like operators (Conv, ConvInteger, QLinearConv,
+ * ConvTranspose): group and,
  * when the input's rank is declared, the window attributes. */
 typedef struct cpu_conv_prep {
     int64_t group;

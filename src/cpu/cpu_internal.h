@@ -124,11 +124,19 @@ typedef struct cpu_op_prep {
 /* flags */
 #define CPU_F16_VIA_F32 1   /* f16/bf16 inputs are widened to f32, f32 outputs narrowed back */
 
+/* Every operator that has an attribute (or a check of the program alone) has a prepare
+ * step, and its eval reads no attribute. NULL is left to the operators with neither: the
+ * binary elementwise and comparison operators, Sum/Mean/Max/Min, Where, PRelu, the logical
+ * and bitwise ones (cpu_ops_elementwise.c; Mod and BitShift have one), the attribute-free
+ * unary math and activations, Identity, CastLike, IsNaN (cpu_ops_unary.c), the global pools,
+ * Size, Range, Expand, Tile, NonZero, MatMul, MatMulInteger, QLinearMatMul,
+ * DynamicQuantizeLinear and Det. (Einsum, in cpu_ops_linalg.c, still parses its equation at
+ * eval.) */
 typedef struct cpu_op_entry {
     const char *op_type;
     cpu_op_fn fn;
     int flags;
-    const cpu_op_prep *prep;    /* NULL: nothing to prepare (eval parses what it needs) */
+    const cpu_op_prep *prep;    /* NULL: nothing to prepare (no attribute, see above) */
 } cpu_op_entry;
 
 /* One table per operator family, each ending with {NULL, NULL, 0}. */
@@ -256,6 +264,11 @@ const ir_graph *cpu_subgraph(const cpu_ctx *c, const char *name);
  * temporaries of the op (cpu_tensor_drop). */
 tosac_code cpu_run_sub(cpu_ctx *c, const ir_graph *body, const tosac_tensor *inputs,
                        int n_inputs, tosac_tensor *outputs, int n_outputs);
+/* The two halves: body's index among the node's subgraphs (ir_node_subgraph order; -1: not
+ * one of them), found once by a prepare step, and the run of the subgraph at index k. */
+int cpu_subgraph_index(const cpu_ctx *c, const ir_graph *body);
+tosac_code cpu_run_sub_at(cpu_ctx *c, int k, const tosac_tensor *inputs, int n_inputs,
+                          tosac_tensor *outputs, int n_outputs);
 
 /* The host executor (cpu_exec.c, not in the runtime) running one node outside a graph
  * (constant folding): malloc'd outputs in c->out, owned by the caller; no subgraphs. Sets

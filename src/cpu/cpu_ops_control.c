@@ -6,8 +6,47 @@
 
 #include "kernels/kern.h"
 
+/* The bodies, looked up once (prepare step). A branch is checked when it is taken (a
+ * branch never taken may be anything); Loop's body signature is checked here. */
+typedef struct control_prep {
+    const ir_graph *then_b, *else_b, *body;
+    int then_k, else_k, body_k;     /* their subgraph indices (cpu_run_sub_at) */
+    int n_carried, n_scan;
+} control_prep;
+
+static tosac_code if_prepare(cpu_ctx *c, void *st)
+{
+    control_prep *p = st;
+    p->then_b = cpu_subgraph(c, "then_branch");
+    p->else_b = cpu_subgraph(c, "else_branch");
+    p->then_k = cpu_subgraph_index(c, p->then_b);
+    p->else_k = cpu_subgraph_index(c, p->else_b);
+    return TOSAC_OK;
+}
+
+static tosac_code loop_prepare(cpu_ctx *c, void *st)
+{
+    control_prep *p = st;
+    const ir_graph *body = p->body = cpu_subgraph(c, "body");
+    CPU_CHECK(c, body, "the body is missing");
+    p->body_k = cpu_subgraph_index(c, body);
+    int n_carried = p->n_carried = c->node->n_inputs - 2;
+    CPU_CHECK(c, n_carried >= 0, "Loop needs M and cond inputs (possibly empty)");
+    int n_scan = p->n_scan = body->n_outputs - 1 - n_carried;
+    CPU_CHECK(c, body->n_inputs == 2 + n_carried && n_scan >= 0 &&
+                     c->node->n_outputs == n_carried + n_scan,
+              "body signature does not match the node");
+    CPU_CHECK(c, 2 + n_carried <= CPU_MAX_IO && 1 + n_carried + n_scan <= CPU_MAX_IO,
+              "more than %d loop values", CPU_MAX_IO);
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep if_prep = {if_prepare, sizeof(control_prep)};
+static const cpu_op_prep loop_prep = {loop_prepare, sizeof(control_prep)};
+
 static tosac_code op_if(cpu_ctx *c)
 {
+    const control_prep *p = c->prep;
     const tosac_tensor *cond;
     int64_t v;
     tosac_code rc = cpu_req(c, 0, &cond);
@@ -15,13 +54,13 @@ static tosac_code op_if(cpu_ctx *c)
         rc = cpu_scalar_i64(c, cond, &v);
     if (rc)
         return rc;
-    const ir_graph *b = cpu_subgraph(c, v ? "then_branch" : "else_branch");
+    const ir_graph *b = v ? p->then_b : p->else_b;
     CPU_CHECK(c, b, "the %s branch is missing", v ? "then" : "else");
     CPU_CHECK(c, b->n_inputs == 0, "a branch must not take inputs");
     CPU_CHECK(c, b->n_outputs == c->n_out, "the branch has %d outputs, the node %d",
               b->n_outputs, c->n_out);
     tosac_tensor res[CPU_MAX_IO];
-    rc = cpu_run_sub(c, b, NULL, 0, res, c->n_out);
+    rc = cpu_run_sub_at(c, v ? p->then_k : p->else_k, NULL, 0, res, c->n_out);
     for (int i = 0; i < c->n_out && !rc; i++)
         rc = cpu_out_take(c, i, &res[i]);
     return rc;
@@ -67,16 +106,8 @@ static tosac_code scan_append(cpu_ctx *c, loop_scan *ls, int s, tosac_tensor *v)
  * iteration are stacked along a new first axis. */
 static tosac_code op_loop(cpu_ctx *c)
 {
-    const ir_graph *body = cpu_subgraph(c, "body");
-    CPU_CHECK(c, body, "the body is missing");
-    int n_carried = c->n_in - 2;
-    CPU_CHECK(c, n_carried >= 0, "Loop needs M and cond inputs (possibly empty)");
-    int n_scan = body->n_outputs - 1 - n_carried;
-    CPU_CHECK(c, body->n_inputs == 2 + n_carried && n_scan >= 0 &&
-                     c->n_out == n_carried + n_scan,
-              "body signature does not match the node");
-    CPU_CHECK(c, 2 + n_carried <= CPU_MAX_IO && 1 + n_carried + n_scan <= CPU_MAX_IO,
-              "more than %d loop values", CPU_MAX_IO);
+    const control_prep *p = c->prep;
+    int n_carried = p->n_carried, n_scan = p->n_scan;
     int64_t max_trip = INT64_MAX;
     int keep_going = 1;
     tosac_code rc;
@@ -110,7 +141,7 @@ static tosac_code op_loop(cpu_ctx *c)
     while (!rc && keep_going && n_iter < max_trip) {
         *(int64_t *)state[0].data = n_iter;
         *(uint8_t *)state[1].data = 1;
-        rc = cpu_run_sub(c, body, state, 2 + n_carried, outs, n_body_out);
+        rc = cpu_run_sub_at(c, p->body_k, state, 2 + n_carried, outs, n_body_out);
         if (rc)
             break;
         int64_t v;
@@ -152,7 +183,7 @@ static tosac_code op_loop(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_control[] = {
-    {"If", op_if, 0, NULL},
-    {"Loop", op_loop, 0, NULL},
+    {"If", op_if, 0, &if_prep},
+    {"Loop", op_loop, 0, &loop_prep},
     {NULL, NULL, 0, NULL},
 };

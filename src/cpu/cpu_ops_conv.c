@@ -118,12 +118,17 @@ static tosac_code op_conv_transpose(cpu_ctx *c)
     if ((rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_UNKNOWN)))
         return rc;
     CPU_CHECK(c, w->dtype == x->dtype && w->rank == x->rank, "weight must match the input");
-    int64_t group = cpu_attr_i(c, "group", 1);
+    const cpu_conv_prep *pp = c->prep;
+    int64_t group = pp->group;
     CPU_CHECK(c, group >= 1 && w->shape[0] == x->shape[1] && x->shape[1] % group == 0,
               "weight [C, M/group, k...] does not match input channels %lld",
               (long long)x->shape[1]);
     cpu_geom g;
-    if ((rc = cpu_geom_transpose(c, x, w->shape + 2, &g)))
+    if (pp->have_w && pp->w.nsp == x->rank - 2)
+        rc = cpu_geom_transpose_w(c, &pp->w, x, w->shape + 2, &g);
+    else
+        rc = cpu_geom_transpose(c, x, w->shape + 2, &g); /* the rank was not declared as it came */
+    if (rc)
         return rc;
     kern_conv_params p;
     to_params(&g, x->shape[0], x->shape[1], w->shape[1] * group, group, &p);
@@ -294,8 +299,8 @@ static tosac_code op_matmul(cpu_ctx *c)
 
 const cpu_op_entry cpu_ops_conv[] = {
     {"Conv", op_conv, CPU_F16_VIA_F32, &cpu_prep_conv},
-    {"ConvTranspose", op_conv_transpose, CPU_F16_VIA_F32, NULL},
+    {"ConvTranspose", op_conv_transpose, CPU_F16_VIA_F32, &cpu_prep_conv},
     {"Gemm", op_gemm, CPU_F16_VIA_F32, &gemm_prep_op},
-    {"MatMul", op_matmul, CPU_F16_VIA_F32, NULL},
+    {"MatMul", op_matmul, CPU_F16_VIA_F32, NULL}, /* no attributes */
     {NULL, NULL, 0, NULL},
 };

@@ -6,6 +6,44 @@
 
 #include "kernels/detect.h"
 
+/* The attributes of NonMaxSuppression and RoiAlign, read and checked once (prepare step). */
+typedef struct detect_prep {
+    int center_point_box, is_max, half_pixel;
+    int64_t out_h, out_w, sampling_ratio;
+    float scale;
+} detect_prep;
+
+static tosac_code nms_prepare(cpu_ctx *c, void *st)
+{
+    ((detect_prep *)st)->center_point_box = cpu_attr_i(c, "center_point_box", 0) != 0;
+    return TOSAC_OK;
+}
+
+static tosac_code roi_align_prepare(cpu_ctx *c, void *st)
+{
+    detect_prep *p = st;
+    const char *mode = cpu_attr_s(c, "mode", "avg");
+    /* opset 16 added coordinate_transformation_mode, defaulting to half_pixel; before it the
+     * coordinates were not shifted (output_half_pixel) */
+    const char *ctm = cpu_attr_s(c, "coordinate_transformation_mode",
+                                 c->opset >= 16 ? "half_pixel" : "output_half_pixel");
+    CPU_CHECK(c, !strcmp(mode, "avg") || !strcmp(mode, "max"), "mode '%s' is not avg or max", mode);
+    CPU_CHECK(c, !strcmp(ctm, "half_pixel") || !strcmp(ctm, "output_half_pixel"),
+              "coordinate_transformation_mode '%s' is not supported", ctm);
+    p->is_max = !strcmp(mode, "max");
+    p->half_pixel = !strcmp(ctm, "half_pixel");
+    p->out_h = cpu_attr_i(c, "output_height", 1);
+    p->out_w = cpu_attr_i(c, "output_width", 1);
+    p->sampling_ratio = cpu_attr_i(c, "sampling_ratio", 0);
+    p->scale = cpu_attr_f(c, "spatial_scale", 1.0f);
+    CPU_CHECK(c, p->out_h >= 1 && p->out_w >= 1 && p->sampling_ratio >= 0,
+              "output sizes must be positive and sampling_ratio non-negative");
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep nms_prep = {nms_prepare, sizeof(detect_prep)};
+static const cpu_op_prep roi_align_prep = {roi_align_prepare, sizeof(detect_prep)};
+
 static tosac_code op_nms(cpu_ctx *c)
 {
     const tosac_tensor *boxes, *scores;
@@ -21,7 +59,7 @@ static tosac_code op_nms(cpu_ctx *c)
                      scores->shape[2] == boxes->shape[1],
               "scores must be [batches, classes, boxes] matching the boxes");
     kern_nms_params p = {boxes->shape[0], scores->shape[1], boxes->shape[1], 0, 0, 0, 0,
-                         cpu_attr_i(c, "center_point_box", 0) != 0};
+                         ((const detect_prep *)c->prep)->center_point_box};
     double iou = 0, st = 0;
     if (cpu_opt(c, 2) && (rc = cpu_scalar_i64(c, c->in[2], &p.max_per_class)))
         return rc;
@@ -51,6 +89,7 @@ static tosac_code op_nms(cpu_ctx *c)
 
 static tosac_code op_roi_align(cpu_ctx *c)
 {
+    const detect_prep *dp = c->prep;
     const tosac_tensor *x, *rois, *bi;
     tosac_code rc = cpu_req(c, 0, &x);
     if (!rc)
@@ -69,26 +108,15 @@ static tosac_code op_roi_align(cpu_ctx *c)
         CPU_CHECK(c, b >= 0 && b < x->shape[0], "batch index %lld is out of range", (long long)b);
     }
     /* bounded scaled coordinates keep the adaptive sampling grid (roi size / bins) finite */
-    float scale = cpu_attr_f(c, "spatial_scale", 1.0f);
+    float scale = dp->scale;
     for (int64_t i = 0; i < 4 * rois->shape[0]; i++) {
         float v = ((const float *)rois->data)[i] * scale;
         CPU_CHECK(c, isfinite(v) && fabsf(v) <= 16777216.0f, "roi coordinate %lld is not finite "
                   "or beyond 2^24 after spatial_scale", (long long)i);
     }
-    const char *mode = cpu_attr_s(c, "mode", "avg");
-    /* opset 16 added coordinate_transformation_mode, defaulting to half_pixel; before it the
-     * coordinates were not shifted (output_half_pixel) */
-    const char *ctm = cpu_attr_s(c, "coordinate_transformation_mode",
-                                 c->opset >= 16 ? "half_pixel" : "output_half_pixel");
-    CPU_CHECK(c, !strcmp(mode, "avg") || !strcmp(mode, "max"), "mode '%s' is not avg or max", mode);
-    CPU_CHECK(c, !strcmp(ctm, "half_pixel") || !strcmp(ctm, "output_half_pixel"),
-              "coordinate_transformation_mode '%s' is not supported", ctm);
     kern_roi_align_params p = {x->shape[0], x->shape[1], x->shape[2], x->shape[3], rois->shape[0],
-                               cpu_attr_i(c, "output_height", 1), cpu_attr_i(c, "output_width", 1),
-                               cpu_attr_i(c, "sampling_ratio", 0), cpu_attr_f(c, "spatial_scale", 1.0f),
-                               !strcmp(mode, "max"), !strcmp(ctm, "half_pixel")};
-    CPU_CHECK(c, p.out_h >= 1 && p.out_w >= 1 && p.sampling_ratio >= 0,
-              "output sizes must be positive and sampling_ratio non-negative");
+                               dp->out_h, dp->out_w, dp->sampling_ratio, dp->scale,
+                               dp->is_max, dp->half_pixel};
     int64_t ys[4] = {p.n_rois, p.c, p.out_h, p.out_w};
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, TOSAC_DT_F32, 4, ys, &y)))
@@ -98,7 +126,7 @@ static tosac_code op_roi_align(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_detect[] = {
-    {"NonMaxSuppression", op_nms, 0, NULL},
-    {"RoiAlign", op_roi_align, CPU_F16_VIA_F32, NULL},
+    {"NonMaxSuppression", op_nms, 0, &nms_prep},
+    {"RoiAlign", op_roi_align, CPU_F16_VIA_F32, &roi_align_prep},
     {NULL, NULL, 0, NULL},
 };

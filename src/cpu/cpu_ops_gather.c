@@ -95,8 +95,34 @@ static int reduction_of(const char *s)
     return -1;
 }
 
+/* The attributes of ScatterElements/Scatter, ScatterND, GatherND, OneHot, Compress and
+ * Unique, read and checked once (prepare step). */
+typedef struct index_prep {
+    int64_t axis;
+    int has_axis, red, batch_dims, sorted;
+} index_prep;
+
+static tosac_code index_prepare(cpu_ctx *c, void *st, int64_t axis_dflt)
+{
+    index_prep *p = st;
+    p->has_axis = cpu_has_attr(c, "axis");
+    p->axis = cpu_attr_i(c, "axis", axis_dflt);
+    p->batch_dims = (int)cpu_attr_i(c, "batch_dims", 0);
+    p->sorted = cpu_attr_i(c, "sorted", 1) != 0;
+    p->red = reduction_of(cpu_attr_s(c, "reduction", "none"));
+    CPU_CHECK(c, p->red >= 0, "unknown reduction '%s'", cpu_attr_s(c, "reduction", ""));
+    return TOSAC_OK;
+}
+
+static tosac_code index_prepare0(cpu_ctx *c, void *st) { return index_prepare(c, st, 0); }
+static tosac_code onehot_prepare(cpu_ctx *c, void *st) { return index_prepare(c, st, -1); }
+
+static const cpu_op_prep index_prep0 = {index_prepare0, sizeof(index_prep)};
+static const cpu_op_prep onehot_prep = {onehot_prepare, sizeof(index_prep)};
+
 static tosac_code op_scatter_elements(cpu_ctx *c)
 {
+    const index_prep *p = c->prep;
     const tosac_tensor *x, *it, *u;
     tosac_code rc = cpu_req(c, 0, &x);
     int axis;
@@ -105,11 +131,10 @@ static tosac_code op_scatter_elements(cpu_ctx *c)
     if (!rc)
         rc = cpu_req(c, 2, &u);
     if (!rc)
-        rc = cpu_axis(c, cpu_attr_i(c, "axis", 0), x->rank, &axis);
+        rc = cpu_axis(c, p->axis, x->rank, &axis);
     if (rc)
         return rc;
-    int red = reduction_of(cpu_attr_s(c, "reduction", "none"));
-    CPU_CHECK(c, red >= 0, "unknown reduction '%s'", cpu_attr_s(c, "reduction", ""));
+    int red = p->red;
     CPU_CHECK(c, it->rank == x->rank && u->rank == it->rank && u->dtype == x->dtype,
               "indices and updates must match data in rank and type");
     for (int k = 0; k < it->rank; k++)
@@ -133,7 +158,7 @@ static tosac_code op_gather_nd(cpu_ctx *c)
         rc = cpu_req(c, 1, &it);
     if (rc)
         return rc;
-    int b = (int)cpu_attr_i(c, "batch_dims", 0);
+    int b = ((const index_prep *)c->prep)->batch_dims;
     CPU_CHECK(c, it->rank >= 1 && b >= 0 && b < it->rank && b < x->rank, "bad batch_dims %d", b);
     int m = (int)it->shape[it->rank - 1];
     CPU_CHECK(c, m >= 0 && b + m <= x->rank, "index depth %d exceeds data rank %d", m, x->rank);
@@ -173,8 +198,7 @@ static tosac_code op_scatter_nd(cpu_ctx *c)
         rc = cpu_req(c, 2, &u);
     if (rc)
         return rc;
-    int red = reduction_of(cpu_attr_s(c, "reduction", "none"));
-    CPU_CHECK(c, red >= 0, "unknown reduction '%s'", cpu_attr_s(c, "reduction", ""));
+    int red = ((const index_prep *)c->prep)->red;
     CPU_CHECK(c, it->rank >= 1 && u->dtype == x->dtype, "bad indices or updates");
     int m = (int)it->shape[it->rank - 1];
     CPU_CHECK(c, m >= 1 && m <= x->rank, "index depth %d exceeds data rank %d", m, x->rank);
@@ -211,7 +235,7 @@ static tosac_code op_onehot(cpu_ctx *c)
     CPU_CHECK(c, tosac_tensor_numel(vt) == 2, "values must hold [off, on]");
     int r = it->rank + 1, axis;
     CPU_CHECK(c, r <= TOSAC_MAX_RANK, "result rank is too large");
-    if ((rc = cpu_axis(c, cpu_attr_i(c, "axis", -1), r, &axis)))
+    if ((rc = cpu_axis(c, ((const index_prep *)c->prep)->axis, r, &axis)))
         return rc;
     int64_t ys[TOSAC_MAX_RANK];
     for (int k = 0, j = 0; k < r; k++)
@@ -273,8 +297,9 @@ static tosac_code op_compress(cpu_ctx *c)
         return rc;
     CPU_CHECK(c, cond->dtype == TOSAC_DT_BOOL && cond->rank == 1, "condition must be 1-D bool");
     const uint8_t *cd = cond->data;
-    int has_axis = cpu_has_attr(c, "axis"), axis = 0;
-    if (has_axis && (rc = cpu_axis(c, cpu_attr_i(c, "axis", 0), x->rank, &axis)))
+    const index_prep *p = c->prep;
+    int has_axis = p->has_axis, axis = 0;
+    if (has_axis && (rc = cpu_axis(c, p->axis, x->rank, &axis)))
         return rc;
     int64_t outer = 1, n = tosac_tensor_numel(x), inner = 1;
     if (has_axis)
@@ -312,10 +337,11 @@ static tosac_code op_unique(cpu_ctx *c)
     if (rc)
         return rc;
     CPU_CHECK(c, x->dtype != TOSAC_DT_UNKNOWN && tosac_dtype_size(x->dtype) > 0, "unsupported input type");
-    int has_axis = cpu_has_attr(c, "axis"), axis = 0;
+    const index_prep *p = c->prep;
+    int has_axis = p->has_axis, axis = 0;
     int64_t outer = 1, n = tosac_tensor_numel(x), inner = 1;
     if (has_axis) {
-        if ((rc = cpu_axis(c, cpu_attr_i(c, "axis", 0), x->rank, &axis)))
+        if ((rc = cpu_axis(c, p->axis, x->rank, &axis)))
             return rc;
         CPU_CHECK(c, x->rank >= 1, "axis needs an input of rank >= 1");
         cpu_split_axis(x, axis, &outer, &n, &inner);
@@ -324,7 +350,7 @@ static tosac_code op_unique(cpu_ctx *c)
     if (!buf)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
     int64_t *first = buf, *inverse = buf + n, *counts = buf + 2 * n;
-    int64_t u = kern_unique(x->dtype, outer, n, inner, cpu_attr_i(c, "sorted", 1) != 0, x->data,
+    int64_t u = kern_unique(x->dtype, outer, n, inner, p->sorted, x->data,
                             first, inverse, counts, buf + 3 * n);
     int64_t ys[TOSAC_MAX_RANK] = {u};
     int yr = 1;
@@ -346,15 +372,15 @@ static tosac_code op_unique(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_gather[] = {
-    {"Unique", op_unique, 0, NULL},
+    {"Unique", op_unique, 0, &index_prep0},
     {"Gather", op_gather, 0, &cpu_prep_axis0},
     {"GatherElements", op_gather_elements, 0, &cpu_prep_axis0},
-    {"ScatterElements", op_scatter_elements, 0, NULL},
-    {"Scatter", op_scatter_elements, 0, NULL},
-    {"GatherND", op_gather_nd, 0, NULL},
-    {"ScatterND", op_scatter_nd, 0, NULL},
-    {"OneHot", op_onehot, 0, NULL},
-    {"NonZero", op_nonzero, 0, NULL},
-    {"Compress", op_compress, 0, NULL},
+    {"ScatterElements", op_scatter_elements, 0, &index_prep0},
+    {"Scatter", op_scatter_elements, 0, &index_prep0},
+    {"GatherND", op_gather_nd, 0, &index_prep0},
+    {"ScatterND", op_scatter_nd, 0, &index_prep0},
+    {"OneHot", op_onehot, 0, &onehot_prep},
+    {"NonZero", op_nonzero, 0, NULL}, /* no attributes */
+    {"Compress", op_compress, 0, &index_prep0},
     {NULL, NULL, 0, NULL},
 };

@@ -302,18 +302,59 @@ static tosac_code op_slice(cpu_ctx *c)
     return TOSAC_OK;
 }
 
+/* Pad's mode, and before opset 11 its pads and value attributes, checked once (prepare
+ * step); from opset 11 pads, constant_value and axes are inputs, read at eval. */
+typedef struct pad_prep {
+    kern_pad_mode mode;
+    int has_pads, np, has_value;
+    double value;
+    int64_t pads[2 * TOSAC_MAX_RANK];
+} pad_prep;
+
+/* In kern_pad_mode order. */
+static const char *const pad_modes[] = {"constant", "reflect", "edge", "wrap"};
+
+static tosac_code pad_prepare(cpu_ctx *c, void *st)
+{
+    pad_prep *pp = st;
+    int np;
+    const int64_t *pa = cpu_attr_ints(c, "pads", &np);
+    if (pa) {
+        CPU_CHECK(c, np <= 2 * TOSAC_MAX_RANK, "too many pads");
+        memcpy(pp->pads, pa, (size_t)np * sizeof(int64_t));
+        pp->has_pads = 1;
+        pp->np = np;
+    }
+    const char *mode = cpu_attr_s(c, "mode", "constant");
+    if (strcmp(mode, "constant") == 0)
+        pp->mode = KERN_PAD_CONSTANT;
+    else if (strcmp(mode, "reflect") == 0)
+        pp->mode = KERN_PAD_REFLECT;
+    else if (strcmp(mode, "edge") == 0)
+        pp->mode = KERN_PAD_EDGE;
+    else if (strcmp(mode, "wrap") == 0)
+        pp->mode = KERN_PAD_WRAP;
+    else
+        return cpu_fail(c, TOSAC_ERR_INPUT, "unknown mode '%s'", mode);
+    pp->has_value = cpu_has_attr(c, "value");
+    pp->value = cpu_attr_f(c, "value", 0);
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep pad_prep_op = {pad_prepare, sizeof(pad_prep)};
+
 static tosac_code op_pad(cpu_ctx *c)
 {
+    const pad_prep *pp = c->prep;
     const tosac_tensor *x;
     tosac_code rc = cpu_req(c, 0, &x);
     if (rc)
         return rc;
     int r = x->rank, np;
     int64_t pads[2 * TOSAC_MAX_RANK], axes[TOSAC_MAX_RANK];
-    const int64_t *pa = cpu_attr_ints(c, "pads", &np);
-    if (pa) {
-        CPU_CHECK(c, np <= 2 * TOSAC_MAX_RANK, "too many pads");
-        memcpy(pads, pa, (size_t)np * sizeof(int64_t));
+    if (pp->has_pads) {
+        np = pp->np;
+        memcpy(pads, pp->pads, sizeof pads);
     } else {
         const tosac_tensor *pt;
         if ((rc = cpu_req(c, 1, &pt)) || (rc = cpu_ints(c, pt, pads, 2 * TOSAC_MAX_RANK, &np)))
@@ -336,18 +377,8 @@ static tosac_code op_pad(cpu_ctx *c)
         before[a] = pads[i];
         after[a] = pads[na + i];
     }
-    const char *mode = cpu_attr_s(c, "mode", "constant");
-    kern_pad_mode m;
-    if (strcmp(mode, "constant") == 0)
-        m = KERN_PAD_CONSTANT;
-    else if (strcmp(mode, "reflect") == 0)
-        m = KERN_PAD_REFLECT;
-    else if (strcmp(mode, "edge") == 0)
-        m = KERN_PAD_EDGE;
-    else if (strcmp(mode, "wrap") == 0)
-        m = KERN_PAD_WRAP;
-    else
-        return cpu_fail(c, TOSAC_ERR_INPUT, "unknown mode '%s'", mode);
+    kern_pad_mode m = pp->mode;
+    const char *mode = pad_modes[m];
     int64_t ys[TOSAC_MAX_RANK];
     for (int k = 0; k < r; k++) {
         ys[k] = x->shape[k] + before[k] + after[k];
@@ -360,8 +391,8 @@ static tosac_code op_pad(cpu_ctx *c)
     if (cv && tosac_tensor_numel(cv) == 1) {
         CPU_CHECK(c, cv->dtype == x->dtype, "constant_value type differs from input type");
         memcpy(value, cv->data, tosac_dtype_size(x->dtype));
-    } else if (cpu_has_attr(c, "value")) {
-        kern_set_f64(x->dtype, value, 0, cpu_attr_f(c, "value", 0));
+    } else if (pp->has_value) {
+        kern_set_f64(x->dtype, value, 0, pp->value);
     }
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, x->dtype, r, ys, &y)))
@@ -371,6 +402,12 @@ static tosac_code op_pad(cpu_ctx *c)
 }
 
 /* CenterCropPad: a constant-mode pad whose negative pads crop (onnxop_crop.c's geometry). */
+static tosac_code crop_prep(cpu_ctx *c, void *st)
+{
+    return onnxop_crop_axes_parse(c->node, st, c->err);
+}
+static const cpu_op_prep crop_prep_op = {crop_prep, sizeof(onnxop_crop_axes)};
+
 static tosac_code op_center_crop_pad(cpu_ctx *c)
 {
     const tosac_tensor *x, *st;
@@ -381,7 +418,8 @@ static tosac_code op_center_crop_pad(cpu_ctx *c)
     int nt;
     onnxop_crop_pad cp;
     if ((rc = cpu_ints(c, st, target, TOSAC_MAX_RANK, &nt)) ||
-        (rc = onnxop_center_crop_pad(c->node, x->rank, x->shape, target, nt, &cp, c->err)))
+        (rc = onnxop_center_crop_pad_at(c->node, c->prep, x->rank, x->shape, target, nt, &cp,
+                                        c->err)))
         return rc;
     for (int k = 0; k < x->rank; k++) {
         before[k] = -cp.start[k];
@@ -474,21 +512,57 @@ static tosac_code op_tile(cpu_ctx *c)
     return TOSAC_OK;
 }
 
+/* DepthToSpace's / SpaceToDepth's blocksize and mode, Trilu's upper and ReverseSequence's
+ * axes, checked once (prepare step). */
+typedef struct block_prep {
+    int64_t b, ba, ta;
+    int dcr, upper;
+} block_prep;
+
+static tosac_code block_prepare(cpu_ctx *c, void *st)
+{
+    block_prep *bp = st;
+    bp->b = cpu_attr_i(c, "blocksize", 0);
+    CPU_CHECK(c, bp->b >= 1, "blocksize must be positive");
+    bp->dcr = strcmp(cpu_attr_s(c, "mode", "DCR"), "CRD") != 0;
+    return TOSAC_OK;
+}
+
+static tosac_code trilu_prepare(cpu_ctx *c, void *st)
+{
+    ((block_prep *)st)->upper = (int)cpu_attr_i(c, "upper", 1);
+    return TOSAC_OK;
+}
+
+static tosac_code revseq_prepare(cpu_ctx *c, void *st)
+{
+    block_prep *bp = st;
+    bp->ba = cpu_attr_i(c, "batch_axis", 1);
+    bp->ta = cpu_attr_i(c, "time_axis", 0);
+    CPU_CHECK(c, (bp->ba == 0 && bp->ta == 1) || (bp->ba == 1 && bp->ta == 0),
+              "batch_axis and time_axis must be 0 and 1");
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep block_prep_op = {block_prepare, sizeof(block_prep)};
+static const cpu_op_prep trilu_prep_op = {trilu_prepare, sizeof(block_prep)};
+static const cpu_op_prep revseq_prep_op = {revseq_prepare, sizeof(block_prep)};
+
 /* DepthToSpace / SpaceToDepth as a 6-D transpose of x. */
 static tosac_code depth_space(cpu_ctx *c, int to_space)
 {
+    const block_prep *bp = c->prep;
     const tosac_tensor *x;
     tosac_code rc = cpu_req(c, 0, &x);
     if (rc)
         return rc;
     CPU_CHECK(c, x->rank == 4, "input must be 4-D");
-    int64_t b = cpu_attr_i(c, "blocksize", 0);
-    CPU_CHECK(c, b >= 1, "blocksize must be positive");
+    int64_t b = bp->b;
     int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
     int64_t vs[6], perm[6], ys[4];
     if (to_space) {
         CPU_CHECK(c, C % (b * b) == 0, "channels %lld not divisible by blocksize^2", (long long)C);
-        int dcr = strcmp(cpu_attr_s(c, "mode", "DCR"), "CRD") != 0;
+        int dcr = bp->dcr;
         if (dcr) { /* [N, b, b, C', H, W] -> [N, C', H, b, W, b] */
             int64_t v[6] = {N, b, b, C / (b * b), H, W}, p[6] = {0, 3, 4, 1, 5, 2};
             memcpy(vs, v, sizeof v);
@@ -539,8 +613,8 @@ static tosac_code op_trilu(cpu_ctx *c)
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y)))
         return rc;
-    kern_trilu(tosac_dtype_size(x->dtype), batch, rows, cols, k, (int)cpu_attr_i(c, "upper", 1),
-               x->data, y->data);
+    kern_trilu(tosac_dtype_size(x->dtype), batch, rows, cols, k,
+               ((const block_prep *)c->prep)->upper, x->data, y->data);
     return TOSAC_OK;
 }
 
@@ -552,10 +626,9 @@ static tosac_code op_reverse_sequence(cpu_ctx *c)
         rc = cpu_req(c, 1, &lens);
     if (rc)
         return rc;
-    int64_t ba = cpu_attr_i(c, "batch_axis", 1), ta = cpu_attr_i(c, "time_axis", 0);
+    const block_prep *bp = c->prep;
+    int64_t ba = bp->ba, ta = bp->ta;
     CPU_CHECK(c, x->rank >= 2, "input must have rank >= 2");
-    CPU_CHECK(c, (ba == 0 && ta == 1) || (ba == 1 && ta == 0),
-              "batch_axis and time_axis must be 0 and 1");
     CPU_CHECK(c, (lens->dtype == TOSAC_DT_I64 || lens->dtype == TOSAC_DT_I32) && lens->rank == 1 &&
                      lens->shape[0] == x->shape[ba],
               "sequence_lens must hold one integer per batch entry");
@@ -578,17 +651,17 @@ static tosac_code op_reverse_sequence(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_layout[] = {
-    {"ReverseSequence", op_reverse_sequence, 0, NULL},
+    {"ReverseSequence", op_reverse_sequence, 0, &revseq_prep_op},
     {"Transpose", op_transpose, 0, &transpose_prep_op},
     {"Concat", op_concat, 0, &cpu_prep_axis0},
     {"Split", op_split, 0, &split_prep_op},
     {"Slice", op_slice, 0, &slice_prep_op},
-    {"Pad", op_pad, 0, NULL},
-    {"CenterCropPad", op_center_crop_pad, 0, NULL},
-    {"Expand", op_expand, 0, NULL},
-    {"Tile", op_tile, 0, NULL},
-    {"DepthToSpace", op_d2s, 0, NULL},
-    {"SpaceToDepth", op_s2d, 0, NULL},
-    {"Trilu", op_trilu, 0, NULL},
+    {"Pad", op_pad, 0, &pad_prep_op},
+    {"CenterCropPad", op_center_crop_pad, 0, &crop_prep_op},
+    {"Expand", op_expand, 0, NULL}, /* no attributes: its shape is an input */
+    {"Tile", op_tile, 0, NULL},     /* no attributes: repeats is an input */
+    {"DepthToSpace", op_d2s, 0, &block_prep_op},
+    {"SpaceToDepth", op_s2d, 0, &block_prep_op},
+    {"Trilu", op_trilu, 0, &trilu_prep_op},
     {NULL, NULL, 0, NULL},
 };

@@ -6,6 +6,27 @@
 #include "kernels/loss.h"
 #include "kernels/softmax.h"
 
+/* The losses' reduction and ignore_index, read and checked once (prepare step). */
+typedef struct loss_prep {
+    kern_reduction red;
+    int has_ignore;
+    int64_t ignore;
+} loss_prep;
+
+static tosac_code loss_prepare(cpu_ctx *c, void *st)
+{
+    loss_prep *p = st;
+    const char *rs = cpu_attr_s(c, "reduction", "mean");
+    p->red = strcmp(rs, "none") == 0 ? KERN_REDUCE_NONE
+             : strcmp(rs, "sum") == 0 ? KERN_REDUCE_SUM : KERN_REDUCE_MEAN;
+    CPU_CHECK(c, p->red != KERN_REDUCE_MEAN || strcmp(rs, "mean") == 0, "unknown reduction '%s'", rs);
+    p->has_ignore = cpu_has_attr(c, "ignore_index");
+    p->ignore = cpu_attr_i(c, "ignore_index", 0);
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep loss_prep_op = {loss_prepare, sizeof(loss_prep)};
+
 /* Shared: x [N, C, d...] of log-probabilities, target [N, d...]; writes output 0. */
 static tosac_code nll(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor *t,
                       const tosac_tensor *w)
@@ -21,10 +42,8 @@ static tosac_code nll(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor *t,
         d *= x->shape[k];
     if (w)
         CPU_CHECK(c, w->dtype == x->dtype && tosac_tensor_numel(w) == cl, "weight must hold C values");
-    const char *rs = cpu_attr_s(c, "reduction", "mean");
-    kern_reduction red = strcmp(rs, "none") == 0 ? KERN_REDUCE_NONE
-                         : strcmp(rs, "sum") == 0 ? KERN_REDUCE_SUM : KERN_REDUCE_MEAN;
-    CPU_CHECK(c, red != KERN_REDUCE_MEAN || strcmp(rs, "mean") == 0, "unknown reduction '%s'", rs);
+    const loss_prep *lp = c->prep;
+    kern_reduction red = lp->red;
     int64_t *tg = cpu_temp(c, (size_t)(n * d > 0 ? n * d : 1) * sizeof(int64_t));
     if (!tg)
         return cpu_fail(c, TOSAC_ERR_INTERNAL, "out of memory");
@@ -34,7 +53,7 @@ static tosac_code nll(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor *t,
     tosac_code rc = red == KERN_REDUCE_NONE ? cpu_out(c, 0, x->dtype, t->rank, t->shape, &y)
                                             : cpu_out(c, 0, x->dtype, 0, NULL, &y);
     if (!rc && kern_nll_loss(x->dtype, n, cl, d, x->data, tg, w ? w->data : NULL,
-                             cpu_has_attr(c, "ignore_index"), cpu_attr_i(c, "ignore_index", 0), red,
+                             lp->has_ignore, lp->ignore, red,
                              y->data))
         rc = cpu_fail(c, TOSAC_ERR_INPUT, "a target is outside [0, %lld)", (long long)cl);
     cpu_release(c, tg);
@@ -74,7 +93,7 @@ static tosac_code op_sce(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_loss[] = {
-    {"NegativeLogLikelihoodLoss", op_nll, CPU_F16_VIA_F32, NULL},
-    {"SoftmaxCrossEntropyLoss", op_sce, CPU_F16_VIA_F32, NULL},
+    {"NegativeLogLikelihoodLoss", op_nll, CPU_F16_VIA_F32, &loss_prep_op},
+    {"SoftmaxCrossEntropyLoss", op_sce, CPU_F16_VIA_F32, &loss_prep_op},
     {NULL, NULL, 0, NULL},
 };

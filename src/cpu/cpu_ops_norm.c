@@ -53,6 +53,56 @@ static tosac_code op_softmax(cpu_ctx *c) { return softmax(c, KERN_SOFTMAX); }
 static tosac_code op_logsoftmax(cpu_ctx *c) { return softmax(c, KERN_LOGSOFTMAX); }
 static tosac_code op_hardmax(cpu_ctx *c) { return softmax(c, KERN_HARDMAX); }
 
+/* The normalisations' attributes, read once (prepare step). */
+typedef struct norm_prep {
+    float eps, momentum, alpha, beta, bias;
+    int training, n_axes;
+    int64_t axis, size;
+    int64_t axes[TOSAC_MAX_RANK];   /* MeanVarianceNormalization's */
+} norm_prep;
+
+static tosac_code norm_prepare(cpu_ctx *c, void *st)
+{
+    norm_prep *p = st;
+    p->eps = cpu_attr_f(c, "epsilon", 1e-5f);
+    p->momentum = cpu_attr_f(c, "momentum", 0.9f);
+    p->training = cpu_attr_i(c, "training_mode", 0) != 0;
+    p->axis = cpu_attr_i(c, "axis", -1);
+    return TOSAC_OK;
+}
+
+static tosac_code lrn_prepare(cpu_ctx *c, void *st)
+{
+    norm_prep *p = st;
+    p->size = cpu_attr_i(c, "size", 0);
+    CPU_CHECK(c, p->size >= 1, "size must be positive");
+    p->alpha = cpu_attr_f(c, "alpha", 1e-4f);
+    p->beta = cpu_attr_f(c, "beta", 0.75f);
+    p->bias = cpu_attr_f(c, "bias", 1.0f);
+    return TOSAC_OK;
+}
+
+static tosac_code mvn_prepare(cpu_ctx *c, void *st)
+{
+    norm_prep *p = st;
+    static const int64_t dflt[3] = {0, 2, 3};
+    int n_axes;
+    const int64_t *axes = cpu_attr_ints(c, "axes", &n_axes);
+    if (!cpu_has_attr(c, "axes")) {
+        axes = dflt;
+        n_axes = 3;
+    }
+    CPU_CHECK(c, n_axes <= TOSAC_MAX_RANK, "too many axes");
+    if (n_axes)
+        memcpy(p->axes, axes, (size_t)n_axes * sizeof(int64_t));
+    p->n_axes = n_axes;
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep norm_prep_op = {norm_prepare, sizeof(norm_prep)};
+static const cpu_op_prep lrn_prep_op = {lrn_prepare, sizeof(norm_prep)};
+static const cpu_op_prep mvn_prep_op = {mvn_prepare, sizeof(norm_prep)};
+
 /* Checks that inputs first..last are f32 vectors of n values. */
 static tosac_code channel_params(cpu_ctx *c, int first, int last, int64_t n)
 {
@@ -69,6 +119,7 @@ static tosac_code channel_params(cpu_ctx *c, int first, int last, int64_t n)
 
 static tosac_code op_batchnorm(cpu_ctx *c)
 {
+    const norm_prep *p = c->prep;
     const tosac_tensor *x;
     tosac_code rc = cpu_req(c, 0, &x);
     if (rc)
@@ -80,13 +131,13 @@ static tosac_code op_batchnorm(cpu_ctx *c)
     cpu_split_axis(x, 1, &outer, &ch, &spatial);
     if ((rc = channel_params(c, 1, 4, ch)))
         return rc;
-    int training = cpu_attr_i(c, "training_mode", 0) != 0;
+    int training = p->training;
     /* before opset 14 the extra outputs were training statistics of another definition */
     for (int i = 1; i < c->n_out && !training; i++)
         if (c->node->outputs[i] >= 0)
             return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "output %d (training statistics) is only "
                             "supported with training_mode (opset 14+)", i);
-    float eps = cpu_attr_f(c, "epsilon", 1e-5f);
+    float eps = p->eps;
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y)))
         return rc;
@@ -103,7 +154,7 @@ static tosac_code op_batchnorm(cpu_ctx *c)
     kern_channel_stats_f32(outer, ch, spatial, x->data, stats, stats + ch);
     kern_batchnorm_f32(outer, ch, spatial, x->data, c->in[1]->data, c->in[2]->data, stats,
                        stats + ch, eps, y->data);
-    float mom = cpu_attr_f(c, "momentum", 0.9f);
+    float mom = p->momentum;
     for (int i = 1; i < 3 && i < c->n_out && !rc; i++) {
         tosac_tensor *r;
         if ((rc = cpu_out(c, i, TOSAC_DT_F32, 1, &ch, &r)))
@@ -124,13 +175,9 @@ static tosac_code op_mvn(cpu_ctx *c)
         rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_UNKNOWN);
     if (rc)
         return rc;
-    static const int64_t dflt[3] = {0, 2, 3};
-    int n_axes;
-    const int64_t *axes = cpu_attr_ints(c, "axes", &n_axes);
-    if (!cpu_has_attr(c, "axes")) {
-        axes = dflt;
-        n_axes = 3;
-    }
+    const norm_prep *p = c->prep;
+    int n_axes = p->n_axes;
+    const int64_t *axes = p->axes;
     uint8_t reduce[TOSAC_MAX_RANK] = {0};
     for (int k = 0; k < n_axes; k++) {
         int a;
@@ -169,7 +216,7 @@ static tosac_code op_instancenorm(cpu_ctx *c)
     if ((rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y)))
         return rc;
     kern_rownorm_f32(outer * ch, spatial, x->data, c->in[1]->data, c->in[2]->data, 1, ch,
-                     cpu_attr_f(c, "epsilon", 1e-5f), y->data);
+                     ((const norm_prep *)c->prep)->eps, y->data);
     return TOSAC_OK;
 }
 
@@ -205,6 +252,7 @@ static tosac_code full_row(cpu_ctx *c, const tosac_tensor *t, const tosac_tensor
 
 static tosac_code op_layernorm(cpu_ctx *c)
 {
+    const norm_prep *p = c->prep;
     const tosac_tensor *x, *s, *b = cpu_opt(c, 2);
     tosac_code rc = cpu_req(c, 0, &x);
     if (!rc)
@@ -214,7 +262,7 @@ static tosac_code op_layernorm(cpu_ctx *c)
     if ((rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_UNKNOWN)))
         return rc;
     int axis;
-    if ((rc = cpu_axis(c, cpu_attr_i(c, "axis", -1), x->rank, &axis)))
+    if ((rc = cpu_axis(c, p->axis, x->rank, &axis)))
         return rc;
     int64_t rows = 1, cols = 1;
     for (int k = 0; k < axis; k++)
@@ -232,8 +280,7 @@ static tosac_code op_layernorm(cpu_ctx *c)
     if (!rc)
         rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y);
     if (!rc)
-        kern_rownorm_f32(rows, cols, x->data, sr, b ? br : NULL, 0, 1,
-                         cpu_attr_f(c, "epsilon", 1e-5f), y->data);
+        kern_rownorm_f32(rows, cols, x->data, sr, b ? br : NULL, 0, 1, p->eps, y->data);
     cpu_release(c, sr);
     if (rc || c->n_out < 2)
         return rc;
@@ -248,7 +295,7 @@ static tosac_code op_layernorm(cpu_ctx *c)
         (rc = cpu_out(c, 2, TOSAC_DT_F32, x->rank, ms, &inv)))
         return rc;
     const float *X = x->data;
-    float eps = cpu_attr_f(c, "epsilon", 1e-5f);
+    float eps = p->eps;
     for (int64_t r = 0; r < rows; r++) {
         double m = 0, v = 0;
         for (int64_t j = 0; j < cols; j++)
@@ -274,15 +321,13 @@ static tosac_code op_lrn(cpu_ctx *c)
     if ((rc = cpu_dtype_in(c, x, "input", TOSAC_DT_F32, TOSAC_DT_UNKNOWN)))
         return rc;
     CPU_CHECK(c, x->rank >= 3, "input must have rank >= 3");
-    int64_t size = cpu_attr_i(c, "size", 0);
-    CPU_CHECK(c, size >= 1, "size must be positive");
+    const norm_prep *p = c->prep;
     int64_t outer, ch, spatial;
     cpu_split_axis(x, 1, &outer, &ch, &spatial);
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, x->dtype, x->rank, x->shape, &y)))
         return rc;
-    kern_lrn_f32(outer, ch, spatial, size, cpu_attr_f(c, "alpha", 1e-4f),
-                 cpu_attr_f(c, "beta", 0.75f), cpu_attr_f(c, "bias", 1.0f), x->data, y->data);
+    kern_lrn_f32(outer, ch, spatial, p->size, p->alpha, p->beta, p->bias, x->data, y->data);
     return TOSAC_OK;
 }
 
@@ -291,10 +336,10 @@ const cpu_op_entry cpu_ops_norm[] = {
     {"Softmax", op_softmax, F, &softmax_prep},
     {"LogSoftmax", op_logsoftmax, F, &softmax_prep},
     {"Hardmax", op_hardmax, F, &softmax_prep},
-    {"BatchNormalization", op_batchnorm, F, NULL},
-    {"InstanceNormalization", op_instancenorm, F, NULL},
-    {"LayerNormalization", op_layernorm, F, NULL},
-    {"LRN", op_lrn, F, NULL},
-    {"MeanVarianceNormalization", op_mvn, F, NULL},
+    {"BatchNormalization", op_batchnorm, F, &norm_prep_op},
+    {"InstanceNormalization", op_instancenorm, F, &norm_prep_op},
+    {"LayerNormalization", op_layernorm, F, &norm_prep_op},
+    {"LRN", op_lrn, F, &lrn_prep_op},
+    {"MeanVarianceNormalization", op_mvn, F, &mvn_prep_op},
     {NULL, NULL, 0, NULL},
 };

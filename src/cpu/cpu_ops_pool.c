@@ -1,6 +1,8 @@
 /* MaxPool, AveragePool, LpPool and their global forms; MaxUnpool. */
 #include "cpu/cpu_internal.h"
 
+#include <string.h>
+
 #include "cpu/cpu_geometry.h"
 #include "kernels/layout.h"
 #include "kernels/pool.h"
@@ -97,10 +99,41 @@ static tosac_code op_gmaxpool(cpu_ctx *c) { return pool(c, KERN_POOL_MAX, 1); }
 static tosac_code op_gavgpool(cpu_ctx *c) { return pool(c, KERN_POOL_AVG, 1); }
 static tosac_code op_glppool(cpu_ctx *c) { return pool(c, KERN_POOL_LP, 1); }
 
+/* MaxUnpool's kernel_shape, strides and pads as given, read once (prepare step); their
+ * lengths are checked at eval, against the input's rank. A list too long to keep keeps only
+ * its length (it matches no rank). */
+typedef struct unpool_prep {
+    int nk, ns, np;                 /* -1: absent */
+    int64_t k[TOSAC_MAX_RANK], s[TOSAC_MAX_RANK], pads[2 * TOSAC_MAX_RANK];
+} unpool_prep;
+
+static int keep_ints(cpu_ctx *c, const char *name, int64_t *v, int max)
+{
+    int n;
+    const int64_t *a = cpu_attr_ints(c, name, &n);
+    if (!a)
+        return -1;
+    if (n <= max && n > 0)
+        memcpy(v, a, (size_t)n * sizeof(int64_t));
+    return n;
+}
+
+static tosac_code unpool_prepare(cpu_ctx *c, void *st)
+{
+    unpool_prep *p = st;
+    p->nk = keep_ints(c, "kernel_shape", p->k, TOSAC_MAX_RANK);
+    p->ns = keep_ints(c, "strides", p->s, TOSAC_MAX_RANK);
+    p->np = keep_ints(c, "pads", p->pads, 2 * TOSAC_MAX_RANK);
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep unpool_prep_op = {unpool_prepare, sizeof(unpool_prep)};
+
 /* MaxUnpool(X, I[, output_shape]): X's values placed at MaxPool's flat indices in a zero
  * output whose spatial size defaults to (in - 1) * stride + kernel - pads. */
 static tosac_code op_maxunpool(cpu_ctx *c)
 {
+    const unpool_prep *up = c->prep;
     const tosac_tensor *x, *idx, *os = cpu_opt(c, 2);
     tosac_code rc = cpu_req(c, 0, &x);
     if (!rc)
@@ -111,9 +144,9 @@ static tosac_code op_maxunpool(cpu_ctx *c)
     CPU_CHECK(c, idx->dtype == TOSAC_DT_I64 && idx->rank == x->rank &&
                      tosac_tensor_numel(idx) == tosac_tensor_numel(x),
               "indices must be int64 of the input's shape");
-    int nsp = x->rank - 2, nk, ns, np;
-    const int64_t *k = cpu_attr_ints(c, "kernel_shape", &nk);
-    const int64_t *st = cpu_attr_ints(c, "strides", &ns), *pads = cpu_attr_ints(c, "pads", &np);
+    int nsp = x->rank - 2, nk = up->nk, ns = up->ns, np = up->np;
+    const int64_t *k = nk >= 0 ? up->k : NULL;
+    const int64_t *st = ns >= 0 ? up->s : NULL, *pads = np >= 0 ? up->pads : NULL;
     CPU_CHECK(c, k && nk == nsp, "kernel_shape must give %d sizes", nsp);
     CPU_CHECK(c, (!st || ns == nsp) && (!pads || np == 2 * nsp), "strides/pads do not match the rank");
     int64_t ys[TOSAC_MAX_RANK] = {x->shape[0], x->shape[1]};
@@ -162,10 +195,11 @@ static tosac_code op_maxunpool(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_pool[] = {
-    {"MaxUnpool", op_maxunpool, 0, NULL},
+    {"MaxUnpool", op_maxunpool, 0, &unpool_prep_op},
     {"MaxPool", op_maxpool, CPU_F16_VIA_F32, &pool_prep_op},
     {"AveragePool", op_avgpool, CPU_F16_VIA_F32, &pool_prep_op},
     {"LpPool", op_lppool, CPU_F16_VIA_F32, &pool_prep_op},
+    /* the global pools have no attributes */
     {"GlobalMaxPool", op_gmaxpool, CPU_F16_VIA_F32, NULL},
     {"GlobalAveragePool", op_gavgpool, CPU_F16_VIA_F32, NULL},
     {"GlobalLpPool", op_glppool, CPU_F16_VIA_F32, NULL},

@@ -47,21 +47,51 @@ static tosac_code parse_modes(cpu_ctx *c, kern_resize_params *p, int upsample)
     return TOSAC_OK;
 }
 
+/* Resize's / Upsample's modes and axes attribute, parsed and checked once (prepare step);
+ * the axes are normalised at eval, against the input's rank. */
+typedef struct resize_prep {
+    kern_resize_params p;
+    int has_axes, na;
+    int64_t axes[TOSAC_MAX_RANK];
+} resize_prep;
+
+static tosac_code resize_prepare(cpu_ctx *c, void *st, int upsample)
+{
+    resize_prep *rp = st;
+    tosac_code rc = parse_modes(c, &rp->p, upsample);
+    if (rc)
+        return rc;
+    int na;
+    const int64_t *aa = cpu_attr_ints(c, "axes", &na);
+    if (aa) {
+        CPU_CHECK(c, na <= TOSAC_MAX_RANK, "too many axes");
+        if (na)
+            memcpy(rp->axes, aa, (size_t)na * sizeof(int64_t));
+        rp->has_axes = 1;
+        rp->na = na;
+    }
+    return TOSAC_OK;
+}
+
+static tosac_code resize_prepare_r(cpu_ctx *c, void *st) { return resize_prepare(c, st, 0); }
+static tosac_code upsample_prepare(cpu_ctx *c, void *st) { return resize_prepare(c, st, 1); }
+
+static const cpu_op_prep resize_prep_op = {resize_prepare_r, sizeof(resize_prep)};
+static const cpu_op_prep upsample_prep_op = {upsample_prepare, sizeof(resize_prep)};
+
 static tosac_code resize(cpu_ctx *c, int upsample)
 {
+    const resize_prep *rp = c->prep;
     const tosac_tensor *x;
     tosac_code rc = cpu_req(c, 0, &x);
     if (rc)
         return rc;
-    kern_resize_params p;
-    memset(&p, 0, sizeof p);
-    if ((rc = parse_modes(c, &p, upsample)))
-        return rc;
+    kern_resize_params p = rp->p;
     int r = x->rank;
     p.rank = r;
     int nax = r, axes[TOSAC_MAX_RANK];
-    int na;
-    const int64_t *aa = cpu_attr_ints(c, "axes", &na);
+    int na = rp->na;
+    const int64_t *aa = rp->has_axes ? rp->axes : NULL;
     if (aa) {
         CPU_CHECK(c, na <= r, "too many axes");
         nax = na;
@@ -138,7 +168,26 @@ static tosac_code resize(cpu_ctx *c, int upsample)
 static tosac_code op_resize(cpu_ctx *c) { return resize(c, 0); }
 static tosac_code op_upsample(cpu_ctx *c) { return resize(c, 1); }
 
-/* GridSample over 2 spatial dims; opset 20 renamed the modes linear and cubic. */
+/* GridSample over 2 spatial dims; opset 20 renamed the modes linear and cubic. The
+ * attributes are read once (prepare step). */
+typedef struct grid_prep {
+    int mode, pad, align_corners;
+} grid_prep;
+
+static tosac_code grid_prepare(cpu_ctx *c, void *st)
+{
+    grid_prep *gp = st;
+    static const char *const modes[] = {"bilinear", "nearest", "bicubic", "linear", "cubic"};
+    static const char *const pads[] = {"zeros", "border", "reflection"};
+    gp->mode = pick(cpu_attr_s(c, "mode", c->opset >= 20 ? "linear" : "bilinear"), modes, 5);
+    gp->pad = pick(cpu_attr_s(c, "padding_mode", "zeros"), pads, 3);
+    CPU_CHECK(c, gp->mode >= 0 && gp->pad >= 0, "unknown mode or padding_mode");
+    gp->align_corners = cpu_attr_i(c, "align_corners", 0) != 0;
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep grid_prep_op = {grid_prepare, sizeof(grid_prep)};
+
 static tosac_code op_grid_sample(cpu_ctx *c)
 {
     const tosac_tensor *x, *grid;
@@ -152,16 +201,13 @@ static tosac_code op_grid_sample(cpu_ctx *c)
         return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "only 2 spatial dims (rank 4) are supported");
     CPU_CHECK(c, grid->rank == 4 && grid->shape[0] == x->shape[0] && grid->shape[3] == 2,
               "grid must be [N, H_out, W_out, 2]");
-    static const char *const modes[] = {"bilinear", "nearest", "bicubic", "linear", "cubic"};
-    static const char *const pads[] = {"zeros", "border", "reflection"};
-    int m = pick(cpu_attr_s(c, "mode", c->opset >= 20 ? "linear" : "bilinear"), modes, 5);
-    int pad = pick(cpu_attr_s(c, "padding_mode", "zeros"), pads, 3);
-    CPU_CHECK(c, m >= 0 && pad >= 0, "unknown mode or padding_mode");
+    const grid_prep *gp = c->prep;
+    int m = gp->mode, pad = gp->pad;
     CPU_CHECK(c, x->shape[2] >= 1 && x->shape[3] >= 1, "the image is empty");
     kern_grid_sample_params p = {x->shape[0], x->shape[1], x->shape[2], x->shape[3],
                                  grid->shape[1], grid->shape[2],
                                  m == 1 ? KERN_GS_NEAREST : m == 0 || m == 3 ? KERN_GS_LINEAR : KERN_GS_CUBIC,
-                                 (kern_gs_pad)pad, cpu_attr_i(c, "align_corners", 0) != 0};
+                                 (kern_gs_pad)pad, gp->align_corners};
     int64_t ys[4] = {p.n, p.c, p.out_h, p.out_w};
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, TOSAC_DT_F32, 4, ys, &y)))
@@ -171,8 +217,8 @@ static tosac_code op_grid_sample(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_resize[] = {
-    {"GridSample", op_grid_sample, CPU_F16_VIA_F32, NULL},
-    {"Resize", op_resize, CPU_F16_VIA_F32, NULL},
-    {"Upsample", op_upsample, CPU_F16_VIA_F32, NULL},
+    {"GridSample", op_grid_sample, CPU_F16_VIA_F32, &grid_prep_op},
+    {"Resize", op_resize, CPU_F16_VIA_F32, &resize_prep_op},
+    {"Upsample", op_upsample, CPU_F16_VIA_F32, &upsample_prep_op},
     {NULL, NULL, 0, NULL},
 };

@@ -35,8 +35,59 @@ static tosac_code parse_act(cpu_ctx *c, const char *name, int k, kern_rnn_act *a
     return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "activation '%s' is not supported", name);
 }
 
+/* The recurrence's attributes (layout, direction, hidden_size, clip, the gates' options and
+ * each direction's activations), parsed and checked once (prepare step). */
+typedef struct rnn_prep {
+    int layout, dirs, reverse, has_hidden, linear_before_reset, input_forget;
+    int64_t hidden;
+    float clip;
+    kern_rnn_act act[2][3];     /* per direction, per gate function */
+} rnn_prep;
+
+static tosac_code rnn_prepare(cpu_ctx *c, void *st, kern_rnn_kind kind)
+{
+    rnn_prep *rp = st;
+    rp->layout = (int)cpu_attr_i(c, "layout", 0);
+    const char *dir = cpu_attr_s(c, "direction", "forward");
+    int dirs = strcmp(dir, "bidirectional") == 0 ? 2 : 1;
+    CPU_CHECK(c, dirs == 2 || strcmp(dir, "forward") == 0 || strcmp(dir, "reverse") == 0,
+              "unknown direction '%s'", dir);
+    rp->dirs = dirs;
+    rp->reverse = strcmp(dir, "reverse") == 0;
+    rp->hidden = cpu_attr_i(c, "hidden_size", INT64_MIN);
+    rp->has_hidden = rp->hidden != INT64_MIN;
+    rp->clip = cpu_attr_f(c, "clip", 0);
+    rp->linear_before_reset = (int)cpu_attr_i(c, "linear_before_reset", 0);
+    rp->input_forget = (int)cpu_attr_i(c, "input_forget", 0);
+    const ir_attr *acts = ir_node_attr(c->node, "activations");
+    static const char *const defaults[3][3] = {{"Tanh"}, {"Sigmoid", "Tanh"}, {"Sigmoid", "Tanh", "Tanh"}};
+    int per_dir = kind == KERN_RNN ? 1 : kind == KERN_GRU ? 2 : 3;
+    int nact = acts && acts->kind == IR_ATTR_STRINGS ? acts->n : 0;
+    CPU_CHECK(c, nact == 0 || nact == per_dir * dirs || nact == per_dir,
+              "activations has %d names for %d directions", nact, dirs);
+    for (int d = 0; d < dirs; d++)
+        for (int k = 0; k < per_dir; k++) {
+            const char *name = nact == per_dir * dirs ? acts->strings[d * per_dir + k]
+                               : nact ? acts->strings[k] : defaults[per_dir - 1][k];
+            tosac_code rc = parse_act(c, name, nact == per_dir * dirs ? d * per_dir + k : k,
+                                      &rp->act[d][k]);
+            if (rc)
+                return rc;
+        }
+    return TOSAC_OK;
+}
+
+static tosac_code rnn_prepare_rnn(cpu_ctx *c, void *st) { return rnn_prepare(c, st, KERN_RNN); }
+static tosac_code rnn_prepare_gru(cpu_ctx *c, void *st) { return rnn_prepare(c, st, KERN_GRU); }
+static tosac_code rnn_prepare_lstm(cpu_ctx *c, void *st) { return rnn_prepare(c, st, KERN_LSTM); }
+
+static const cpu_op_prep rnn_prep_op = {rnn_prepare_rnn, sizeof(rnn_prep)};
+static const cpu_op_prep gru_prep_op = {rnn_prepare_gru, sizeof(rnn_prep)};
+static const cpu_op_prep lstm_prep_op = {rnn_prepare_lstm, sizeof(rnn_prep)};
+
 static tosac_code rnn(cpu_ctx *c, kern_rnn_kind kind)
 {
+    const rnn_prep *rp = c->prep;
     const tosac_tensor *x, *w, *r;
     tosac_code rc = cpu_req(c, 0, &x);
     if (!rc)
@@ -51,11 +102,7 @@ static tosac_code rnn(cpu_ctx *c, kern_rnn_kind kind)
     CPU_CHECK(c, x->dtype == TOSAC_DT_F32 && w->dtype == TOSAC_DT_F32 && r->dtype == TOSAC_DT_F32,
               "only float32 is supported");
     CPU_CHECK(c, x->rank == 3 && w->rank == 3 && r->rank == 3, "X, W and R must be 3-D");
-    int layout = (int)cpu_attr_i(c, "layout", 0);
-    const char *dir = cpu_attr_s(c, "direction", "forward");
-    int dirs = strcmp(dir, "bidirectional") == 0 ? 2 : 1;
-    CPU_CHECK(c, dirs == 2 || strcmp(dir, "forward") == 0 || strcmp(dir, "reverse") == 0,
-              "unknown direction '%s'", dir);
+    int layout = rp->layout, dirs = rp->dirs;
     int G = kind == KERN_RNN ? 1 : kind == KERN_GRU ? 3 : 4;
     kern_rnn_params p;
     memset(&p, 0, sizeof p);
@@ -67,7 +114,7 @@ static tosac_code rnn(cpu_ctx *c, kern_rnn_kind kind)
     int64_t H = p.hidden, B = p.batch, S = p.seq;
     CPU_CHECK(c, w->shape[0] == dirs && w->shape[1] == G * H && w->shape[2] == p.input,
               "W must be [%d, %d*hidden, %lld]", dirs, G, (long long)p.input);
-    CPU_CHECK(c, cpu_attr_i(c, "hidden_size", H) == H, "hidden_size disagrees with W");
+    CPU_CHECK(c, !rp->has_hidden || rp->hidden == H, "hidden_size disagrees with W");
     CPU_CHECK(c, r->shape[0] == dirs && r->shape[1] == G * H && r->shape[2] == H, "R has the wrong shape");
     if (b)
         CPU_CHECK(c, b->dtype == TOSAC_DT_F32 && tosac_tensor_numel(b) == dirs * 2 * G * H, "B has the wrong shape");
@@ -81,16 +128,9 @@ static tosac_code rnn(cpu_ctx *c, kern_rnn_kind kind)
     }
     if (pp)
         CPU_CHECK(c, pp->dtype == TOSAC_DT_F32 && tosac_tensor_numel(pp) == dirs * 3 * H, "P has the wrong shape");
-    p.clip = cpu_attr_f(c, "clip", 0);
-    p.linear_before_reset = (int)cpu_attr_i(c, "linear_before_reset", 0);
-    p.input_forget = (int)cpu_attr_i(c, "input_forget", 0);
-    int nact;
-    const ir_attr *acts = ir_node_attr(c->node, "activations");
-    static const char *const defaults[3][3] = {{"Tanh"}, {"Sigmoid", "Tanh"}, {"Sigmoid", "Tanh", "Tanh"}};
-    int per_dir = kind == KERN_RNN ? 1 : kind == KERN_GRU ? 2 : 3;
-    nact = acts && acts->kind == IR_ATTR_STRINGS ? acts->n : 0;
-    CPU_CHECK(c, nact == 0 || nact == per_dir * dirs || nact == per_dir,
-              "activations has %d names for %d directions", nact, dirs);
+    p.clip = rp->clip;
+    p.linear_before_reset = rp->linear_before_reset;
+    p.input_forget = rp->input_forget;
     /* outputs: Y [S, dirs, B, H] (layout 1: [B, S, dirs, H]); Y_h/Y_c [dirs, B, H] ([B, dirs, H]) */
     int64_t ys[4] = {S, dirs, B, H}, hs[3] = {dirs, B, H};
     if (layout) {
@@ -126,13 +166,8 @@ static tosac_code rnn(cpu_ctx *c, kern_rnn_kind kind)
     p.y_ts = layout ? dirs * H : dirs * B * H;
     p.y_bs = layout ? S * dirs * H : H;
     for (int d = 0; d < dirs && !rc; d++) {
-        p.reverse = dirs == 2 ? d == 1 : strcmp(dir, "reverse") == 0;
-        for (int k = 0; k < per_dir; k++) {
-            const char *name = nact == per_dir * dirs ? acts->strings[d * per_dir + k]
-                               : nact ? acts->strings[k] : defaults[per_dir - 1][k];
-            if ((rc = parse_act(c, name, nact == per_dir * dirs ? d * per_dir + k : k, &p.act[k])))
-                goto done;
-        }
+        p.reverse = dirs == 2 ? d == 1 : rp->reverse;
+        memcpy(p.act, rp->act[d], sizeof p.act);
         for (int64_t bi = 0; bi < B; bi++)
             for (int64_t j = 0; j < H; j++) {
                 int64_t at = layout ? (bi * dirs + d) * H + j : (d * B + bi) * H + j;
@@ -165,8 +200,8 @@ static tosac_code op_gru(cpu_ctx *c) { return rnn(c, KERN_GRU); }
 static tosac_code op_lstm(cpu_ctx *c) { return rnn(c, KERN_LSTM); }
 
 const cpu_op_entry cpu_ops_rnn[] = {
-    {"RNN", op_rnn, CPU_F16_VIA_F32, NULL},
-    {"GRU", op_gru, CPU_F16_VIA_F32, NULL},
-    {"LSTM", op_lstm, CPU_F16_VIA_F32, NULL},
+    {"RNN", op_rnn, CPU_F16_VIA_F32, &rnn_prep_op},
+    {"GRU", op_gru, CPU_F16_VIA_F32, &gru_prep_op},
+    {"LSTM", op_lstm, CPU_F16_VIA_F32, &lstm_prep_op},
     {NULL, NULL, 0, NULL},
 };

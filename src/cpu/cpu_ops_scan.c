@@ -11,6 +11,7 @@
 
 typedef struct scan_cfg {
     const ir_graph *body;
+    int body_k;                            /* its subgraph index (cpu_run_sub_at) */
     int n_state, n_in, n_out;              /* state values, scan inputs, scan outputs */
     int in_axis[CPU_MAX_IO], in_rev[CPU_MAX_IO];
     int out_axis[CPU_MAX_IO], out_rev[CPU_MAX_IO];
@@ -102,7 +103,7 @@ static tosac_code scan_loop(cpu_ctx *c, const scan_cfg *cfg, const tosac_tensor 
     for (int64_t t = 0; t < len && !rc; t++) {
         for (int j = 0; j < cfg->n_in; j++)
             take_slice(in[j], cfg->in_axis[j], cfg->in_rev[j] ? len - 1 - t : t, &bin[cfg->n_state + j]);
-        if ((rc = cpu_run_sub(c, cfg->body, bin, nb_in, bout, nb_out)))
+        if ((rc = cpu_run_sub_at(c, cfg->body_k, bin, nb_in, bout, nb_out)))
             break;
         for (int i = 0; i < cfg->n_state; i++) {
             if (!same_shape(&bout[i], &bin[i])) {
@@ -150,15 +151,63 @@ static tosac_code scan_loop(cpu_ctx *c, const scan_cfg *cfg, const tosac_tensor 
     return rc;
 }
 
-/* Reads an INTS attribute of n entries (absent: dflt each) into v; axes are normalised
- * against rank[i] when rank is given. */
-static tosac_code int_list(cpu_ctx *c, const char *name, int n, int dflt, const int *rank, int *v)
+/* The attributes, read once (prepare step): the body, num_scan_inputs and the axis and
+ * direction lists as given. An input axis or direction beyond +-2 * TOSAC_MAX_RANK is out
+ * of range for every rank, so it fails here and the rest fit a byte; output axes are kept
+ * whole (scan_loop checks them against the body's outputs). A list longer than CPU_MAX_IO
+ * keeps only its length (it can match no count). Axes are normalised at eval, against the
+ * inputs' ranks. */
+enum { SC_IN_AXES, SC_IN_DIRS, SC_OUT_DIRS, SC_OUT_AXES, SC_DIRS8, SC_LISTS };
+static const char *const scan_list_names[SC_LISTS] = {
+    "scan_input_axes", "scan_input_directions", "scan_output_directions", "scan_output_axes",
+    "directions"};
+
+typedef struct scan_prep {
+    const ir_graph *body;
+    int body_k;
+    int64_t m;                              /* num_scan_inputs */
+    int has[SC_LISTS], cnt[SC_LISTS];
+    int8_t v[SC_LISTS][CPU_MAX_IO];
+    int64_t out_axes[CPU_MAX_IO];
+} scan_prep;
+
+static tosac_code scan_prepare(cpu_ctx *c, void *st)
 {
-    int cnt;
-    const int64_t *a = cpu_attr_ints(c, name, &cnt);
-    CPU_CHECK(c, !a || cnt == n, "%s must have %d entries", name, n);
+    scan_prep *p = st;
+    p->body = cpu_subgraph(c, "body");
+    p->body_k = cpu_subgraph_index(c, p->body);
+    p->m = cpu_attr_i(c, "num_scan_inputs", -1);
+    for (int l = 0; l < SC_LISTS; l++) {
+        int cnt;
+        const int64_t *a = cpu_attr_ints(c, scan_list_names[l], &cnt);
+        if (!a)
+            continue;
+        p->has[l] = 1;
+        p->cnt[l] = cnt;
+        for (int i = 0; i < cnt && cnt <= CPU_MAX_IO; i++) {
+            if (l == SC_OUT_AXES) {
+                p->out_axes[i] = a[i];
+                continue;
+            }
+            CPU_CHECK(c, a[i] >= -2 * TOSAC_MAX_RANK && a[i] <= 2 * TOSAC_MAX_RANK,
+                      "%s entry %d is out of range", scan_list_names[l], i);
+            p->v[l][i] = (int8_t)a[i];
+        }
+    }
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep scan_prep_op = {scan_prepare, sizeof(scan_prep)};
+
+/* List l of n entries (absent: dflt each) into v; axes are normalised against rank[i] when
+ * rank is given. */
+static tosac_code int_list(cpu_ctx *c, int l, int n, int dflt, const int *rank, int *v)
+{
+    const scan_prep *p = c->prep;
+    const char *name = scan_list_names[l];
+    CPU_CHECK(c, !p->has[l] || p->cnt[l] == n, "%s must have %d entries", name, n);
     for (int i = 0; i < n; i++) {
-        int64_t x = a ? a[i] : dflt;
+        int64_t x = p->has[l] ? p->v[l][i] : dflt;
         if (rank && x < 0)
             x += rank[i];
         CPU_CHECK(c, x >= -1 && x <= TOSAC_MAX_RANK, "%s entry %d is out of range", name, i);
@@ -169,9 +218,11 @@ static tosac_code int_list(cpu_ctx *c, const char *name, int n, int dflt, const 
 
 static tosac_code scan_config(cpu_ctx *c, int first_input, scan_cfg *cfg)
 {
-    cfg->body = cpu_subgraph(c, "body");
+    const scan_prep *p = c->prep;
+    cfg->body = p->body;
+    cfg->body_k = p->body_k;
     CPU_CHECK(c, cfg->body, "the body is missing");
-    int64_t m = cpu_attr_i(c, "num_scan_inputs", -1);
+    int64_t m = p->m;
     int n_inputs = c->n_in - first_input;
     CPU_CHECK(c, m >= 1 && m <= n_inputs, "num_scan_inputs must be in 1..%d", n_inputs);
     cfg->n_in = (int)m;
@@ -199,13 +250,14 @@ static tosac_code scan9(cpu_ctx *c)
         int id = c->node->outputs[cfg.n_state + k];
         out_rank[k] = id >= 0 ? c->g->tensors[id].rank : -1;
     }
-    if ((rc = int_list(c, "scan_input_axes", cfg.n_in, 0, in_rank, cfg.in_axis)) ||
-        (rc = int_list(c, "scan_input_directions", cfg.n_in, 0, NULL, cfg.in_rev)) ||
-        (rc = int_list(c, "scan_output_directions", cfg.n_out, 0, NULL, cfg.out_rev)))
+    if ((rc = int_list(c, SC_IN_AXES, cfg.n_in, 0, in_rank, cfg.in_axis)) ||
+        (rc = int_list(c, SC_IN_DIRS, cfg.n_in, 0, NULL, cfg.in_rev)) ||
+        (rc = int_list(c, SC_OUT_DIRS, cfg.n_out, 0, NULL, cfg.out_rev)))
         return rc;
-    int cnt;
-    const int64_t *oa = cpu_attr_ints(c, "scan_output_axes", &cnt);
-    CPU_CHECK(c, !oa || cnt == cfg.n_out, "scan_output_axes must have %d entries", cfg.n_out);
+    const scan_prep *p = c->prep;
+    const int64_t *oa = p->has[SC_OUT_AXES] ? p->out_axes : NULL;
+    CPU_CHECK(c, !oa || p->cnt[SC_OUT_AXES] == cfg.n_out, "scan_output_axes must have %d entries",
+              cfg.n_out);
     for (int k = 0; k < cfg.n_out; k++) {
         int64_t a = oa ? oa[k] : 0;
         CPU_CHECK(c, a >= 0 || out_rank[k] > 0, "a negative scan_output_axes entry needs the "
@@ -222,7 +274,7 @@ static tosac_code scan8(cpu_ctx *c)
     tosac_code rc = scan_config(c, 1, &cfg);
     if (rc)
         return rc;
-    if ((rc = int_list(c, "directions", cfg.n_in, 0, NULL, cfg.in_rev)))
+    if ((rc = int_list(c, SC_DIRS8, cfg.n_in, 0, NULL, cfg.in_rev)))
         return rc;
     for (int j = 0; j < cfg.n_in; j++)
         cfg.in_axis[j] = 0;
@@ -279,6 +331,6 @@ static tosac_code scan8(cpu_ctx *c)
 static tosac_code op_scan(cpu_ctx *c) { return c->opset < 9 ? scan8(c) : scan9(c); }
 
 const cpu_op_entry cpu_ops_scan[] = {
-    {"Scan", op_scan, 0, NULL},
+    {"Scan", op_scan, 0, &scan_prep_op},
     {NULL, NULL, 0, NULL},
 };

@@ -7,22 +7,59 @@
 
 #include "kernels/kern.h"
 
+/* The value of Constant, ConstantOfShape's value, Shape's start/end and EyeLike's dtype/k,
+ * found and checked once (prepare step). The values stay where the program holds them: the
+ * state has their tensor views. */
+typedef struct value_prep {
+    tosac_tensor v;             /* Constant: its value; ConstantOfShape: value (has_v) */
+    int has_v, has_end, has_dtype;
+    int64_t start, end, k;
+} value_prep;
+
+static tosac_code constant_prepare(cpu_ctx *c, void *st)
+{
+    value_prep *p = st;
+    CPU_CHECK(c, c->node->n_outputs >= 1 && c->node->outputs[0] >= 0, "needs an output");
+    if (!ir_graph_const_value(c->g, c->node->outputs[0], &p->v))
+        return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "this form of Constant is not supported");
+    return TOSAC_OK;
+}
+
+static tosac_code value_prepare(cpu_ctx *c, void *st)
+{
+    value_prep *p = st;
+    const ir_attr *v = ir_node_attr(c->node, "value");
+    if (v) {
+        CPU_CHECK(c, v->kind == IR_ATTR_TENSOR && tosac_tensor_numel(&v->t) == 1,
+                  "value must be a one-element tensor");
+        p->v = v->t;
+        p->has_v = 1;
+    }
+    p->start = cpu_attr_i(c, "start", 0);
+    p->end = cpu_attr_i(c, "end", INT64_MIN);
+    p->has_end = p->end != INT64_MIN;
+    p->has_dtype = cpu_has_attr(c, "dtype");
+    p->k = cpu_attr_i(c, "k", 0);
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep constant_prep = {constant_prepare, sizeof(value_prep)};
+static const cpu_op_prep value_prep_op = {value_prepare, sizeof(value_prep)};
+
 static tosac_code op_constant(cpu_ctx *c)
 {
-    tosac_tensor v;
-    CPU_CHECK(c, c->n_out >= 1 && c->node->outputs[0] >= 0, "needs an output");
-    if (!ir_graph_const_value(c->g, c->node->outputs[0], &v))
-        return cpu_fail(c, TOSAC_ERR_UNSUPPORTED, "this form of Constant is not supported");
-    return cpu_out_copy(c, 0, &v, v.rank, v.shape);
+    const tosac_tensor *v = &((const value_prep *)c->prep)->v;
+    return cpu_out_copy(c, 0, v, v->rank, v->shape);
 }
 
 static tosac_code op_shape(cpu_ctx *c)
 {
+    const value_prep *p = c->prep;
     const tosac_tensor *x;
     tosac_code rc = cpu_req(c, 0, &x);
     if (rc)
         return rc;
-    int64_t r = x->rank, start = cpu_attr_i(c, "start", 0), end = cpu_attr_i(c, "end", r);
+    int64_t r = x->rank, start = p->start, end = p->has_end ? p->end : r;
     if (start < 0)
         start += r;
     if (end < 0)
@@ -236,15 +273,9 @@ static tosac_code op_constant_of_shape(cpu_ctx *c)
         rc = cpu_ints(c, st, s, TOSAC_MAX_RANK, &n);
     if (rc)
         return rc;
-    const ir_attr *v = ir_node_attr(c->node, "value");
-    tosac_dtype dt = TOSAC_DT_F32;
-    const void *val = NULL;
-    if (v) {
-        CPU_CHECK(c, v->kind == IR_ATTR_TENSOR && tosac_tensor_numel(&v->t) == 1,
-                  "value must be a one-element tensor");
-        dt = v->t.dtype;
-        val = v->t.data;
-    }
+    const value_prep *p = c->prep;
+    tosac_dtype dt = p->has_v ? p->v.dtype : TOSAC_DT_F32;
+    const void *val = p->has_v ? p->v.data : NULL;
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, dt, n, s, &y)))
         return rc;
@@ -322,13 +353,14 @@ static tosac_code op_eyelike(cpu_ctx *c)
         return rc;
     CPU_CHECK(c, x->rank == 2, "input must be 2-D");
     tosac_dtype dt = x->dtype;
-    if (cpu_has_attr(c, "dtype") && c->node->outputs[0] >= 0)
+    const value_prep *p = c->prep;
+    if (p->has_dtype && c->node->outputs[0] >= 0)
         dt = c->g->tensors[c->node->outputs[0]].dtype;
     CPU_CHECK(c, dt != TOSAC_DT_UNKNOWN, "output type is unknown");
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, dt, 2, x->shape, &y)))
         return rc;
-    int64_t k = cpu_attr_i(c, "k", 0);
+    int64_t k = p->k;
     for (int64_t i = 0; i < x->shape[0]; i++) {
         int64_t j = i + k;
         if (j >= 0 && j < x->shape[1])
@@ -338,15 +370,15 @@ static tosac_code op_eyelike(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_shape[] = {
-    {"Constant", op_constant, 0, NULL},
-    {"Shape", op_shape, 0, NULL},
-    {"Size", op_size, 0, NULL},
+    {"Constant", op_constant, 0, &constant_prep},
+    {"Shape", op_shape, 0, &value_prep_op},
+    {"Size", op_size, 0, NULL}, /* no attributes */
     {"Reshape", op_reshape, 0, &reshape_prep_op},
     {"Flatten", op_flatten, 0, &cpu_prep_axis1},
     {"Squeeze", op_squeeze, 0, &axes_prep_op},
     {"Unsqueeze", op_unsqueeze, 0, &axes_prep_op},
-    {"ConstantOfShape", op_constant_of_shape, 0, NULL},
-    {"Range", op_range, 0, NULL},
-    {"EyeLike", op_eyelike, 0, NULL},
+    {"ConstantOfShape", op_constant_of_shape, 0, &value_prep_op},
+    {"Range", op_range, 0, NULL}, /* no attributes */
+    {"EyeLike", op_eyelike, 0, &value_prep_op},
     {NULL, NULL, 0, NULL},
 };

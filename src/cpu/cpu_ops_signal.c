@@ -14,16 +14,48 @@ static tosac_code output_datatype(cpu_ctx *c, tosac_dtype *dt)
     return TOSAC_OK;
 }
 
+/* The signal operators' attributes, read and checked once (prepare step). */
+typedef struct signal_prep {
+    tosac_dtype dt;             /* windows, MelWeightMatrix */
+    int periodic, inverse, onesided;
+    int64_t axis;               /* DFT before opset 20 */
+} signal_prep;
+
+static tosac_code numeric_prepare(cpu_ctx *c, void *st)
+{
+    signal_prep *p = st;
+    p->periodic = cpu_attr_i(c, "periodic", 1) != 0;
+    return output_datatype(c, &p->dt);
+}
+
+static tosac_code dft_prepare(cpu_ctx *c, void *st)
+{
+    signal_prep *p = st;
+    p->axis = c->opset >= 20 ? -2 : cpu_attr_i(c, "axis", 1);
+    p->inverse = cpu_attr_i(c, "inverse", 0) != 0;
+    p->onesided = cpu_attr_i(c, "onesided", 0) != 0;
+    return TOSAC_OK;
+}
+
+static tosac_code stft_prepare(cpu_ctx *c, void *st)
+{
+    ((signal_prep *)st)->onesided = cpu_attr_i(c, "onesided", 1) != 0;
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep numeric_prep = {numeric_prepare, sizeof(signal_prep)};
+static const cpu_op_prep dft_prep = {dft_prepare, sizeof(signal_prep)};
+static const cpu_op_prep stft_prep = {stft_prepare, sizeof(signal_prep)};
+
 static tosac_code window(cpu_ctx *c, kern_window_kind kind)
 {
+    const signal_prep *sp = c->prep;
     const tosac_tensor *s;
     int64_t size;
-    tosac_dtype dt;
+    tosac_dtype dt = sp->dt;
     tosac_code rc = cpu_req(c, 0, &s);
     if (!rc)
         rc = cpu_ints(c, s, &size, 1, &(int){0});
-    if (!rc)
-        rc = output_datatype(c, &dt);
     if (rc)
         return rc;
     CPU_CHECK(c, tosac_tensor_numel(s) == 1, "size must be a scalar");
@@ -31,7 +63,7 @@ static tosac_code window(cpu_ctx *c, kern_window_kind kind)
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, dt, 1, &size, &y)))
         return rc;
-    kern_window(kind, size, cpu_attr_i(c, "periodic", 1) != 0, dt, y->data);
+    kern_window(kind, size, sp->periodic, dt, y->data);
     return TOSAC_OK;
 }
 
@@ -52,6 +84,7 @@ static tosac_code opt_int(cpu_ctx *c, int i, const char *what, int64_t *v)
 
 static tosac_code op_dft(cpu_ctx *c)
 {
+    const signal_prep *sp = c->prep;
     const tosac_tensor *x;
     tosac_code rc = cpu_req_float(c, 0, &x);
     if (rc)
@@ -59,7 +92,7 @@ static tosac_code op_dft(cpu_ctx *c)
     CPU_CHECK(c, x->rank >= 3 && (x->shape[x->rank - 1] == 1 || x->shape[x->rank - 1] == 2),
               "input must be [batch, signal dims..., 1 or 2]");
     /* opset 20 moved axis from an attribute (default 1) to input 2 (default -2) */
-    int64_t axis = c->opset >= 20 ? -2 : cpu_attr_i(c, "axis", 1);
+    int64_t axis = sp->axis;
     if (c->opset >= 20 && (rc = opt_int(c, 2, "axis", &axis)))
         return rc;
     int r = x->rank, ax;
@@ -67,11 +100,11 @@ static tosac_code op_dft(cpu_ctx *c)
     ax = (int)(axis < 0 ? axis + r : axis);
     CPU_CHECK(c, ax >= 1 && ax <= r - 2, "axis %lld is not a signal axis", (long long)axis);
     kern_dft_params p = {1, x->shape[ax], 1, x->shape[ax], 0, x->shape[r - 1] == 2,
-                         cpu_attr_i(c, "inverse", 0) != 0};
+                         sp->inverse};
     if ((rc = opt_int(c, 1, "dft_length", &p.length)))
         return rc;
     CPU_CHECK(c, p.length >= 1, "dft_length %lld must be positive", (long long)p.length);
-    int onesided = cpu_attr_i(c, "onesided", 0) != 0;
+    int onesided = sp->onesided;
     CPU_CHECK(c, !onesided || (!p.inverse && !p.complex_in),
               "onesided applies to a forward transform of a real signal only");
     p.n_out = onesided ? p.length / 2 + 1 : p.length;
@@ -118,7 +151,7 @@ static tosac_code op_stft(cpu_ctx *c)
     CPU_CHECK(c, p.frame_length >= 1, "frame_length (or a window) is required and positive");
     CPU_CHECK(c, p.frame_length <= p.len, "frame_length %lld exceeds the signal length %lld",
               (long long)p.frame_length, (long long)p.len);
-    int onesided = cpu_attr_i(c, "onesided", 1) != 0;
+    int onesided = ((const signal_prep *)c->prep)->onesided;
     CPU_CHECK(c, !onesided || !p.complex_in, "onesided output needs a real signal");
     p.frames = (p.len - p.frame_length) / p.step + 1;
     p.n_bins = onesided ? p.frame_length / 2 + 1 : p.frame_length;
@@ -134,7 +167,7 @@ static tosac_code op_mel(cpu_ctx *c)
 {
     int64_t v[3];
     double lo, hi;
-    tosac_dtype dt;
+    tosac_dtype dt = ((const signal_prep *)c->prep)->dt;
     tosac_code rc = TOSAC_OK;
     for (int i = 0; i < 5 && !rc; i++)
         rc = cpu_req(c, i, &(const tosac_tensor *){NULL});
@@ -146,8 +179,6 @@ static tosac_code op_mel(cpu_ctx *c)
         rc = cpu_scalar_f64(c, c->in[3], &lo);
     if (!rc)
         rc = cpu_scalar_f64(c, c->in[4], &hi);
-    if (!rc)
-        rc = output_datatype(c, &dt);
     if (rc)
         return rc;
     CPU_CHECK(c, v[0] >= 1 && v[1] >= 1 && v[2] >= 1,
@@ -164,11 +195,11 @@ static tosac_code op_mel(cpu_ctx *c)
 
 #define F CPU_F16_VIA_F32
 const cpu_op_entry cpu_ops_signal[] = {
-    {"HannWindow", op_hann, 0, NULL},
-    {"HammingWindow", op_hamming, 0, NULL},
-    {"BlackmanWindow", op_blackman, 0, NULL},
-    {"DFT", op_dft, F, NULL},
-    {"STFT", op_stft, F, NULL},
-    {"MelWeightMatrix", op_mel, 0, NULL},
+    {"HannWindow", op_hann, 0, &numeric_prep},
+    {"HammingWindow", op_hamming, 0, &numeric_prep},
+    {"BlackmanWindow", op_blackman, 0, &numeric_prep},
+    {"DFT", op_dft, F, &dft_prep},
+    {"STFT", op_stft, F, &stft_prep},
+    {"MelWeightMatrix", op_mel, 0, &numeric_prep},
     {NULL, NULL, 0, NULL},
 };

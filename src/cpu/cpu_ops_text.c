@@ -6,18 +6,16 @@
 
 #include "kernels/tfidf.h"
 
-static tosac_code op_tfidf(cpu_ctx *c)
+/* The attributes, checked once (prepare step). The n-gram pool, indexes and weights stay
+ * in the node's attributes (program data, alive as long as the plan): the state points at
+ * them, it does not copy them. */
+static tosac_code tfidf_prepare(cpu_ctx *c, void *st)
 {
-    const tosac_tensor *x;
-    tosac_code rc = cpu_req(c, 0, &x);
-    if (rc)
-        return rc;
-    CPU_CHECK(c, x->dtype == TOSAC_DT_I32 || x->dtype == TOSAC_DT_I64, "input must be int32 or int64");
-    CPU_CHECK(c, x->rank == 1 || x->rank == 2, "input must be [C] or [N, C]");
+    kern_tfidf_params *pp = st, p = {KERN_TFIDF_TF, cpu_attr_i(c, "min_gram_length", 0),
+                                     cpu_attr_i(c, "max_gram_length", 0),
+                                     cpu_attr_i(c, "max_skip_count", 0),
+                                     NULL, NULL, NULL, 0, 0, 0, NULL};
     const char *mode = cpu_attr_s(c, "mode", "");
-    kern_tfidf_params p = {KERN_TFIDF_TF, cpu_attr_i(c, "min_gram_length", 0),
-                           cpu_attr_i(c, "max_gram_length", 0), cpu_attr_i(c, "max_skip_count", 0),
-                           NULL, NULL, NULL, 0, 0, 0, NULL};
     if (!strcmp(mode, "IDF"))
         p.mode = KERN_TFIDF_IDF;
     else if (!strcmp(mode, "TFIDF"))
@@ -55,16 +53,31 @@ static tosac_code op_tfidf(cpu_ctx *c)
                   (long long)p.n_cols);
         p.weights = w->floats;
     }
+    *pp = p;
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep tfidf_prep = {tfidf_prepare, sizeof(kern_tfidf_params)};
+
+static tosac_code op_tfidf(cpu_ctx *c)
+{
+    const kern_tfidf_params *p = c->prep;
+    const tosac_tensor *x;
+    tosac_code rc = cpu_req(c, 0, &x);
+    if (rc)
+        return rc;
+    CPU_CHECK(c, x->dtype == TOSAC_DT_I32 || x->dtype == TOSAC_DT_I64, "input must be int32 or int64");
+    CPU_CHECK(c, x->rank == 1 || x->rank == 2, "input must be [C] or [N, C]");
     int64_t rows = x->rank == 2 ? x->shape[0] : 1, len = x->shape[x->rank - 1];
-    int64_t ys[2] = {rows, p.n_cols};
+    int64_t ys[2] = {rows, p->n_cols};
     tosac_tensor *y;
     if ((rc = cpu_out(c, 0, TOSAC_DT_F32, x->rank, x->rank == 2 ? ys : ys + 1, &y)))
         return rc;
-    kern_tfidf(&p, x->dtype, rows, len, x->data, y->data);
+    kern_tfidf(p, x->dtype, rows, len, x->data, y->data);
     return TOSAC_OK;
 }
 
 const cpu_op_entry cpu_ops_text[] = {
-    {"TfIdfVectorizer", op_tfidf, 0, NULL},
+    {"TfIdfVectorizer", op_tfidf, 0, &tfidf_prep},
     {NULL, NULL, 0, NULL},
 };

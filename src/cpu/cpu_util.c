@@ -408,14 +408,27 @@ const ir_graph *cpu_subgraph(const cpu_ctx *c, const char *name)
     return a && a->kind == IR_ATTR_GRAPH ? a->g : NULL;
 }
 
-tosac_code cpu_run_sub(cpu_ctx *c, const ir_graph *body, const tosac_tensor *inputs,
-                       int n_inputs, tosac_tensor *outputs, int n_outputs)
+int cpu_subgraph_index(const cpu_ctx *c, const ir_graph *body)
+{
+    const ir_graph *sub;
+    for (int k = 0; body && (sub = ir_node_subgraph(c->node, k)); k++)
+        if (sub == body)
+            return k;
+    return -1;
+}
+
+tosac_code cpu_run_sub_at(cpu_ctx *c, int k, const tosac_tensor *inputs, int n_inputs,
+                          tosac_tensor *outputs, int n_outputs)
 {
     for (int i = 0; i < n_outputs; i++)
         memset(&outputs[i], 0, sizeof outputs[i]);
-    const ir_graph *sub;
-    for (int k = 0; (sub = ir_node_subgraph(c->node, k)); k++)
-        if (sub == body)
-            return c->ops->run_sub(c, k, inputs, n_inputs, outputs, n_outputs);
-    return cpu_fail(c, TOSAC_ERR_INTERNAL, "the body is not a subgraph of the node");
+    if (k < 0)
+        return cpu_fail(c, TOSAC_ERR_INTERNAL, "the body is not a subgraph of the node");
+    return c->ops->run_sub(c, k, inputs, n_inputs, outputs, n_outputs);
+}
+
+tosac_code cpu_run_sub(cpu_ctx *c, const ir_graph *body, const tosac_tensor *inputs,
+                       int n_inputs, tosac_tensor *outputs, int n_outputs)
+{
+    return cpu_run_sub_at(c, cpu_subgraph_index(c, body), inputs, n_inputs, outputs, n_outputs);
 }

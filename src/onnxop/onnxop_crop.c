@@ -1,16 +1,37 @@
 /* CenterCropPad geometry (onnxop_crop.h). */
 #include "onnxop/onnxop_crop.h"
 
+tosac_code onnxop_crop_axes_parse(const ir_node *n, onnxop_crop_axes *ax, tosac_error *err)
+{
+    int n_axes = 0;
+    const int64_t *axes = ir_node_attr_ints(n, "axes", &n_axes);
+    ax->given = axes != NULL;
+    ax->n = axes ? n_axes : 0;
+    if (n_axes > TOSAC_MAX_RANK)
+        return onnxop_fail(err, n, TOSAC_ERR_INPUT, "%d axes, more than rank %d allows",
+                           n_axes, TOSAC_MAX_RANK);
+    for (int i = 0; i < ax->n; i++)
+        ax->axes[i] = axes[i];
+    return TOSAC_OK;
+}
+
 tosac_code onnxop_center_crop_pad(const ir_node *n, int rank, const int64_t *in,
                                   const int64_t *target, int n_target, onnxop_crop_pad *cp,
                                   tosac_error *err)
 {
+    onnxop_crop_axes ax;
+    tosac_code rc = onnxop_crop_axes_parse(n, &ax, err);
+    return rc ? rc : onnxop_center_crop_pad_at(n, &ax, rank, in, target, n_target, cp, err);
+}
+
+tosac_code onnxop_center_crop_pad_at(const ir_node *n, const onnxop_crop_axes *ax, int rank,
+                                     const int64_t *in, const int64_t *target, int n_target,
+                                     onnxop_crop_pad *cp, tosac_error *err)
+{
     if (rank < 0 || rank > TOSAC_MAX_RANK)
         return onnxop_fail(err, n, TOSAC_ERR_INPUT, "input rank %d", rank);
-    int n_axes = 0;
-    const int64_t *axes = ir_node_attr_ints(n, "axes", &n_axes);
-    if (!axes)
-        n_axes = rank;
+    const int64_t *axes = ax->given ? ax->axes : NULL;
+    int n_axes = ax->given ? ax->n : rank;
     if (n_target != n_axes)
         return onnxop_fail(err, n, TOSAC_ERR_INPUT, "shape has %d values for %d axes",
                            n_target, n_axes);

@@ -113,6 +113,17 @@ static void test_nms_and_tfidf(void **state)
     int k = one_node(m, "TfIdfVectorizer", 1, (int[]){1}, t);
     tosac_error err;
     ir_node_set_string(m->graph, k, "mode", "TF", &err);
+    /* the attributes are checked first (prepare step): none of the n-gram lists */
+    assert_int_equal(run(m, 1, msg, &y), TOSAC_ERR_INPUT);
+    assert_non_null(strstr(msg, "node 'n' (TfIdfVectorizer): pool_int64s, ngram_counts and "
+                               "ngram_indexes are required"));
+    /* valid attributes (one unigram 7 in column 0): then the float input is refused */
+    const int64_t pool[1] = {7}, counts[1] = {0}, idx[1] = {0};
+    ir_node_set_ints(m->graph, k, "pool_int64s", pool, 1, &err);
+    ir_node_set_ints(m->graph, k, "ngram_counts", counts, 1, &err);
+    ir_node_set_ints(m->graph, k, "ngram_indexes", idx, 1, &err);
+    ir_node_set_int(m->graph, k, "min_gram_length", 1, &err);
+    ir_node_set_int(m->graph, k, "max_gram_length", 1, &err);
     assert_int_equal(run(m, 1, msg, &y), TOSAC_ERR_INPUT);
     assert_non_null(strstr(msg, "input must be int32 or int64"));
     ir_model_free(m);
