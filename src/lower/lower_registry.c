@@ -33,6 +33,7 @@ static const lower_rule *const families[] = {
     lower_rules_scatter,
     lower_rules_conv_transpose,
     lower_rules_dft,
+    lower_rules_control,
 };
 
 lower_fn lower_find_rule(const char *domain, const char *op_type)
