@@ -149,7 +149,268 @@ static tosac_code lower_if(lower_ctx *c, const ir_node *n)
     return rc;
 }
 
+/* ---- Loop -> WHILE_LOOP ---- */
+/* The loop-carried list of the WHILE_LOOP (its inputs, outputs and both blocks' inputs):
+ * [iter (int32, when there is a trip count)], cond, the Loop's carried values, the body's
+ * captures. The cond block computes iter < M && cond, the body block runs the ONNX body and
+ * gives iter + 1 and the captures back unchanged: the CPU executor's loop, bit for bit
+ * (its cond_in is true on every iteration that runs, as is the carried cond here). */
+typedef struct loop_plan {
+    const ir_graph *body;
+    int nv, n_caps, *caps;
+    bool use_m, int_cmp;
+    int64_t m;
+    int cond_rank;                 /* the counter takes the condition's shape */
+    int64_t cond_shape[TOSAC_MAX_RANK];
+    int nl;                        /* entries of the list */
+} loop_plan;
+
+static tosac_code loop_check(lower_ctx *c, const ir_node *n, loop_plan *lp)
+{
+    const ir_graph *body = lp->body = body_attr(n, "body");
+    lp->nv = n->n_inputs - 2;
+    if (!body || lp->nv < 0 || body->n_inputs != 2 + lp->nv || body->n_outputs < 1 + lp->nv)
+        return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED,
+                          "Loop: the body's inputs and outputs do not match the node's");
+    int n_scan = body->n_outputs - 1 - lp->nv;
+    if (n_scan > 0)
+        return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED,
+                          "Loop: %d scan output%s (values stacked over the iterations) have no "
+                          "WHILE_LOOP form: a WHILE_LOOP's outputs keep the types of its inputs",
+                          n_scan, n_scan > 1 ? "s" : "");
+    if (n->n_outputs != lp->nv)
+        return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED,
+                          "Loop: the body's inputs and outputs do not match the node's");
+    for (int k = 0; k < lp->nv; k++) {
+        const ir_tensor *init = lower_in_ir(c, n, 2 + k), *fin = lower_out_ir(c, n, k);
+        const ir_tensor *vin = &body->tensors[body->inputs[2 + k]];
+        const ir_tensor *vout = &body->tensors[body->outputs[1 + k]];
+        if (!init || !fin || !same_type(init, vin) || !same_type(init, vout) ||
+            !same_type(init, fin))
+            return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED,
+                              "Loop: loop-carried value %d ('%s') changes type or shape between "
+                              "iterations; a WHILE_LOOP carries values of one static type",
+                              k, vin->name);
+    }
+    int iter = body->inputs[0];
+    if (ir_graph_consumers(body, iter, NULL, 0) > 0 || ir_graph_is_output(body, iter))
+        return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED,
+                          "Loop: the body reads its int64 iteration number '%s'; tosac lowers "
+                          "only bodies that ignore it", body->tensors[iter].name);
+    const ir_tensor *cin = &body->tensors[body->inputs[1]];
+    const ir_tensor *cout = &body->tensors[body->outputs[0]];
+    const ir_tensor *c0 = n->inputs[1] >= 0 ? lower_in_ir(c, n, 1) : cout;
+    if (cout->dtype != TOSAC_DT_BOOL || !same_type(cin, cout) || !c0 || !same_type(c0, cout))
+        return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED,
+                          "Loop: the condition changes type or shape between the node and its "
+                          "body; a WHILE_LOOP carries it as one bool value");
+    lp->cond_rank = cout->rank;
+    memcpy(lp->cond_shape, cout->shape, sizeof lp->cond_shape);
+    lp->int_cmp = (tosa_spec_features(c->spec) & TOSA_FEAT_INT) != 0;
+    bool has_cond = n->inputs[1] >= 0;
+    if (n->inputs[0] >= 0) {
+        tosac_tensor mv;
+        if (!lower_in_const(c, n, 0, &mv) || tosac_tensor_numel(&mv) != 1)
+            return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED,
+                              "Loop: its trip count M is not a constant; the WHILE_LOOP's int32 "
+                              "counter is compared with a constant trip count");
+        lp->m = tosac_tensor_int_at(&mv, 0);
+        if (lp->m < 0)
+            lp->m = 0;
+        /* an int32 counter never reaches a trip count beyond int32 before 2^31 iterations,
+         * so with a condition the trip count is left out (the CPU's loop would not end
+         * either); without one there is nothing to stop the loop */
+        lp->use_m = lp->m <= INT32_MAX;
+        if (!lp->use_m && !has_cond)
+            return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED,
+                              "Loop: its trip count M = %lld is not within int32 and there is no "
+                              "condition; the WHILE_LOOP's int32 counter cannot count it",
+                              (long long)lp->m);
+        if (lp->use_m && !lp->int_cmp && lp->m > (INT64_C(1) << 24))
+            return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED,
+                              "Loop: its trip count M = %lld is beyond 2^24; without PRO-INT the "
+                              "counter is compared as float32, exact only up to 2^24",
+                              (long long)lp->m);
+    } else if (!has_cond) {
+        return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "Loop: without M or cond it never ends");
+    }
+    lp->n_caps = lower_node_captures(c->g, n, NULL, 0);
+    lp->nl = (lp->use_m ? 1 : 0) + 1 + lp->nv + lp->n_caps;
+    return TOSAC_OK;
+}
+
+static int tmp_like(lower_ctx *c, const char *name, const ir_tensor *t)
+{
+    return lower_tmp(c, name, t->dtype, t->rank, t->shape);
+}
+
+/* A constant of the condition's shape (one element) holding v as dt. */
+static int cond_shaped(lower_ctx *c, const loop_plan *lp, const char *name, tosac_dtype dt,
+                       int64_t v)
+{
+    int32_t i = (int32_t)v;
+    float f = (float)v;
+    uint8_t b = v != 0;
+    const void *d = dt == TOSAC_DT_I32 ? (const void *)&i : dt == TOSAC_DT_F32 ? (const void *)&f
+                                                                               : (const void *)&b;
+    return lower_const(c, name, dt, lp->cond_rank, lp->cond_shape, d);
+}
+
+/* cond block: go = (iter < M) && cond, or cond alone. */
+static tosac_code loop_cond_block(lower_ctx *c, const ir_node *n, const loop_plan *lp,
+                                  const int *list_types, char *name, size_t len)
+{
+    (void)list_types;
+    lower_body bd;
+    tosac_code rc = lower_body_begin(c, lp->body, n, "cond", &bd);
+    if (rc)
+        return rc;
+    snprintf(name, len, "%s", bd.name);
+    int *ins = malloc(((size_t)lp->nl + 1) * sizeof *ins), go = -1;
+    if (!ins)
+        rc = tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory lowering Loop");
+    /* the list's types, from the calling block's operands */
+    for (int k = 0; !rc && k < lp->nl; k++) {
+        const tosa_tensor *t = &c->b->tensors[list_types[k]];
+        if ((ins[k] = lower_tmp(&bd.c, t->name, t->dtype, t->rank, t->shape)) < 0)
+            rc = c->err->code ? c->err->code : TOSAC_ERR_INTERNAL;
+    }
+    int cond = lp->use_m ? 1 : 0;
+    go = rc ? -1 : ins[cond];
+    if (!rc && lp->use_m) {
+        int iter = ins[0], mt;
+        if (lp->int_cmp) {
+            mt = cond_shaped(&bd.c, lp, "trip_count", TOSAC_DT_I32, lp->m);
+        } else { /* PRO-FP only: GREATER has no int32 form; exact up to 2^24 */
+            mt = cond_shaped(&bd.c, lp, "trip_count", TOSAC_DT_F32, lp->m);
+            int itf = lower_tmp(&bd.c, "iter_f32", TOSAC_DT_F32, lp->cond_rank, lp->cond_shape);
+            rc = itf < 0 ? c->err->code : lower_emit(&bd.c, TOSA_OP_CAST, NULL, &iter, 1, &itf, 1);
+            iter = itf;
+        }
+        int below = lower_tmp(&bd.c, "below_trip_count", TOSAC_DT_BOOL, lp->cond_rank,
+                              lp->cond_shape);
+        go = lower_tmp(&bd.c, "go", TOSAC_DT_BOOL, lp->cond_rank, lp->cond_shape);
+        int gin[2] = {mt, iter}, ain[2] = {below, ins[cond]};
+        if (!rc && (mt < 0 || below < 0 || go < 0))
+            rc = c->err->code ? c->err->code : TOSAC_ERR_INTERNAL;
+        if (!rc)
+            rc = lower_emit(&bd.c, TOSA_OP_GREATER, NULL, gin, 2, &below, 1);
+        if (!rc)
+            rc = lower_emit(&bd.c, TOSA_OP_LOGICAL_AND, NULL, ain, 2, &go, 1);
+    }
+    if (rc)
+        lower_body_abort(&bd);
+    else
+        rc = lower_body_end(c, &bd, ins, lp->nl, &go, 1);
+    free(ins);
+    return rc;
+}
+
+/* body block: the ONNX body, then iter + 1 and the captures passed on. */
+static tosac_code loop_body_block(lower_ctx *c, const ir_node *n, const loop_plan *lp,
+                                  char *name, size_t len)
+{
+    lower_body bd;
+    tosac_code rc = lower_body_begin(c, lp->body, n, "body", &bd);
+    if (rc)
+        return rc;
+    snprintf(name, len, "%s", bd.name);
+    const ir_graph *body = lp->body;
+    int *ins = malloc(((size_t)lp->nl + 1) * sizeof *ins);
+    int *outs = malloc(((size_t)lp->nl + 1) * sizeof *outs);
+    int p = 0;
+    if (!ins || !outs)
+        rc = tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory lowering Loop");
+    if (!rc && lp->use_m && (ins[p++] = lower_tmp(&bd.c, "iter", TOSAC_DT_I32, lp->cond_rank,
+                                                  lp->cond_shape)) < 0)
+        rc = c->err->code;
+    for (int k = 0; !rc && k < 1 + lp->nv; k++)
+        if ((ins[p++] = lower_declare(&bd.c, body->inputs[1 + k])) < 0)
+            rc = c->err->code;
+    if (!rc)
+        rc = declare_captures(c, &bd, lp->caps, lp->n_caps, ins + p);
+    if (!rc)
+        rc = lower_body_nodes(&bd);
+    p = 0;
+    if (!rc && lp->use_m) {
+        int one = cond_shaped(&bd.c, lp, "one", TOSAC_DT_I32, 1);
+        int next = lower_tmp(&bd.c, "iter_next", TOSAC_DT_I32, lp->cond_rank, lp->cond_shape);
+        int ain[2] = {ins[0], one};
+        rc = one < 0 || next < 0 ? c->err->code
+                                 : lower_emit(&bd.c, TOSA_OP_ADD, NULL, ain, 2, &next, 1);
+        outs[p++] = next;
+    }
+    if (!rc)
+        rc = body_outputs(&bd, 0, 1 + lp->nv, outs + p);
+    for (int k = 0; !rc && k < lp->n_caps; k++)
+        outs[p + 1 + lp->nv + k] = ins[p + 1 + lp->nv + k];
+    if (rc)
+        lower_body_abort(&bd);
+    else
+        rc = lower_body_end(c, &bd, ins, lp->nl, outs, lp->nl);
+    free(ins);
+    free(outs);
+    return rc ? rc : TOSAC_OK;
+}
+
+static tosac_code lower_loop(lower_ctx *c, const ir_node *n)
+{
+    tosac_code rc = need_cf(c, "WHILE_LOOP");
+    loop_plan lp;
+    memset(&lp, 0, sizeof lp);
+    if (!rc)
+        rc = loop_check(c, n, &lp);
+    if (rc)
+        return rc;
+    size_t slots = (size_t)lp.nl + 1;
+    lp.caps = malloc(((size_t)lp.n_caps + 1) * sizeof *lp.caps);
+    int *ops = malloc(slots * sizeof *ops), *outs = malloc(slots * sizeof *outs);
+    if (!lp.caps || !ops || !outs)
+        rc = tosac_fail(c->err, TOSAC_ERR_INTERNAL, "out of memory lowering Loop");
+    if (!rc)
+        lower_node_captures(c->g, n, lp.caps, lp.n_caps);
+    int p = 0;
+    const ir_tensor *cond_t = &lp.body->tensors[lp.body->outputs[0]];
+    if (!rc && lp.use_m) {
+        ops[p] = cond_shaped(c, &lp, "iter0", TOSAC_DT_I32, 0);
+        outs[p++] = lower_tmp(c, "iter", TOSAC_DT_I32, lp.cond_rank, lp.cond_shape);
+    }
+    if (!rc) {
+        ops[p] = n->inputs[1] >= 0 ? lower_in(c, n, 1)
+                                   : cond_shaped(c, &lp, "cond0", TOSAC_DT_BOOL, 1);
+        outs[p++] = tmp_like(c, "cond", cond_t);
+    }
+    for (int k = 0; !rc && k < lp.nv; k++, p++) {
+        ops[p] = lower_in(c, n, 2 + k);
+        outs[p] = lower_out(c, n, k);
+    }
+    for (int k = 0; !rc && k < lp.n_caps; k++, p++) {
+        ops[p] = lower_tensor(c, lp.caps[k]);
+        outs[p] = tmp_like(c, c->g->tensors[lp.caps[k]].name, &c->g->tensors[lp.caps[k]]);
+    }
+    for (int k = 0; !rc && k < lp.nl; k++)
+        if (ops[k] < 0 || outs[k] < 0)
+            rc = c->err->code ? c->err->code : TOSAC_ERR_INTERNAL;
+    char cname[256], bname[256];
+    if (!rc)
+        rc = loop_cond_block(c, n, &lp, ops, cname, sizeof cname);
+    if (!rc)
+        rc = loop_body_block(c, n, &lp, bname, sizeof bname);
+    if (!rc) {
+        tosa_attr at;
+        memset(&at, 0, sizeof at);
+        at.cond_graph = cname;
+        at.body_graph = bname;
+        rc = lower_emit(c, TOSA_OP_WHILE_LOOP, &at, ops, lp.nl, outs, lp.nl);
+    }
+    free(lp.caps);
+    free(ops);
+    free(outs);
+    return rc;
+}
+
 const lower_rule lower_rules_control[] = {
+    {IR_DOMAIN_ONNX, "Loop", lower_loop},
     {IR_DOMAIN_ONNX, "If", lower_if},
     {NULL, NULL, NULL},
 };
