@@ -84,7 +84,14 @@ static tosac_code lower_if(lower_ctx *c, const ir_node *n)
     const ir_tensor *cond = lower_in_ir(c, n, 0);
     if (!cond || cond->dtype != TOSAC_DT_BOOL)
         return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "If: the condition is not a bool tensor");
+    for (int d = 0; d < cond->rank; d++)
+        if (cond->shape[d] != 1)
+            return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED,
+                              "If: the condition '%s' is not one element", cond->name);
     for (int b = 0; b < 2; b++) {
+        if (br[b]->n_inputs != 0)
+            return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED, "If: %s takes inputs",
+                              attr_names[b]);
         if (br[b]->n_outputs != n->n_outputs)
             return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED,
                               "If: %s has %d outputs, the If %d", attr_names[b],
@@ -204,6 +211,10 @@ static tosac_code loop_check(lower_ctx *c, const ir_node *n, loop_plan *lp)
         return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED,
                           "Loop: the condition changes type or shape between the node and its "
                           "body; a WHILE_LOOP carries it as one bool value");
+    for (int d = 0; d < cout->rank; d++)
+        if (cout->shape[d] != 1)
+            return tosac_fail(c->err, TOSAC_ERR_UNSUPPORTED,
+                              "Loop: the condition '%s' is not one element", cout->name);
     lp->cond_rank = cout->rank;
     memcpy(lp->cond_shape, cout->shape, sizeof lp->cond_shape);
     lp->int_cmp = (tosa_spec_features(c->spec) & TOSA_FEAT_INT) != 0;
@@ -260,7 +271,6 @@ static int cond_shaped(lower_ctx *c, const loop_plan *lp, const char *name, tosa
 static tosac_code loop_cond_block(lower_ctx *c, const ir_node *n, const loop_plan *lp,
                                   const int *list_types, char *name, size_t len)
 {
-    (void)list_types;
     lower_body bd;
     tosac_code rc = lower_body_begin(c, lp->body, n, "cond", &bd);
     if (rc)
@@ -350,7 +360,7 @@ static tosac_code loop_body_block(lower_ctx *c, const ir_node *n, const loop_pla
         rc = lower_body_end(c, &bd, ins, lp->nl, outs, lp->nl);
     free(ins);
     free(outs);
-    return rc ? rc : TOSAC_OK;
+    return rc;
 }
 
 static tosac_code lower_loop(lower_ctx *c, const ir_node *n)

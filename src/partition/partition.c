@@ -233,8 +233,17 @@ tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_p
             if (s.uf[v] < 0)
                 continue;
             const ir_node *n = &g->nodes[v];
-            for (int i = 0; i < n->n_inputs; i++) {
-                int t = n->inputs[i], p = t >= 0 ? ir_uses_producer(&u, t) : -1;
+            /* what a delegated If/Loop's bodies capture is an input too (a COND_IF /
+             * WHILE_LOOP operand): its producer may join the group */
+            int n_caps = lower_node_captures(g, n, NULL, 0);
+            int *caps = n_caps ? malloc((size_t)n_caps * sizeof *caps) : NULL;
+            if (caps)
+                lower_node_captures(g, n, caps, n_caps);
+            else
+                n_caps = 0;
+            for (int i = 0; i < n->n_inputs + n_caps; i++) {
+                int t = i < n->n_inputs ? n->inputs[i] : caps[i - n->n_inputs];
+                int p = t >= 0 ? ir_uses_producer(&u, t) : -1;
                 if (p < 0 || s.uf[p] < 0)
                     continue;
                 int a = find(&s, p), b = find(&s, v);
@@ -245,6 +254,7 @@ tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_p
                     s.hi[a] = s.hi[b] > s.hi[a] ? s.hi[b] : s.hi[a];
                 }
             }
+            free(caps);
         }
         /* number the delegates by their first node in topological order */
         int *num = malloc((size_t)cap * sizeof *num);

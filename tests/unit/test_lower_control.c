@@ -309,6 +309,147 @@ static void test_if_cli_matches_model(void **state)
     free(dir);
 }
 
+/* One-node body graph of parent: out = op(ins named by n1, n2 (NULL: unary)) through
+ * captures, f32[2]. */
+static ir_graph *one_op_body(ir_graph *parent, const char *name, const char *op, const char *n1,
+                             const char *n2)
+{
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t s[1] = {2};
+    ir_graph *sub = ir_graph_new(name, parent);
+    int in[2] = {ir_graph_resolve_tensor(sub, n1, &err), n2 ? ir_graph_resolve_tensor(sub, n2, &err) : -1};
+    int o = ir_graph_add_tensor(sub, "o", TOSAC_DT_F32, 1, s, &err);
+    assert_true(in[0] >= 0 && (!n2 || in[1] >= 0) && o >= 0);
+    assert_true(ir_graph_add_node(sub, op, NULL, op, in, n2 ? 2 : 1, &o, 1, &err) >= 0);
+    assert_int_equal(ir_graph_mark_output(sub, o, &err), TOSAC_OK);
+    return sub;
+}
+
+/* r = Relu(x) in the main graph, k = [1, -1] an initializer; If(c, then: r + k, else: x - r):
+ * the branches capture a value the delegate computes, a constant, and (else only) a graph
+ * input. x = [-1.5, 2]: r = [0, 2]; then [1, 1], else [-1.5, 0]. */
+static void test_if_captures(void **state)
+{
+    (void)state;
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t s[1] = {2};
+    float kv[2] = {1, -1};
+    int x = ir_graph_add_input(g, "x", TOSAC_DT_F32, 1, s, &err);
+    int cnd = ir_graph_add_input(g, "c", TOSAC_DT_BOOL, 0, NULL, &err);
+    assert_true(ir_graph_add_const(g, "k", TOSAC_DT_F32, 1, s, kv, sizeof kv, &err) >= 0);
+    int r = ir_graph_add_tensor(g, "r", TOSAC_DT_F32, 1, s, &err);
+    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 1, s, &err);
+    assert_true(ir_graph_add_node(g, "Relu", NULL, "relu", &x, 1, &r, 1, &err) >= 0);
+    int k = ir_graph_add_node(g, "If", NULL, "the_if", &cnd, 1, &y, 1, &err);
+    assert_true(k >= 0);
+    assert_int_equal(ir_node_set_graph(g, k, "then_branch",
+                                       one_op_body(g, "then_branch", "Add", "r", "k"), &err),
+                     TOSAC_OK);
+    assert_int_equal(ir_node_set_graph(g, k, "else_branch",
+                                       one_op_body(g, "else_branch", "Sub", "x", "r"), &err),
+                     TOSAC_OK);
+    assert_int_equal(ir_graph_mark_output(g, y, &err), TOSAC_OK);
+    assert_int_equal(ir_model_verify(m, &err), TOSAC_OK);
+    tosac_program *p = compile(m, "TOSA-1.0+FP+cf", NULL);
+    assert_int_equal(tosac_program_n_delegates(p), 1);
+    assert_int_equal(tosac_program_cpu(p)->graph->n_nodes, 1);
+    const tosa_graph *tg = tosac_program_delegate(p, 0);
+    const tosa_block *mb = tosa_graph_main_block(tg);
+    const tosa_operator *ci = NULL;
+    for (int i = 0; i < mb->n_ops; i++)
+        if (mb->ops[i].op == TOSA_OP_COND_IF)
+            ci = &mb->ops[i];
+    assert_non_null(ci);
+    assert_int_equal(ci->n_inputs, 4); /* c, then r and k (then's), then x (else's) */
+    const tosa_block *tb = tosa_graph_find_block(tg, ci->attr.then_graph);
+    const tosa_block *eb = tosa_graph_find_block(tg, ci->attr.else_graph);
+    assert_int_equal(tb->n_inputs, 3);
+    assert_int_equal(eb->n_inputs, 3);
+    tosac_tensor in[2], out;
+    assert_int_equal(tosac_tensor_alloc(&in[0], TOSAC_DT_F32, 1, s, &err), TOSAC_OK);
+    assert_int_equal(tosac_tensor_alloc(&in[1], TOSAC_DT_BOOL, 0, NULL, &err), TOSAC_OK);
+    ((float *)in[0].data)[0] = -1.5f;
+    ((float *)in[0].data)[1] = 2.0f;
+    for (int v = 0; v < 2; v++) {
+        *(uint8_t *)in[1].data = (uint8_t)v;
+        assert_int_equal(tosac_program_run(p, in, 2, &out, 1, &err), TOSAC_OK);
+        const float *o = out.data;
+        assert_true(o[0] == (v ? 1.0f : -1.5f));
+        assert_true(o[1] == (v ? 1.0f : 0.0f));
+        tosac_tensor_free(&out);
+    }
+    tosac_tensor_free(&in[0]);
+    tosac_tensor_free(&in[1]);
+    tosac_program_free(p);
+}
+
+/* An If inside a branch: If(c, then: If(d, then: Neg(x), else: x + x), else: Abs(x)); the inner
+ * branches read x and the inner If reads d through the outer then branch. x = [-1.5, 2]. */
+static void test_if_nested(void **state)
+{
+    (void)state;
+    ir_model *m = ir_model_new();
+    ir_graph *g = m->graph;
+    tosac_error err;
+    tosac_error_clear(&err);
+    int64_t s[1] = {2};
+    assert_true(ir_graph_add_input(g, "x", TOSAC_DT_F32, 1, s, &err) >= 0);
+    int cnd = ir_graph_add_input(g, "c", TOSAC_DT_BOOL, 0, NULL, &err);
+    assert_true(ir_graph_add_input(g, "d", TOSAC_DT_BOOL, 0, NULL, &err) >= 0);
+    int y = ir_graph_add_tensor(g, "y", TOSAC_DT_F32, 1, s, &err);
+    int k = ir_graph_add_node(g, "If", NULL, "outer", &cnd, 1, &y, 1, &err);
+    ir_graph *then = ir_graph_new("then_branch", g);
+    int td = ir_graph_resolve_tensor(then, "d", &err);
+    int to = ir_graph_add_tensor(then, "inner_y", TOSAC_DT_F32, 1, s, &err);
+    int ik = ir_graph_add_node(then, "If", NULL, "inner", &td, 1, &to, 1, &err);
+    assert_true(k >= 0 && ik >= 0);
+    assert_int_equal(ir_node_set_graph(then, ik, "then_branch",
+                                       one_op_body(then, "then_branch", "Neg", "x", NULL), &err),
+                     TOSAC_OK);
+    assert_int_equal(ir_node_set_graph(then, ik, "else_branch",
+                                       one_op_body(then, "else_branch", "Add", "x", "x"), &err),
+                     TOSAC_OK);
+    assert_int_equal(ir_graph_mark_output(then, to, &err), TOSAC_OK);
+    assert_int_equal(ir_node_set_graph(g, k, "then_branch", then, &err), TOSAC_OK);
+    assert_int_equal(ir_node_set_graph(g, k, "else_branch",
+                                       one_op_body(g, "else_branch", "Abs", "x", NULL), &err),
+                     TOSAC_OK);
+    assert_int_equal(ir_graph_mark_output(g, y, &err), TOSAC_OK);
+    assert_int_equal(ir_model_verify(m, &err), TOSAC_OK);
+    tosac_program *p = compile(m, "TOSA-1.0+FP+cf", NULL);
+    assert_int_equal(tosac_program_n_delegates(p), 1);
+    assert_int_equal(tosac_program_cpu(p)->graph->n_nodes, 1);
+    const tosa_graph *tg = tosac_program_delegate(p, 0);
+    assert_int_equal(tg->regions[0].n_blocks, 5); /* main, outer's two, inner's two */
+    assert_non_null(tosa_graph_find_block(tg, "outer_then_inner_then"));
+    static const float want[3][2] = {{1.5f, -2.0f}, {-3.0f, 4.0f}, {1.5f, 2.0f}};
+    tosac_tensor in[3], out;
+    assert_int_equal(tosac_tensor_alloc(&in[0], TOSAC_DT_F32, 1, s, &err), TOSAC_OK);
+    assert_int_equal(tosac_tensor_alloc(&in[1], TOSAC_DT_BOOL, 0, NULL, &err), TOSAC_OK);
+    assert_int_equal(tosac_tensor_alloc(&in[2], TOSAC_DT_BOOL, 0, NULL, &err), TOSAC_OK);
+    ((float *)in[0].data)[0] = -1.5f;
+    ((float *)in[0].data)[1] = 2.0f;
+    for (int v = 0; v < 3; v++) { /* (c, d) = (1, 1), (1, 0), (0, 1) */
+        *(uint8_t *)in[1].data = v < 2;
+        *(uint8_t *)in[2].data = v != 1;
+        tosac_code rc = tosac_program_run(p, in, 3, &out, 1, &err);
+        if (rc)
+            fprintf(stderr, "%s\n", err.msg);
+        assert_int_equal(rc, TOSAC_OK);
+        const float *o = out.data;
+        assert_true(o[0] == want[v][0]);
+        assert_true(o[1] == want[v][1]);
+        tosac_tensor_free(&out);
+    }
+    for (int i = 0; i < 3; i++)
+        tosac_tensor_free(&in[i]);
+    tosac_program_free(p);
+}
+
 /* ---- Loop -> WHILE_LOOP ---- */
 
 /* Loop(M, c, a0) with a body (i, c_in, a) -> (c_out, a + x), x captured; dt F32 or I32;
@@ -569,6 +710,8 @@ int main(void)
         cmocka_unit_test(test_if_int32_delegated),
         cmocka_unit_test(test_if_without_cf_on_cpu),
         cmocka_unit_test(test_if_float_branches_under_int),
+        cmocka_unit_test(test_if_captures),
+        cmocka_unit_test(test_if_nested),
         cmocka_unit_test(test_if_mlir),
         cmocka_unit_test(test_if_cli_matches_model),
         cmocka_unit_test(test_loop_counted),
