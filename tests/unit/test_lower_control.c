@@ -187,36 +187,29 @@ static void test_if_int32_delegated(void **state)
     tosac_program_free(p);
 }
 
-/* Without +cf the If stays on the CPU (its branches delegated on their own) and the report
- * says +cf is what it needs. */
-static void test_if_without_cf_on_cpu(void **state)
+/* The If stays on the CPU, with the reason in the report: without +cf (its branches are then
+ * delegated on their own), and for a float If under INT+cf (its branches have no integer
+ * form). */
+static void test_if_on_cpu(void **state)
 {
     (void)state;
-    char *report = NULL;
-    tosac_program *p = compile(if_model(TOSAC_DT_F32), "TOSA-1.0+FP", &report);
-    const ir_graph *g = tosac_program_cpu(p)->graph;
-    assert_int_equal(g->n_nodes, 1);
-    assert_string_equal(g->nodes[0].op_type, "If");
-    assert_non_null(strstr(report, "If: control flow need +cf (TOSA-1.0+FP+cf)"));
-    run_if(p, TOSAC_DT_F32);
-    free(report);
-    tosac_program_free(p);
-}
-
-/* A float If under INT+cf: the branches have no integer form, so the If stays on the CPU with
- * the branch's reason. */
-static void test_if_float_branches_under_int(void **state)
-{
-    (void)state;
-    char *report = NULL;
-    tosac_program *p = compile(if_model(TOSAC_DT_F32), "TOSA-1.0+INT+cf", &report);
-    const ir_graph *g = tosac_program_cpu(p)->graph;
-    assert_int_equal(g->n_nodes, 1);
-    assert_string_equal(g->nodes[0].op_type, "If");
-    assert_non_null(strstr(report, "If: float32 operands need +FP"));
-    run_if(p, TOSAC_DT_F32);
-    free(report);
-    tosac_program_free(p);
+    static const struct {
+        const char *spec, *reason;
+    } cases[] = {
+        {"TOSA-1.0+FP", "If: control flow need +cf (TOSA-1.0+FP+cf)"},
+        {"TOSA-1.0+INT+cf", "If: float32 operands need +FP"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *report = NULL;
+        tosac_program *p = compile(if_model(TOSAC_DT_F32), cases[i].spec, &report);
+        const ir_graph *g = tosac_program_cpu(p)->graph;
+        assert_int_equal(g->n_nodes, 1);
+        assert_string_equal(g->nodes[0].op_type, "If");
+        assert_non_null(strstr(report, cases[i].reason));
+        run_if(p, TOSAC_DT_F32);
+        free(report);
+        tosac_program_free(p);
+    }
 }
 
 /* The MLIR text holds the branches as the cond_if's two regions, x their one block argument. */
@@ -708,8 +701,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_if_float_delegated),
         cmocka_unit_test(test_if_int32_delegated),
-        cmocka_unit_test(test_if_without_cf_on_cpu),
-        cmocka_unit_test(test_if_float_branches_under_int),
+        cmocka_unit_test(test_if_on_cpu),
         cmocka_unit_test(test_if_captures),
         cmocka_unit_test(test_if_nested),
         cmocka_unit_test(test_if_mlir),
