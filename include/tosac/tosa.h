@@ -160,6 +160,10 @@ tosa_graph *tosa_graph_new(int major, int minor); /* version major.minor.0, non-
 void tosa_graph_free(tosa_graph *g);
 tosa_region *tosa_graph_add_region(tosa_graph *g, const char *name);
 tosa_block *tosa_region_add_block(tosa_region *r, const char *name);
+/* Moves every block of src to the end of dst (both built here, under the libc allocator):
+ * the blocks of a lowered COND_IF branch or WHILE_LOOP body join the graph that calls them.
+ * Pointers into dst->blocks are invalidated. src is left empty. */
+tosac_code tosa_region_take_blocks(tosa_region *dst, tosa_region *src, tosac_error *err);
 /* Adds a tensor; returns its index or -1 (out of memory / duplicate name: err set).
  * data (may be NULL) is copied. */
 int tosa_block_add_tensor(tosa_block *b, const char *name, tosac_dtype dt, int rank,

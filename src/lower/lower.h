@@ -50,6 +50,9 @@ typedef struct lower_ctx {
                               Softmax/LogSoftmax axis semantics changed at 13 */
     bool trial;            /* lower_trial_node: the block is validated, then dropped; a
                               rule may leave large weights zero (no check reads their values) */
+    const char *block_name; /* the name of b ("main", or a COND_IF / WHILE_LOOP body's) */
+    tosa_graph *pending;   /* blocks b's control-flow operators call, lowered and waiting to
+                              join the graph (lower_body_end); NULL when there are none */
     tosac_error *err;
 } lower_ctx;
 
@@ -203,6 +206,32 @@ tosac_code lower_subgraph(const tosa_spec *spec, const ir_graph *g, const int *n
 bool lower_trial_node(const tosa_spec *spec, const ir_graph *g, int node, char *reason,
                       size_t len);
 
+/* ---- control-flow bodies (lower_graph.c) ---- */
+/* The distinct tensors of g that the immediate bodies of n read through captures, in body
+ * then tensor order: their ids go to ids (up to cap); returns how many there are. A COND_IF /
+ * WHILE_LOOP body sees only its block inputs, so each becomes an explicit operand. */
+int lower_node_captures(const ir_graph *g, const ir_node *n, int *ids, int cap);
+
+/* A block being lowered for a body graph (a COND_IF branch, a WHILE_LOOP cond or body). */
+typedef struct lower_body {
+    lower_ctx c;           /* c.g is the body graph, c.b the new block */
+    tosa_graph *tg;        /* holds c.b (region 0, block 0) until lower_body_end */
+    char name[256];
+} lower_body;
+/* Starts block `<parent's block>_<node name>_<what>` (unique among parent's pending blocks)
+ * for body graph sub of node n. The caller declares the block inputs (lower_declare, or
+ * lower_tmp for stand-ins), lowers nodes (lower_body_nodes) and emits what it adds. */
+tosac_code lower_body_begin(lower_ctx *parent, const ir_graph *sub, const ir_node *n,
+                            const char *what, lower_body *bd);
+/* Lowers every node of the body graph in a topological order. */
+tosac_code lower_body_nodes(lower_body *bd);
+/* Sets the block's inputs and outputs (its tensor indices), runs the cleanup, validates every
+ * operator (an illegal one is TOSAC_ERR_UNSUPPORTED with the validator's reason) and moves the
+ * block, with the blocks it calls, to parent->pending. Releases bd whatever the outcome. */
+tosac_code lower_body_end(lower_ctx *parent, lower_body *bd, const int *ins, int n_in,
+                          const int *outs, int n_out);
+void lower_body_abort(lower_body *bd);
+
 /* ---- TOSA-level cleanup (lower_cleanup.c) ---- */
 /* Layout propagation, then drops operators whose outputs nobody reads. */
 tosac_code lower_cleanup(tosa_block *b, tosac_error *err);
@@ -244,5 +273,7 @@ extern const lower_rule lower_rules_trilu[];
 extern const lower_rule lower_rules_scatter[];
 extern const lower_rule lower_rules_conv_transpose[];
 extern const lower_rule lower_rules_dft[];          /* lower_dft.c: DFT as RFFT2D / FFT2D */
+extern const lower_rule lower_rules_control[];      /* lower_control.c: If as COND_IF, Loop as
+                                                       WHILE_LOOP (+cf) */
 
 #endif

@@ -17,6 +17,7 @@ tosac_code lower_ctx_init(lower_ctx *c, const tosa_spec *spec, const ir_graph *g
     c->g = g;
     c->b = b;
     c->err = err;
+    c->block_name = "main";
     const ir_graph *top = g;
     while (top->parent)
         top = top->parent;
@@ -35,6 +36,8 @@ void lower_ctx_fini(lower_ctx *c)
 {
     free(c->tmap);
     c->tmap = NULL;
+    tosa_graph_free(c->pending);
+    c->pending = NULL;
     tosa_names_free(&c->names);
 }
 

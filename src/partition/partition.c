@@ -233,8 +233,17 @@ tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_p
             if (s.uf[v] < 0)
                 continue;
             const ir_node *n = &g->nodes[v];
-            for (int i = 0; i < n->n_inputs; i++) {
-                int t = n->inputs[i], p = t >= 0 ? ir_uses_producer(&u, t) : -1;
+            /* what a delegated If/Loop's bodies capture is an input too (a COND_IF /
+             * WHILE_LOOP operand): its producer may join the group */
+            int n_caps = lower_node_captures(g, n, NULL, 0);
+            int *caps = n_caps ? malloc((size_t)n_caps * sizeof *caps) : NULL;
+            if (caps)
+                lower_node_captures(g, n, caps, n_caps);
+            else
+                n_caps = 0;
+            for (int i = 0; i < n->n_inputs + n_caps; i++) {
+                int t = i < n->n_inputs ? n->inputs[i] : caps[i - n->n_inputs];
+                int p = t >= 0 ? ir_uses_producer(&u, t) : -1;
                 if (p < 0 || s.uf[p] < 0)
                     continue;
                 int a = find(&s, p), b = find(&s, v);
@@ -245,6 +254,7 @@ tosac_code partition_graph(const tosa_spec *spec, const ir_graph *g, partition_p
                     s.hi[a] = s.hi[b] > s.hi[a] ? s.hi[b] : s.hi[a];
                 }
             }
+            free(caps);
         }
         /* number the delegates by their first node in topological order */
         int *num = malloc((size_t)cap * sizeof *num);
@@ -339,13 +349,30 @@ tosac_code partition_io(const ir_graph *g, const partition_plan *p, int k, int *
             if (pr < 0 || pr >= p->n_nodes || p->part[pr] != k)
                 (*ins)[(*n_in)++] = t;
         }
+        /* a delegated If/Loop reads what its bodies capture (explicit COND_IF / WHILE_LOOP
+         * operands) */
+        int n_caps = rc ? 0 : lower_node_captures(g, n, NULL, 0);
+        int *caps = n_caps ? malloc((size_t)n_caps * sizeof *caps) : NULL;
+        if (n_caps && !caps)
+            rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory partitioning");
+        if (caps)
+            lower_node_captures(g, n, caps, n_caps);
+        for (int i = 0; caps && i < n_caps; i++) {
+            int t = caps[i], pr = ir_uses_producer(&u, t);
+            tosac_tensor cv;
+            if (ir_graph_const_value_from(g, t, pr, &cv) || in_list(*ins, *n_in, t))
+                continue;
+            if (pr < 0 || pr >= p->n_nodes || p->part[pr] != k)
+                (*ins)[(*n_in)++] = t;
+        }
+        free(caps);
         for (int o = 0; o < n->n_outputs; o++) {
             int t = n->outputs[o];
             if (t < 0)
                 continue;
-            /* a body reading t through a capture is a CPU reader (bodies are never
-             * delegated whole) */
-            bool outside = ir_graph_is_output(g, t) || (t < u.n_tensors && u.captured[t]);
+            /* a body reading t through a capture counts as a read by the node owning it
+             * (in the readers): outside when that node is */
+            bool outside = ir_graph_is_output(g, t);
             int cnt = ir_uses_consumers(&u, t, NULL, 0);
             const int *who = cnt ? u.readers + u.start[t] : NULL;
             for (int c = 0; c < cnt && !outside; c++)

@@ -78,6 +78,18 @@ tosa_block *tosa_region_add_block(tosa_region *r, const char *name)
     return b;
 }
 
+tosac_code tosa_region_take_blocks(tosa_region *dst, tosa_region *src, tosac_error *err)
+{
+    for (int i = 0; i < src->n_blocks; i++) {
+        if (!grow((void **)&dst->blocks, &dst->cap_blocks, dst->n_blocks, sizeof *dst->blocks))
+            return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory moving TOSA blocks");
+        dst->blocks[dst->n_blocks++] = src->blocks[i];
+        memset(&src->blocks[i], 0, sizeof src->blocks[i]);
+    }
+    src->n_blocks = 0;
+    return TOSAC_OK;
+}
+
 /* tosa_block_add_tensor without the (linear) duplicate-name check */
 int tosa_block_add_new_tensor(tosa_block *b, const char *name, tosac_dtype dt, int rank,
                               const int64_t *shape, const void *data, size_t data_size,

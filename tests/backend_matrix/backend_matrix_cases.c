@@ -747,6 +747,88 @@ static int shift2(lc_b *b, int *ins, int n)
 }
 static void a_to_i8(lc_b *b, int node) { set_int(b, node, "to", 3); }
 
+/* ---- control flow (+cf): If as COND_IF, Loop as WHILE_LOOP ---- */
+/* cond = Greater(ReduceMin(x), 0): true exactly when every element is positive */
+static int if_cond(lc_b *b, int *ins, int n)
+{
+    (void)n;
+    ir_graph *g = lc_graph(b);
+    static const int32_t izero = 0;
+    int zero = g->tensors[ins[0]].dtype == TOSAC_DT_I32
+                   ? ir_graph_add_const(g, "zero", TOSAC_DT_I32, 0, NULL, &izero, 4, NULL)
+                   : fconst(b, "zero", 0.0f);
+    int r = lc_node(b, "ReduceMin", "min", ins, 1, 1);
+    set_int(b, r, "keepdims", 0);
+    ins[0] = node1(b, "Greater", "positive", (int[]){lc_out(b, r, 0), zero}, 2);
+    return 1;
+}
+
+/* A body graph of node: one op (op_name) on the outer x (a capture) as its output. */
+static ir_graph *x_body(lc_b *b, const char *name, const char *op_name, int twice)
+{
+    ir_graph *g = lc_graph(b);
+    const ir_tensor *x = &g->tensors[ir_graph_find_tensor(g, "x")];
+    ir_graph *sub = ir_graph_new(name, g);
+    int cx = ir_graph_resolve_tensor(sub, "x", NULL);
+    int o = ir_graph_add_tensor(sub, "o", x->dtype, x->rank, x->shape, NULL);
+    int in2[2] = {cx, cx};
+    ir_graph_add_node(sub, op_name, NULL, op_name, in2, twice ? 2 : 1, &o, 1, NULL);
+    ir_graph_mark_output(sub, o, NULL);
+    return sub;
+}
+
+/* then: x + x (float) or Abs(x) (int32); else: Neg(x) */
+static void a_if_branches(lc_b *b, int node)
+{
+    ir_graph *g = lc_graph(b);
+    bool f = g->tensors[ir_graph_find_tensor(g, "x")].dtype == TOSAC_DT_F32;
+    ir_node_set_graph(g, node, "then_branch", x_body(b, "then_branch", f ? "Add" : "Abs", f),
+                      NULL);
+    ir_node_set_graph(g, node, "else_branch", x_body(b, "else_branch", "Neg", 0), NULL);
+}
+
+/* Loop(M = 3, no cond, a0 = x) */
+static int loop_ins(lc_b *b, int *ins, int n)
+{
+    (void)n;
+    static const int64_t three = 3;
+    ins[1] = ins[0];
+    ins[0] = ir_graph_add_const(lc_graph(b), "M", TOSAC_DT_I64, 0, NULL, &three, 8, NULL);
+    ins[2] = ins[1];
+    ins[1] = -1;
+    return 3;
+}
+
+/* body (i, c_in, a) -> (c_in, a + x) with x captured (float), or (c_in, a ^ 0x0F0F0F0F)
+ * (int32: sums of arbitrary int32 values would overflow) */
+static void a_loop_body(lc_b *b, int node)
+{
+    ir_graph *g = lc_graph(b);
+    const ir_tensor *x = &g->tensors[ir_graph_find_tensor(g, "x")];
+    bool f = x->dtype == TOSAC_DT_F32;
+    ir_graph *body = ir_graph_new("body", g);
+    ir_graph_add_input(body, "i", TOSAC_DT_I64, 0, NULL, NULL);
+    int bc = ir_graph_add_input(body, "c_in", TOSAC_DT_BOOL, 0, NULL, NULL);
+    int ba = ir_graph_add_input(body, "a_in", x->dtype, x->rank, x->shape, NULL);
+    static const int32_t mask = 0x0F0F0F0F;
+    int other = f ? ir_graph_resolve_tensor(body, "x", NULL)
+                  : ir_graph_add_const(body, "mask", TOSAC_DT_I32, 0, NULL, &mask, 4, NULL);
+    int co = ir_graph_add_tensor(body, "c_out", TOSAC_DT_BOOL, 0, NULL, NULL);
+    int ao = ir_graph_add_tensor(body, "a_out", x->dtype, x->rank, x->shape, NULL);
+    ir_graph_add_node(body, "Identity", NULL, "keep", &bc, 1, &co, 1, NULL);
+    ir_graph_add_node(body, f ? "Add" : "BitwiseXor", NULL, "step", (int[]){ba, other}, 2, &ao,
+                      1, NULL);
+    ir_graph_mark_output(body, co, NULL);
+    ir_graph_mark_output(body, ao, NULL);
+    ir_node_set_graph(g, node, "body", body, NULL);
+    /* Loop has no shape rule: its output is declared, the type of the carried value */
+    ir_tensor *y = &g->tensors[g->nodes[node].outputs[0]];
+    x = &g->tensors[ir_graph_find_tensor(g, "x")];
+    y->dtype = x->dtype;
+    y->rank = x->rank;
+    memcpy(y->shape, x->shape, sizeof y->shape);
+}
+
 /* DFT (opset 17): onesided real along axis 2 of [2, 4, 8, 1], then (rfft2's second
  * transform) complex along axis 1 */
 static void a_onesided(lc_b *b, int node)
@@ -1136,6 +1218,20 @@ const mx_case mx_cases[] = {
     {"DFT x2 (rfft2: real onesided on W, complex on H, +fft)", "DFT", .rank = 4, {2, 4, 8, 1},
      .n_x = 1, .lo = -2, .hi = 2, .more = dft_first, .tosa_op = "FFT2D",
      .cols = MX_COL(MX_FP), .opset = 17, .spec_ext = "+fft", .nodes = 2},
+    {"If (then branch, +cf)", "If", .rank = X3, .n_x = 1, .lo = 0.25, .hi = 2, .more = if_cond,
+     .attrs = a_if_branches, .tosa_op = "COND_IF", .cols = MX_COL(MX_FP), .nodes = 3,
+     .spec_ext = "+cf"},
+    {"If (else branch, +cf)", "If", .rank = X3, .n_x = 1, .lo = -2, .hi = -0.25,
+     .more = if_cond, .attrs = a_if_branches, .tosa_op = "COND_IF", .cols = MX_COL(MX_FP),
+     .nodes = 3, .spec_ext = "+cf"},
+    {"If (int32, +cf)", "If", .dt = TOSAC_DT_I32, .rank = X3, .n_x = 1, .plain = true,
+     .more = if_cond, .attrs = a_if_branches, .tosa_op = "COND_IF", .cols = MX_COL(MX_I8),
+     .nodes = 3, .spec_ext = "+cf"},
+    {"Loop (M = 3, +cf)", "Loop", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = loop_ins,
+     .attrs = a_loop_body, .tosa_op = "WHILE_LOOP", .cols = MX_COL(MX_FP), .spec_ext = "+cf"},
+    {"Loop (int32, M = 3, +cf)", "Loop", .dt = TOSAC_DT_I32, .rank = X3, .n_x = 1,
+     .plain = true, .more = loop_ins, .attrs = a_loop_body, .tosa_op = "WHILE_LOOP",
+     .cols = MX_COL(MX_I8), .spec_ext = "+cf"},
 #undef I32R
 #undef INT_ONLY
 #undef TQ

@@ -43,9 +43,7 @@ const mx_peer mx_peers[] = {
     {"ceil", P_I | P_F, "Ceil", NULL, NULL},
     {"clamp", P_I | P_F | P_6, "Clip;Clip (tensor bounds)", NULL, NULL},
     {"clone", P_I | P_F, "Identity;Identity (--quantize)", NULL, NULL},
-    {"cond", P_I | P_F, NULL, NULL,
-     "If: COND_IF under +cf is not lowered yet; "
-     "the If runs on the CPU (its branches are CPU subgraphs)"},
+    {"cond", P_I | P_F, "If (then branch, +cf);If (else branch, +cf)", NULL, NULL},
     {"constant_pad_nd", P_I | P_F | P_6, "Pad;Pad (value 0.75)", NULL, NULL},
     {"conv1d", P_I | P_F | P_6, "Conv (1-D)", NULL, NULL},
     {"conv2d", P_I | P_F | P_6, "Conv", NULL, NULL},
@@ -171,9 +169,7 @@ const mx_peer mx_peers[] = {
     {"var", P_I | P_F | P_6, "Var (ReduceMean, Sub, Mul, ReduceMean)", NULL, NULL},
     {"view", P_I | P_F | P_6, "Reshape", NULL, NULL},
     {"where", P_I | P_F, "Where;Where (constant fill)", NULL, NULL},
-    {"while", P_I | P_F, NULL, NULL,
-     "Loop: WHILE_LOOP under +cf is not lowered yet; "
-     "the Loop runs on the CPU (its body is a CPU subgraph)"},
+    {"while", P_I | P_F, "Loop (M = 3, +cf)", NULL, NULL},
     {"zeros", P_I | P_F, "Add (ConstantOfShape operand)", NULL, NULL},
 };
 const int mx_n_peers = (int)(sizeof mx_peers / sizeof mx_peers[0]);
