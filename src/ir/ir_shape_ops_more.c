@@ -3,6 +3,7 @@
  * sampling, Det, OneHot. Data-dependent outputs (Unique, NonMaxSuppression, NonZero, Compress)
  * keep a declared static shape or fail naming the reason. */
 #include "ir_shape.h"
+#include "onnxop/onnxop_einsum.h"
 #include "onnxop/onnxop_window.h"
 
 #include <stdio.h>
@@ -150,139 +151,23 @@ static tosac_code r_max_unpool(shape_ctx *c, int node)
 
 /* ---- Einsum ---- */
 
-/* Size of every letter; the ellipsis dims broadcast right-aligned. */
-typedef struct {
-    int64_t letter[52];
-    int64_t ell[TOSAC_MAX_RANK];
-    int ell_rank; /* -1: no ellipsis seen */
-} einsum_dims;
-
-static int letter_index(char ch)
-{
-    if (ch >= 'a' && ch <= 'z')
-        return ch - 'a';
-    if (ch >= 'A' && ch <= 'Z')
-        return 26 + ch - 'A';
-    return -1;
-}
-
-static bool einsum_dim(int64_t *slot, int64_t v)
-{
-    if (*slot < 0 || *slot == 1)
-        *slot = v;
-    else if (v != 1 && v != *slot)
-        return false;
-    return true;
-}
-
-/* One input term [p, e) against tensor t; counts letter uses in use[]. */
-static tosac_code einsum_term(shape_ctx *c, int node, const char *p, const char *e,
-                              const ir_tensor *t, einsum_dims *dm, int *use)
-{
-    int letters = 0;
-    bool ell = false;
-    for (const char *q = p; q < e; q++) {
-        if (*q == '.') {
-            if (ell || e - q < 3 || q[1] != '.' || q[2] != '.')
-                return bad(c, node, "malformed Einsum equation");
-            ell = true;
-            q += 2;
-        } else if (letter_index(*q) >= 0) {
-            letters++;
-        } else if (*q != ' ') {
-            return bad(c, node, "malformed Einsum equation");
-        }
-    }
-    int er = t->rank - letters;
-    if (er < 0 || (!ell && er != 0))
-        return bad(c, node, "inconsistent shapes: Einsum term and input rank differ");
-    int d = 0;
-    for (const char *q = p; q < e; q++) {
-        int li = letter_index(*q);
-        if (*q == '.') {
-            if (er > dm->ell_rank) { /* widen: existing ellipsis dims stay right-aligned */
-                int old = dm->ell_rank < 0 ? 0 : dm->ell_rank;
-                memmove(dm->ell + er - old, dm->ell, sizeof(int64_t) * (size_t)old);
-                for (int i = 0; i < er - old; i++)
-                    dm->ell[i] = -1;
-                dm->ell_rank = er;
-            }
-            for (int i = 0; i < er; i++)
-                if (!einsum_dim(&dm->ell[dm->ell_rank - er + i], t->shape[d + i]))
-                    return bad(c, node, "inconsistent shapes: Einsum ellipsis dims");
-            d += er;
-            q += 2;
-        } else if (li >= 0) {
-            if (!einsum_dim(&dm->letter[li], t->shape[d++]))
-                return bad(c, node, "inconsistent shapes: an Einsum index has two sizes");
-            use[li]++;
-        }
-    }
-    return TOSAC_OK;
-}
-
 static tosac_code r_einsum(shape_ctx *c, int node)
 {
-    const char *eq = ir_node_attr_string(NODE, "equation", NULL);
-    if (!eq)
-        return bad(c, node, "missing equation");
-    einsum_dims dm;
-    for (int i = 0; i < 52; i++)
-        dm.letter[i] = -1;
-    dm.ell_rank = -1;
-    int use[52] = {0};
-    const char *arrow = strstr(eq, "->");
-    const char *lhs_end = arrow ? arrow : eq + strlen(eq);
-    const char *p = eq;
-    int k = 0;
-    tosac_dtype dt = TOSAC_DT_UNKNOWN;
-    for (;; k++) {
-        const char *e = p;
-        while (e < lhs_end && *e != ',')
-            e++;
-        const ir_tensor *t;
-        if (k >= NODE->n_inputs)
-            return bad(c, node, "the equation has more terms than inputs");
-        if (sh_need(c, node, k, &t) || einsum_term(c, node, p, e, t, &dm, use))
+    int n_in = NODE->n_inputs, ranks[ONNX_EINSUM_MAX_IN];
+    const int64_t *shapes[ONNX_EINSUM_MAX_IN];
+    if (n_in < 1 || n_in > ONNX_EINSUM_MAX_IN)
+        return bad(c, node, "Einsum takes 1 to 8 inputs");
+    const ir_tensor *t = NULL;
+    for (int k = 0; k < n_in; k++) {
+        if (sh_need(c, node, k, &t))
             return c->err->code;
-        dt = t->dtype;
-        if (e == lhs_end)
-            break;
-        p = e + 1;
+        ranks[k] = t->rank;
+        shapes[k] = t->shape;
     }
-    if (k + 1 != NODE->n_inputs)
-        return bad(c, node, "the equation has fewer terms than inputs");
-    int64_t out[TOSAC_MAX_RANK];
-    int r = 0;
-    int er = dm.ell_rank < 0 ? 0 : dm.ell_rank;
-    if (!arrow) { /* implicit: ellipsis dims, then letters used once, alphabetically */
-        for (int i = 0; i < er; i++)
-            out[r++] = dm.ell[i] < 0 ? 1 : dm.ell[i];
-        for (int li = 0; li < 52; li++)
-            if (use[li] == 1) {
-                if (r >= TOSAC_MAX_RANK)
-                    return sh_fail(c, node, "the output rank is above 8");
-                out[r++] = dm.letter[li];
-            }
-        return sh_set(c, node, 0, dt, r, out);
-    }
-    for (const char *q = arrow + 2; *q; q++) {
-        int li = letter_index(*q);
-        if (*q == ' ')
-            continue;
-        if (strncmp(q, "...", 3) == 0) {
-            for (int i = 0; i < er && r < TOSAC_MAX_RANK; i++)
-                out[r++] = dm.ell[i] < 0 ? 1 : dm.ell[i];
-            q += 2;
-        } else if (li < 0 || dm.letter[li] < 0) {
-            return bad(c, node, "the Einsum output names an index no input has");
-        } else if (r < TOSAC_MAX_RANK) {
-            out[r++] = dm.letter[li];
-        } else {
-            return sh_fail(c, node, "the output rank is above 8");
-        }
-    }
-    return sh_set(c, node, 0, dt, r, out);
+    onnx_einsum e;
+    if (onnx_einsum_of(NODE, n_in, ranks, shapes, &e, c->err))
+        return c->err->code;
+    return sh_set(c, node, 0, t->dtype, e.n_out, e.y);
 }
 
 /* ---- signal ---- */
