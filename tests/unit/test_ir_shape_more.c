@@ -1,5 +1,5 @@
-/* Shape rules of ir_shape_ops_more.c: every expected shape is derived by hand from the ONNX
- * operator definitions (the formula is in the comment next to it). */
+/* Shape rules of the family files ir_shape_ops_{layout,conv,linalg,signal,image}.c: every
+ * expected shape is derived by hand from the ONNX operator definitions (the formula is in the comment next to it). */
 #include "ir_shape_testutil.h"
 
 #include <stdint.h>
