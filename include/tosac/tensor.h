@@ -47,9 +47,11 @@ void tosac_tensor_free(tosac_tensor *t);
 /* Same rank and dims. */
 bool tosac_shape_equal(int rank_a, const int64_t *a, int rank_b, const int64_t *b);
 
-/* Element i of any numeric tensor: integers (I4..U64, BOOL, I48) exactly as int64, floats
- * (F16, BF16, F32, F64) truncated toward zero; the value as a double for every numeric dtype.
- * Other dtypes give 0. For reading constants and results, not for hot loops. */
+/* Element i of any numeric tensor: integers (I4..U64, BOOL, I48, SHAPE) exactly as int64
+ * (U64 wraps), floats (F16, BF16, F32, F64, FP8) truncated toward zero and saturated (NaN
+ * gives 0, +-inf and values beyond int64 give INT64_MAX / INT64_MIN); the value as a double
+ * for every numeric dtype (U64 unsigned). Other dtypes give 0. For reading constants and
+ * results, not for hot loops. */
 int64_t tosac_tensor_int_at(const tosac_tensor *t, int64_t i);
 double tosac_tensor_f64_at(const tosac_tensor *t, int64_t i);
 

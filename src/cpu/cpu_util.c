@@ -7,27 +7,15 @@
 
 #include "kernels/kern.h"
 #include "kernels/quant.h"
+#include "onnxop/onnxop.h"
 
 tosac_code cpu_fail(cpu_ctx *c, tosac_code code, const char *fmt, ...)
 {
-    tosac_error *err = c->err;
-    if (!err || err->code != TOSAC_OK)
-        return code; /* the first failure wins, as in tosac_fail */
+    /* the node named as the operator-semantics layer names it (onnxop_vfail) */
     va_list ap;
     va_start(ap, fmt);
-    tosac_vfail(err, code, fmt, ap);
+    onnxop_vfail(c->err, c->node, code, fmt, ap);
     va_end(ap);
-    /* prefix the node in place (no snprintf: the runtime has none) */
-    tosac_error pre;
-    tosac_error_clear(&pre);
-    const char *name = c->node->name && c->node->name[0] ? c->node->name : "?";
-    tosac_fail(&pre, code, "node '%s' (%s): ", name, c->node->op_type);
-    size_t cap = sizeof err->msg - 1, np = strlen(pre.msg), nm = strlen(err->msg);
-    np = np < cap ? np : cap;
-    nm = np + nm <= cap ? nm : cap - np;
-    memmove(err->msg + np, err->msg, nm);
-    memcpy(err->msg, pre.msg, np);
-    err->msg[np + nm] = '\0';
     return code;
 }
 

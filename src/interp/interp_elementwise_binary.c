@@ -134,19 +134,19 @@ static tosac_code arith_f32(interp_ctx *c, int what)
 {
     const float *a = c->in[0]->data, *b = c->in[1]->data;
     float *o = c->out[0]->data;
-    ew_rows r;
+    kern_bcast_rows r;
     ew_rows_init(&r, c->out[0], c->in, 2);
-    while (ew_rows_next(&r)) {
-        const float *pa = a + r.in_off[0], *pb = b + r.in_off[1];
-        int64_t sa = r.in_step[0], sb = r.in_step[1];
+    while (kern_bcast_rows_next(&r)) {
+        const float *pa = a + r.off[0], *pb = b + r.off[1];
+        int64_t sa = r.inner[0], sb = r.inner[1];
         float *po = o + r.out_off;
         /* float op float is correctly rounded in IEEE fp32, as the spec requires */
         if (what == ARITH_ADD)
-            for (int64_t j = 0; j < r.len; j++) po[j] = pa[j * sa] + pb[j * sb];
+            for (int64_t j = 0; j < r.n; j++) po[j] = pa[j * sa] + pb[j * sb];
         else if (what == ARITH_SUB)
-            for (int64_t j = 0; j < r.len; j++) po[j] = pa[j * sa] - pb[j * sb];
+            for (int64_t j = 0; j < r.n; j++) po[j] = pa[j * sa] - pb[j * sb];
         else
-            for (int64_t j = 0; j < r.len; j++) po[j] = pa[j * sa] * pb[j * sb];
+            for (int64_t j = 0; j < r.n; j++) po[j] = pa[j * sa] * pb[j * sb];
     }
     return TOSAC_OK;
 }
@@ -156,13 +156,13 @@ static tosac_code arith_i32(interp_ctx *c, int what, int shift)
 {
     const int32_t *a = c->in[0]->data, *b = c->in[1]->data;
     int32_t *o = c->out[0]->data;
-    ew_rows r;
+    kern_bcast_rows r;
     ew_rows_init(&r, c->out[0], c->in, 2);
-    while (ew_rows_next(&r)) {
-        const int32_t *pa = a + r.in_off[0], *pb = b + r.in_off[1];
-        int64_t sa = r.in_step[0], sb = r.in_step[1];
+    while (kern_bcast_rows_next(&r)) {
+        const int32_t *pa = a + r.off[0], *pb = b + r.off[1];
+        int64_t sa = r.inner[0], sb = r.inner[1];
         int32_t *po = o + r.out_off;
-        for (int64_t j = 0; j < r.len; j++) {
+        for (int64_t j = 0; j < r.n; j++) {
             int64_t x = pa[j * sa], y = pb[j * sb], v;
             if (what == ARITH_ADD)
                 v = x + y;

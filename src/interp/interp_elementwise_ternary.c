@@ -22,16 +22,16 @@ tosac_code interp_op_select(interp_ctx *c)
     const uint8_t *a = c->in[1]->data, *b = c->in[2]->data;
     uint8_t *o = c->out[0]->data;
     size_t es = tosac_dtype_size(c->out[0]->dtype);
-    ew_rows r;
+    kern_bcast_rows r;
     ew_rows_init(&r, c->out[0], c->in, 3);
-    while (ew_rows_next(&r)) {
-        int64_t ic = r.in_off[0], ia = r.in_off[1], ib = r.in_off[2];
-        for (int64_t j = 0; j < r.len; j++) {
+    while (kern_bcast_rows_next(&r)) {
+        int64_t ic = r.off[0], ia = r.off[1], ib = r.off[2];
+        for (int64_t j = 0; j < r.n; j++) {
             const uint8_t *src = cond[ic] ? a + ia * es : b + ib * es;
             memcpy(o + (r.out_off + j) * es, src, es);
-            ic += r.in_step[0];
-            ia += r.in_step[1];
-            ib += r.in_step[2];
+            ic += r.inner[0];
+            ia += r.inner[1];
+            ib += r.inner[2];
         }
     }
     return TOSAC_OK;

@@ -85,42 +85,24 @@ tosac_code ew_check_scalar(interp_ctx *c, const tosac_tensor *t, const char *rol
     return TOSAC_OK;
 }
 
-void ew_rows_init(ew_rows *r, const tosac_tensor *out, tosac_tensor *const *in, int n_in)
+void ew_rows_init(kern_bcast_rows *r, const tosac_tensor *out, tosac_tensor *const *in,
+                  int n_in)
 {
-    memset(r, 0, sizeof *r);
-    r->rank = out->rank;
-    r->n_in = n_in;
-    memcpy(r->shape, out->shape, sizeof r->shape);
-    r->len = out->rank ? out->shape[out->rank - 1] : 1;
+    /* the inputs have the output's rank (ew_check_broadcast): a dim of 1 broadcasts */
+    kern_bcast b;
+    memset(&b, 0, sizeof b);
+    b.rank = out->rank;
+    b.n_in = n_in;
+    memcpy(b.shape, out->shape, sizeof b.shape);
+    b.numel = tosac_tensor_numel(out);
     for (int k = 0; k < n_in; k++) {
-        r->in[k] = in[k];
-        r->in_step[k] = (out->rank && in[k]->shape[out->rank - 1] != 1) ? 1 : 0;
-    }
-    r->done = tosac_tensor_numel(out) == 0;
-}
-
-bool ew_rows_next(ew_rows *r)
-{
-    if (r->done)
-        return false;
-    if (r->started) {
-        /* advance the multi-index over every dim except the innermost */
-        int d = r->rank - 2;
-        for (; d >= 0; d--) {
-            if (++r->idx[d] < r->shape[d])
-                break;
-            r->idx[d] = 0;
+        int64_t s = 1;
+        for (int d = out->rank - 1; d >= 0; d--) {
+            b.stride[k][d] = in[k]->shape[d] == 1 ? 0 : s;
+            s *= in[k]->shape[d];
         }
-        if (d < 0) {
-            r->done = 1;
-            return false;
-        }
-        r->out_off += r->len;
     }
-    r->started = 1;
-    for (int k = 0; k < r->n_in; k++)
-        r->in_off[k] = r->rank ? interp_bcast_index(r->in[k], r->idx, r->rank) : 0;
-    return true;
+    kern_bcast_rows_init(r, &b);
 }
 
 bool ew_is_float(tosac_dtype dt)
@@ -146,11 +128,11 @@ tosac_code ew_map2_int(interp_ctx *c, ew_int2_fn fn, const ew_args *k)
 {
     const tosac_tensor *a = c->in[0], *b = c->in[1];
     tosac_tensor *out = c->out[0];
-    ew_rows r;
+    kern_bcast_rows r;
     ew_rows_init(&r, out, c->in, 2);
-    while (ew_rows_next(&r)) {
-        int64_t ia = r.in_off[0], ib = r.in_off[1];
-        for (int64_t j = 0; j < r.len; j++, ia += r.in_step[0], ib += r.in_step[1]) {
+    while (kern_bcast_rows_next(&r)) {
+        int64_t ia = r.off[0], ib = r.off[1];
+        for (int64_t j = 0; j < r.n; j++, ia += r.inner[0], ib += r.inner[1]) {
             int64_t v;
             const char *bad = fn(interp_get_int(a, ia), interp_get_int(b, ib), &v, k);
             if (bad)
@@ -166,11 +148,11 @@ tosac_code ew_map2_float(interp_ctx *c, ew_f2_fn fn, const ew_args *k)
     const tosac_tensor *a = c->in[0], *b = c->in[1];
     tosac_tensor *out = c->out[0];
     bool fout = ew_is_float(out->dtype);
-    ew_rows r;
+    kern_bcast_rows r;
     ew_rows_init(&r, out, c->in, 2);
-    while (ew_rows_next(&r)) {
-        int64_t ia = r.in_off[0], ib = r.in_off[1];
-        for (int64_t j = 0; j < r.len; j++, ia += r.in_step[0], ib += r.in_step[1]) {
+    while (kern_bcast_rows_next(&r)) {
+        int64_t ia = r.off[0], ib = r.off[1];
+        for (int64_t j = 0; j < r.n; j++, ia += r.inner[0], ib += r.inner[1]) {
             double v = fn(interp_get_float(a, ia), interp_get_float(b, ib), k);
             if (fout)
                 interp_set_float(out, r.out_off + j, (float)v);

@@ -13,6 +13,7 @@
 
 #include "interp/interp_arith.h"
 #include "interp/interp_internal.h"
+#include "kernels/kern.h"
 
 /* Bit set of dtypes, for "is this operand type allowed" checks. */
 #define EW_T(dt) (1u << (unsigned)(dt))
@@ -47,25 +48,13 @@ tosac_code ew_check_same_shape(interp_ctx *c, const tosac_tensor *in, const tosa
 /* A [1]-shaped (one element) operand such as a zero point or MUL shift. */
 tosac_code ew_check_scalar(interp_ctx *c, const tosac_tensor *t, const char *role);
 
-/* Rows of a broadcast elementwise operation: the output is walked one innermost-dim row at
- * a time; for each row, in_off[k] is the first element of input k and in_step[k] is 0
- * (broadcast along the row) or 1. */
-typedef struct ew_rows {
-    int rank;
-    int n_in;
-    const tosac_tensor *in[3];
-    int64_t shape[TOSAC_MAX_RANK];
-    int64_t idx[TOSAC_MAX_RANK];
-    int64_t len;                /* elements per row */
-    int64_t in_step[3];
-    int64_t in_off[3];
-    int64_t out_off;
-    int started, done;
-} ew_rows;
-
-void ew_rows_init(ew_rows *r, const tosac_tensor *out, tosac_tensor *const *in, int n_in);
-/* Advances to the next row; false when all rows are done. */
-bool ew_rows_next(ew_rows *r);
+/* Rows of a broadcast elementwise operation over the kernels' one row walker (kernels/kern.h):
+ * r walks `out` in order; run by run, r.off[k] is input k's first element and r.inner[k] its
+ * step along the run (0 where it broadcasts, else 1), r.n the run's length, r.out_off its
+ * first output element. Shapes must have passed ew_check_broadcast. Usage:
+ *     kern_bcast_rows r; ew_rows_init(&r, out, in, n); while (kern_bcast_rows_next(&r)) ... */
+void ew_rows_init(kern_bcast_rows *r, const tosac_tensor *out, tosac_tensor *const *in,
+                  int n_in);
 
 bool ew_is_float(tosac_dtype dt);
 

@@ -63,7 +63,8 @@ tosac_code interp_error(interp_ctx *c, const char *fmt, ...) __attribute__((form
             return interp_error((c), "ERROR_IF(%s)", #cond);                                   \
     } while (0)
 
-/* Reads element i of an integer/bool/shape tensor as int64 (sign- or zero-extended). */
+/* Reads element i of an integer/bool/shape tensor as int64 (sign- or zero-extended, through
+ * util/elem.h); float storage gives its bits (F16/BF16/FP8) or its first byte. */
 int64_t interp_get_int(const tosac_tensor *t, int64_t i);
 /* Writes v (already in range) into element i of an integer/bool/shape tensor. */
 void interp_set_int(tosac_tensor *t, int64_t i, int64_t v);
@@ -71,9 +72,6 @@ void interp_set_int(tosac_tensor *t, int64_t i, int64_t v);
 float interp_get_float(const tosac_tensor *t, int64_t i);
 void interp_set_float(tosac_tensor *t, int64_t i, float v);
 
-/* Broadcasting helper: index into a rank-r tensor whose dims are 1 or equal to out_shape,
- * given a multi-index over out_shape. */
-int64_t interp_bcast_index(const tosac_tensor *t, const int64_t *out_idx, int rank);
 /* Advance a multi-index over shape; returns 0 when wrapped around (iteration done). */
 int interp_next_index(int64_t *idx, const int64_t *shape, int rank);
 

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "interp/interp_internal.h"
+#include "util/elem.h"
 #include "util/fp.h"
 
 tosac_code interp_error(interp_ctx *c, const char *fmt, ...)
@@ -24,23 +25,15 @@ tosac_code interp_error(interp_ctx *c, const char *fmt, ...)
 int64_t interp_get_int(const tosac_tensor *t, int64_t i)
 {
     switch (t->dtype) {
-    case TOSAC_DT_BOOL:
-    case TOSAC_DT_U8:
-    case TOSAC_DT_FP8E4M3:
-    case TOSAC_DT_FP8E5M2: return ((const uint8_t *)t->data)[i];
-    case TOSAC_DT_I4:
-    case TOSAC_DT_I8: return ((const int8_t *)t->data)[i];
-    case TOSAC_DT_U16:
+    /* float storage as its bits: the data-movement operators copy elements through here */
     case TOSAC_DT_F16:
     case TOSAC_DT_BF16: return ((const uint16_t *)t->data)[i];
-    case TOSAC_DT_I16: return ((const int16_t *)t->data)[i];
-    case TOSAC_DT_U32: return ((const uint32_t *)t->data)[i];
-    case TOSAC_DT_I32: return ((const int32_t *)t->data)[i];
-    case TOSAC_DT_I48:
-    case TOSAC_DT_I64:
-    case TOSAC_DT_SHAPE: return ((const int64_t *)t->data)[i];
-    case TOSAC_DT_U64: return (int64_t)((const uint64_t *)t->data)[i];
-    default: return ((const uint8_t *)t->data)[i];
+    case TOSAC_DT_FP8E4M3:
+    case TOSAC_DT_FP8E5M2: return ((const uint8_t *)t->data)[i];
+    default:
+        if (tosac_elem_reads_int(t->dtype))
+            return tosac_elem_i64(t->dtype, t->data, i);
+        return ((const uint8_t *)t->data)[i];
     }
 }
 
@@ -67,15 +60,11 @@ void interp_set_int(tosac_tensor *t, int64_t i, int64_t v)
 
 float interp_get_float(const tosac_tensor *t, int64_t i)
 {
-    switch (t->dtype) {
-    case TOSAC_DT_F32: return ((const float *)t->data)[i];
-    case TOSAC_DT_F16: return tosac_f16_to_f32(((const uint16_t *)t->data)[i]);
-    case TOSAC_DT_BF16: return tosac_bf16_to_f32(((const uint16_t *)t->data)[i]);
-    case TOSAC_DT_F64: return (float)((const double *)t->data)[i];
-    case TOSAC_DT_FP8E4M3: return tosac_fp8e4m3_to_f32(((const uint8_t *)t->data)[i]);
-    case TOSAC_DT_FP8E5M2: return tosac_fp8e5m2_to_f32(((const uint8_t *)t->data)[i]);
-    default: return (float)interp_get_int(t, i);
-    }
+    /* the float dtypes decoded (exact in double, so one rounding to float); integers
+     * converted straight from int64, never through double */
+    if (tosac_elem_reads_float(t->dtype))
+        return (float)tosac_elem_f64(t->dtype, t->data, i);
+    return (float)interp_get_int(t, i);
 }
 
 void interp_set_float(tosac_tensor *t, int64_t i, float v)
@@ -87,16 +76,8 @@ void interp_set_float(tosac_tensor *t, int64_t i, float v)
     case TOSAC_DT_F64: ((double *)t->data)[i] = v; break;
     case TOSAC_DT_FP8E4M3: ((uint8_t *)t->data)[i] = tosac_f32_to_fp8e4m3(v, 0); break;
     case TOSAC_DT_FP8E5M2: ((uint8_t *)t->data)[i] = tosac_f32_to_fp8e5m2(v, 0); break;
-    default: interp_set_int(t, i, (int64_t)v); break;
+    default: interp_set_int(t, i, tosac_f64_to_i64_sat(v)); break;
     }
-}
-
-int64_t interp_bcast_index(const tosac_tensor *t, const int64_t *out_idx, int rank)
-{
-    int64_t off = 0;
-    for (int d = 0; d < rank; d++)
-        off = off * t->shape[d] + (t->shape[d] == 1 ? 0 : out_idx[d]);
-    return off;
 }
 
 int interp_next_index(int64_t *idx, const int64_t *shape, int rank)

@@ -25,8 +25,13 @@ typedef tosac_code (*shape_rule)(shape_ctx *c, int node);
 
 /* The rule for an ONNX op, or NULL. */
 shape_rule ir_shape_rule(const char *op_type);
-/* Rules of ir_shape_ops_more.c (ops added with the CPU runtime), or NULL. */
-shape_rule ir_shape_rule_more(const char *op_type);
+/* The family files' rule tables, each ended by {NULL, NULL}: ir_shape_ops_<family>.c. */
+typedef struct shape_rule_row {
+    const char *op;
+    shape_rule fn;
+} shape_rule_row;
+extern const shape_rule_row ir_shape_rules_layout[], ir_shape_rules_conv[],
+    ir_shape_rules_linalg[], ir_shape_rules_signal[], ir_shape_rules_image[];
 /* Rules of ir_shape_ops_seq.c (recurrent layers, losses, TfIdfVectorizer), or NULL. */
 shape_rule ir_shape_rule_seq(const char *op_type);
 
@@ -42,6 +47,12 @@ void sh_set_vals(shape_ctx *c, int node, int k, const int64_t *v, int n);
 tosac_code sh_need(shape_ctx *c, int node, int k, const ir_tensor **t);
 /* Output k keeps a declared static shape when the values it depends on are unknown. */
 tosac_code sh_declared_or_fail(shape_ctx *c, int node, int k, const char *why);
+/* TOSAC_ERR_INPUT "node '<name>': <what>". */
+tosac_code sh_bad(shape_ctx *c, int node, const char *what);
+/* A scalar size input into *v; *v = SH_UNKNOWN (and OK) when it is not known but output 0 is
+ * declared. */
+#define SH_UNKNOWN INT64_MIN
+tosac_code sh_scalar_int(shape_ctx *c, int node, int k, int64_t *v);
 /* ONNX TensorProto.DataType code -> element type (UNKNOWN if not held). */
 tosac_dtype sh_onnx_dtype(int64_t code);
 

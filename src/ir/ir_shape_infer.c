@@ -300,3 +300,18 @@ tosac_code ir_model_check_shapes(ir_model *m, tosac_error *err)
 {
     return infer_model(m, true, err);
 }
+
+tosac_code sh_bad(shape_ctx *c, int node, const char *what)
+{
+    return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': %s", c->g->nodes[node].name, what);
+}
+
+tosac_code sh_scalar_int(shape_ctx *c, int node, int k, int64_t *v)
+{
+    int n;
+    *v = SH_UNKNOWN;
+    if (sh_ints(c, node, k, v, &n, 1) && n == 1)
+        return TOSAC_OK;
+    *v = SH_UNKNOWN;
+    return sh_declared_or_fail(c, node, 0, "a size input is not a known constant");
+}

@@ -1079,5 +1079,13 @@ shape_rule ir_shape_rule(const char *op_type)
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (strcmp(rules[i].op, op_type) == 0)
             return rules[i].fn;
-    return ir_shape_rule_more(op_type);
+    static const shape_rule_row *const families[] = {
+        ir_shape_rules_layout, ir_shape_rules_conv, ir_shape_rules_linalg,
+        ir_shape_rules_signal, ir_shape_rules_image,
+    };
+    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+        for (const shape_rule_row *r = families[f]; r->op; r++)
+            if (strcmp(r->op, op_type) == 0)
+                return r->fn;
+    return ir_shape_rule_seq(op_type);
 }

@@ -6,11 +6,6 @@
 
 #define NODE (&c->g->nodes[node])
 
-static tosac_code bad(shape_ctx *c, int node, const char *what)
-{
-    return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': %s", NODE->name, what);
-}
-
 /* X [S, B, I] (layout 1: [B, S, I]), W [dirs, G*H, I] -> Y [S, dirs, B, H] ([B, S, dirs, H]),
  * Y_h / Y_c [dirs, B, H] ([B, dirs, H]); G = 1 (RNN), 3 (GRU), 4 (LSTM). */
 static tosac_code r_recurrent(shape_ctx *c, int node)
@@ -24,13 +19,13 @@ static tosac_code r_recurrent(shape_ctx *c, int node)
     const char *dir = ir_node_attr_string(NODE, "direction", "forward");
     int64_t dirs = strcmp(dir, "bidirectional") == 0 ? 2 : 1;
     if (dirs == 1 && strcmp(dir, "forward") != 0 && strcmp(dir, "reverse") != 0)
-        return bad(c, node, "unknown direction");
+        return sh_bad(c, node, "unknown direction");
     if (x->rank != 3 || w->rank != 3 || w->shape[0] != dirs || w->shape[1] % g ||
         w->shape[2] != x->shape[2] || (layout != 0 && layout != 1))
-        return bad(c, node, "inconsistent shapes: X must be 3-D and W [dirs, G*hidden, input]");
+        return sh_bad(c, node, "inconsistent shapes: X must be 3-D and W [dirs, G*hidden, input]");
     int64_t h = w->shape[1] / g;
     if (ir_node_attr_int(NODE, "hidden_size", h) != h)
-        return bad(c, node, "hidden_size disagrees with W");
+        return sh_bad(c, node, "hidden_size disagrees with W");
     int64_t s = x->shape[layout ? 1 : 0], b = x->shape[layout ? 0 : 1];
     int64_t y0[4] = {s, dirs, b, h}, y1[4] = {b, s, dirs, h};
     int64_t h0[3] = {dirs, b, h}, h1[3] = {b, dirs, h};
@@ -48,14 +43,14 @@ static tosac_code r_loss(shape_ctx *c, int node)
     if (sh_need(c, node, 0, &x) || sh_need(c, node, 1, &t))
         return c->err->code;
     if (x->rank < 2 || t->rank != x->rank - 1 || t->shape[0] != x->shape[0])
-        return bad(c, node, "inconsistent shapes: scores [N, C, d...] and target [N, d...]");
+        return sh_bad(c, node, "inconsistent shapes: scores [N, C, d...] and target [N, d...]");
     for (int d = 1; d < t->rank; d++)
         if (t->shape[d] != x->shape[d + 1])
-            return bad(c, node, "inconsistent shapes: scores [N, C, d...] and target [N, d...]");
+            return sh_bad(c, node, "inconsistent shapes: scores [N, C, d...] and target [N, d...]");
     const char *red = ir_node_attr_string(NODE, "reduction", "mean");
     bool none = strcmp(red, "none") == 0;
     if (!none && strcmp(red, "mean") != 0 && strcmp(red, "sum") != 0)
-        return bad(c, node, "unknown reduction");
+        return sh_bad(c, node, "unknown reduction");
     if (sh_set(c, node, 0, x->dtype, none ? t->rank : 0, t->shape))
         return c->err->code;
     return sh_set(c, node, 1, x->dtype, x->rank, x->shape);
@@ -70,11 +65,11 @@ static tosac_code r_tfidf(shape_ctx *c, int node)
     int n;
     const int64_t *idx = ir_node_attr_ints(NODE, "ngram_indexes", &n);
     if (!idx || n < 1 || (x->rank != 1 && x->rank != 2))
-        return bad(c, node, "ngram_indexes missing or input not 1-D/2-D");
+        return sh_bad(c, node, "ngram_indexes missing or input not 1-D/2-D");
     int64_t cols = 0;
     for (int i = 0; i < n; i++) {
         if (idx[i] < 0 || idx[i] >= ((int64_t)1 << 31))
-            return bad(c, node, "ngram_indexes entry out of range");
+            return sh_bad(c, node, "ngram_indexes entry out of range");
         if (idx[i] + 1 > cols)
             cols = idx[i] + 1;
     }

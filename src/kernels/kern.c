@@ -4,51 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/elem.h"
 #include "util/fp.h"
-
-double kern_get_f64(tosac_dtype dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TOSAC_DT_F32: return ((const float *)p)[i];
-    case TOSAC_DT_F64: return ((const double *)p)[i];
-    case TOSAC_DT_F16: return tosac_f16_to_f32(((const uint16_t *)p)[i]);
-    case TOSAC_DT_BF16: return tosac_bf16_to_f32(((const uint16_t *)p)[i]);
-    case TOSAC_DT_FP8E4M3: return tosac_fp8e4m3_to_f32(((const uint8_t *)p)[i]);
-    case TOSAC_DT_FP8E5M2: return tosac_fp8e5m2_to_f32(((const uint8_t *)p)[i]);
-    case TOSAC_DT_U64: return (double)((const uint64_t *)p)[i];
-    default: return (double)kern_get_i64(dt, p, i);
-    }
-}
-
-int64_t kern_get_i64(tosac_dtype dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TOSAC_DT_BOOL:
-    case TOSAC_DT_U8: return ((const uint8_t *)p)[i];
-    case TOSAC_DT_I4:
-    case TOSAC_DT_I8: return ((const int8_t *)p)[i];
-    case TOSAC_DT_U16: return ((const uint16_t *)p)[i];
-    case TOSAC_DT_I16: return ((const int16_t *)p)[i];
-    case TOSAC_DT_U32: return ((const uint32_t *)p)[i];
-    case TOSAC_DT_I32: return ((const int32_t *)p)[i];
-    case TOSAC_DT_I48:
-    case TOSAC_DT_I64:
-    case TOSAC_DT_SHAPE: return ((const int64_t *)p)[i];
-    case TOSAC_DT_U64: return (int64_t)((const uint64_t *)p)[i];
-    default: {
-        /* floats: truncate toward zero; NaN and out-of-range values have no C meaning, so
-         * they saturate instead of invoking undefined behaviour */
-        double v = kern_get_f64(dt, p, i);
-        if (isnan(v))
-            return 0;
-        if (v >= 9223372036854775807.0)
-            return INT64_MAX;
-        if (v <= -9223372036854775808.0)
-            return INT64_MIN;
-        return (int64_t)v;
-    }
-    }
-}
 
 void kern_set_f64(tosac_dtype dt, void *p, int64_t i, double v)
 {
@@ -64,18 +21,7 @@ void kern_set_f64(tosac_dtype dt, void *p, int64_t i, double v)
         ((uint64_t *)p)[i] = isnan(v) || v <= 0 ? 0 : v >= 18446744073709551615.0 ? UINT64_MAX
                                                                                   : (uint64_t)v;
         return;
-    default: {
-        int64_t iv;
-        if (isnan(v))
-            iv = 0;
-        else if (v >= 9223372036854775807.0)
-            iv = INT64_MAX;
-        else if (v <= -9223372036854775808.0)
-            iv = INT64_MIN;
-        else
-            iv = (int64_t)v;
-        kern_set_i64(dt, p, i, iv);
-    }
+    default: kern_set_i64(dt, p, i, tosac_f64_to_i64_sat(v));
     }
 }
 
@@ -213,38 +159,47 @@ static void bcast_coalesce(const kern_bcast *b, kern_bcast *c)
     c->rank = r;
 }
 
-void kern_bcast_each(const kern_bcast *bc, kern_bcast_run_fn fn, void *ctx)
+void kern_bcast_rows_init(kern_bcast_rows *r, const kern_bcast *b)
 {
-    int64_t off[KERN_BCAST_MAX_IN] = {0}, inner[KERN_BCAST_MAX_IN] = {0};
-    if (bc->numel == 0)
+    memset(r, 0, sizeof *r);
+    r->done = b->numel == 0;
+    if (r->done)
         return;
-    kern_bcast cb;
-    bcast_coalesce(bc, &cb);
-    const kern_bcast *b = &cb;
-    if (b->rank == 0) {
-        fn(ctx, 1, off, inner, 0);
-        return;
+    bcast_coalesce(b, &r->b);
+    int rank = r->b.rank;
+    r->n = rank ? r->b.shape[rank - 1] : 1;
+    for (int i = 0; i < r->b.n_in; i++)
+        r->inner[i] = rank ? r->b.stride[i][rank - 1] : 0;
+}
+
+int kern_bcast_rows_next(kern_bcast_rows *r)
+{
+    if (r->done)
+        return 0;
+    if (!r->started) {
+        r->started = 1;
+        return 1;
     }
-    int r = b->rank;
-    int64_t n = b->shape[r - 1];
-    for (int i = 0; i < b->n_in; i++)
-        inner[i] = b->stride[i][r - 1];
-    int64_t idx[TOSAC_MAX_RANK] = {0};
-    int64_t out = 0;
-    for (;;) {
-        fn(ctx, n, off, inner, out);
-        out += n;
-        int k = r - 2;
-        for (; k >= 0; k--) {
-            for (int i = 0; i < b->n_in; i++)
-                off[i] += b->stride[i][k];
-            if (++idx[k] < b->shape[k])
-                break;
-            for (int i = 0; i < b->n_in; i++)
-                off[i] -= b->stride[i][k] * b->shape[k];
-            idx[k] = 0;
-        }
-        if (k < 0)
-            return;
+    const kern_bcast *b = &r->b;
+    r->out_off += r->n;
+    /* odometer over the outer dimensions, keeping the offsets in step */
+    for (int k = b->rank - 2; k >= 0; k--) {
+        for (int i = 0; i < b->n_in; i++)
+            r->off[i] += b->stride[i][k];
+        if (++r->idx[k] < b->shape[k])
+            return 1;
+        for (int i = 0; i < b->n_in; i++)
+            r->off[i] -= b->stride[i][k] * b->shape[k];
+        r->idx[k] = 0;
     }
+    r->done = 1;
+    return 0;
+}
+
+void kern_bcast_each(const kern_bcast *b, kern_bcast_run_fn fn, void *ctx)
+{
+    kern_bcast_rows r;
+    kern_bcast_rows_init(&r, b);
+    while (kern_bcast_rows_next(&r))
+        fn(ctx, r.n, r.off, r.inner, r.out_off);
 }

@@ -17,10 +17,18 @@
 
 #include "tosac/dtype.h"
 #include "tosac/tensor.h"
+#include "util/elem.h"
 
-/* Element i of a numeric array as double / int64 (bool 0/1; f16/bf16/fp8 decoded). */
-double kern_get_f64(tosac_dtype dt, const void *p, int64_t i);
-int64_t kern_get_i64(tosac_dtype dt, const void *p, int64_t i);
+/* Element i of a numeric array as double / int64 (bool 0/1; f16/bf16/fp8 decoded; floats as
+ * int64 truncated and saturated, NaN 0): the one element reader, util/elem.h. */
+static inline double kern_get_f64(tosac_dtype dt, const void *p, int64_t i)
+{
+    return tosac_elem_f64(dt, p, i);
+}
+static inline int64_t kern_get_i64(tosac_dtype dt, const void *p, int64_t i)
+{
+    return tosac_elem_i64(dt, p, i);
+}
 /* Write v into element i, converting as a C cast would (floats rounded to nearest even
  * for f16/bf16; integers wrap like the ONNX reference's numpy astype). */
 void kern_set_f64(tosac_dtype dt, void *p, int64_t i, double v);
@@ -48,7 +56,26 @@ typedef struct kern_bcast {
 /* Returns 0, or -1 when the shapes do not broadcast (the caller reports it). */
 int kern_bcast_init(kern_bcast *b, int n_in, const int *ranks, const int64_t *const *shapes);
 
-/* Walks the output in order calling fn on contiguous runs of the last dimension:
+/* The one broadcast row walker (the kernels and the interpreter's elementwise groups): the
+ * output in order as contiguous runs over the merged innermost dimensions (size-1 dims
+ * dropped, dims every operand steps through as one merged). Each run has n elements; operand
+ * k's first element is off[k] and it advances by inner[k] (0: broadcast along the run, or
+ * 1); out_off is the run's first output element. Usage:
+ *     kern_bcast_rows r; kern_bcast_rows_init(&r, &b); while (kern_bcast_rows_next(&r)) ...
+ * The walk never changes the element order, so results do not depend on the merging. */
+typedef struct kern_bcast_rows {
+    kern_bcast b;                       /* the merged iteration space */
+    int64_t idx[TOSAC_MAX_RANK];
+    int64_t n;
+    int64_t off[KERN_BCAST_MAX_IN], inner[KERN_BCAST_MAX_IN];
+    int64_t out_off;
+    int started, done;
+} kern_bcast_rows;
+void kern_bcast_rows_init(kern_bcast_rows *r, const kern_bcast *b);
+/* Moves to the next run; 0 when the output is done. */
+int kern_bcast_rows_next(kern_bcast_rows *r);
+
+/* The same walk calling fn on every run:
  * fn(ctx, n, off[0..n_in-1], inner_stride[0..n_in-1], out_offset). */
 typedef void (*kern_bcast_run_fn)(void *ctx, int64_t n, const int64_t *off, const int64_t *inner,
                                   int64_t out_off);

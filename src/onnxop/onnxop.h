@@ -6,11 +6,15 @@
 #ifndef TOSAC_ONNXOP_H
 #define TOSAC_ONNXOP_H
 
+#include <stdarg.h>
+
 #include "tosac/error.h"
 #include "tosac/ir.h"
 
 /* "node 'name' (Op): <msg>" with code into err (the first failure wins). */
 tosac_code onnxop_fail(tosac_error *err, const ir_node *n, tosac_code code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+tosac_code onnxop_vfail(tosac_error *err, const ir_node *n, tosac_code code, const char *fmt,
+                        va_list ap);
 
 #endif

@@ -1,7 +1,8 @@
 /* BatchNormalization (inference) folded into the Conv / ConvTranspose / Gemm before it.
  *
- * BN(y) = (y - mean) * k + beta with k = gamma / sqrt(var + eps), per output channel, so
- * it becomes part of the producer: weights of channel c times k[c], bias (b - mean) * k + beta.
+ * BN(y) = y * k + shift per output channel (onnxop_norm.h, the arithmetic the quantizer's
+ * fold shares), so it becomes part of the producer: weights of channel c times k[c], bias
+ * b * k[c] + shift[c].
  * The producer must be the BN input's only reader, with constant weights and bias.
  *
  * Float graphs: new float weight / bias constants (computed in double).
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "onnxop/onnxop_norm.h"
 #include "passes/pass_util.h"
 #include "passes/passes.h"
 
@@ -44,15 +46,11 @@ static bool read_bn(const ir_graph *g, const ir_node *bn, bn_params *p)
     if (tosac_tensor_numel(&b) != p->c || tosac_tensor_numel(&mean) != p->c ||
         tosac_tensor_numel(&var) != p->c || !tosac_dtype_is_float(sc.dtype))
         return false;
-    double eps = ir_node_attr_float(bn, "epsilon", 1e-5f);
     p->k = malloc((size_t)p->c * sizeof(double));
     p->add = malloc((size_t)p->c * sizeof(double));
     if (!p->k || !p->add)
         return false;
-    for (int64_t i = 0; i < p->c; i++) {
-        p->k[i] = tosac_tensor_f64_at(&sc, i) / sqrt(tosac_tensor_f64_at(&var, i) + eps);
-        p->add[i] = tosac_tensor_f64_at(&b, i) - tosac_tensor_f64_at(&mean, i) * p->k[i];
-    }
+    onnx_bn_affine(&sc, &b, &mean, &var, onnx_bn_epsilon(bn), p->c, p->k, p->add);
     return true;
 }
 
@@ -146,9 +144,10 @@ static tosac_code fold_float(ir_graph *g, int pi, const tosac_tensor *wv, const 
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     if (!rc && bias_of(g, n, c, b0, beta)) {
         for (int64_t e = 0; e < total; e++)
-            w[e] = (float)(tosac_tensor_f64_at(wv, e) * alpha * p->k[channel_of(l, e)]);
+            w[e] = (float)onnx_bn_fold_weight(tosac_tensor_f64_at(wv, e) * alpha,
+                                              p->k[channel_of(l, e)]);
         for (int64_t i = 0; i < c; i++)
-            b[i] = (float)(b0[i] * p->k[i] + p->add[i]);
+            b[i] = (float)onnx_bn_fold_bias(b0[i], p->k[i], p->add[i]);
         int wn = const_like(g, g->nodes[pi].inputs[1], TOSAC_DT_F32, w, err);
         int bn = wn < 0 ? -1 : pass_add_const(g, g->tensors[wn].name, "_bias", TOSAC_DT_F32, 1,
                                                c, b, err);
@@ -257,8 +256,9 @@ static tosac_code fold_qdq_conv(ir_graph *g, int pi, const bn_params *p, bool *d
             bf = ((double)((const int32_t *)g->tensors[bq].data)[ch] - (double)bqp->zero_point[bi]) *
                  bqp->scale[bi];
         }
-        bs[ch] = out_float ? (float)(bf * k + p->add[ch]) : (float)(sx * ws[ch]);
-        double v = out_float ? 0.0 : nearbyint((bf * k + p->add[ch]) / ((double)bs[ch]));
+        double folded = onnx_bn_fold_bias(bf, k, p->add[ch]);
+        bs[ch] = out_float ? (float)folded : (float)(sx * ws[ch]);
+        double v = out_float ? 0.0 : nearbyint(folded / ((double)bs[ch]));
         ok = ok && fabs(v) < 2147483647.0;
         b[ch] = ok ? (int32_t)v : 0;
     }

@@ -1,12 +1,13 @@
 /* BatchNormalization folding: Conv -> BatchNormalization (inference form, constant
- * statistics) becomes one Conv with W'[m] = W[m] * k[m], B'[m] = (B[m] - mean[m]) * k[m] + beta[m],
- * k = gamma / sqrt(var + eps). Folding before calibration is what lets the weights be quantized
+ * statistics) becomes one Conv with W'[m] = W[m] * k[m], B'[m] = B[m] * k[m] + shift[m]
+ * (onnxop_norm.h: the arithmetic pass_fold_bn shares). Folding before calibration is what lets the weights be quantized
  * per channel with the BN scale inside them (a float BN between an int8 conv and its
  * quantized output would need its own Q/DQ and lose precision). A BN that does not follow a
  * Conv alone is decomposed into a per-channel Mul + Add (quant_decompose.c). */
 #include "quant/quant_internal.h"
 
-#include <math.h>
+#include "onnxop/onnxop_norm.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,22 +43,25 @@ static tosac_code fold(ir_graph *g, int c, int b, tosac_error *err)
     for (int k = 0; k < 4; k++)
         if (!quant_const_f32(g, in(bn, k + 1), &p[k]) || tosac_tensor_numel(&p[k]) != m)
             return TOSAC_OK;
-    double eps = ir_node_attr_float(bn, "epsilon", 1e-5f);
     int64_t per = tosac_tensor_numel(&w) / m;
     float *nw = malloc((size_t)(m * per) * sizeof *nw), *nb = malloc((size_t)m * sizeof *nb);
-    if (!nw || !nb) {
+    double *k = malloc((size_t)m * sizeof *k), *shift = malloc((size_t)m * sizeof *shift);
+    if (!nw || !nb || !k || !shift) {
         free(nw);
         free(nb);
+        free(k);
+        free(shift);
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     }
-    const float *gam = p[0].data, *beta = p[1].data, *mean = p[2].data, *var = p[3].data;
+    onnx_bn_affine(&p[0], &p[1], &p[2], &p[3], onnx_bn_epsilon(bn), m, k, shift);
     const float *wd = w.data, *bd = bias.data;
     for (int64_t o = 0; o < m; o++) {
-        double k = gam[o] / sqrt((double)var[o] + eps);
         for (int64_t i = 0; i < per; i++)
-            nw[o * per + i] = (float)(wd[o * per + i] * k);
-        nb[o] = (float)(((bd ? bd[o] : 0.0) - mean[o]) * k + beta[o]);
+            nw[o * per + i] = (float)onnx_bn_fold_weight(wd[o * per + i], k[o]);
+        nb[o] = (float)onnx_bn_fold_bias(bd ? bd[o] : 0.0, k[o], shift[o]);
     }
+    free(k);
+    free(shift);
     char base[512];
     snprintf(base, sizeof base, "%s", g->tensors[wid].name);
     int rank = w.rank;

@@ -2,8 +2,8 @@
  * nothing; tosac_tensor_alloc/free are compiler-side, tensor_alloc.c). */
 #include "tosac/tensor.h"
 
+#include "util/elem.h"
 #include "util/format.h"
-#include "util/fp.h"
 
 #include <string.h>
 
@@ -73,32 +73,12 @@ const char *tosac_shape_str(int rank, const int64_t *shape, char *buf, size_t le
 
 int64_t tosac_tensor_int_at(const tosac_tensor *t, int64_t i)
 {
-    switch (t->dtype) {
-    case TOSAC_DT_BOOL:
-    case TOSAC_DT_U8: return ((const uint8_t *)t->data)[i];
-    case TOSAC_DT_I4:
-    case TOSAC_DT_I8: return ((const int8_t *)t->data)[i];
-    case TOSAC_DT_U16: return ((const uint16_t *)t->data)[i];
-    case TOSAC_DT_I16: return ((const int16_t *)t->data)[i];
-    case TOSAC_DT_U32: return ((const uint32_t *)t->data)[i];
-    case TOSAC_DT_I32: return ((const int32_t *)t->data)[i];
-    case TOSAC_DT_I48:
-    case TOSAC_DT_I64: return ((const int64_t *)t->data)[i];
-    case TOSAC_DT_U64: return (int64_t)((const uint64_t *)t->data)[i];
-    default: return (int64_t)tosac_tensor_f64_at(t, i);
-    }
+    return tosac_elem_i64(t->dtype, t->data, i);
 }
 
 double tosac_tensor_f64_at(const tosac_tensor *t, int64_t i)
 {
-    switch (t->dtype) {
-    case TOSAC_DT_F32: return ((const float *)t->data)[i];
-    case TOSAC_DT_F64: return ((const double *)t->data)[i];
-    case TOSAC_DT_F16: return tosac_f16_to_f32(((const uint16_t *)t->data)[i]);
-    case TOSAC_DT_BF16: return tosac_bf16_to_f32(((const uint16_t *)t->data)[i]);
-    default: return tosac_dtype_is_int(t->dtype) || t->dtype == TOSAC_DT_BOOL
-                        ? (double)tosac_tensor_int_at(t, i) : 0.0;
-    }
+    return tosac_elem_f64(t->dtype, t->data, i);
 }
 
 tosac_code tosac_tensor_describe(tosac_tensor *t, tosac_dtype dt, int rank, const int64_t *shape,

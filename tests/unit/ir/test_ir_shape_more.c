@@ -1,5 +1,5 @@
-/* Shape rules of ir_shape_ops_more.c: every expected shape is derived by hand from the ONNX
- * operator definitions (the formula is in the comment next to it). */
+/* Shape rules of the family files ir_shape_ops_{layout,conv,linalg,signal,image}.c: every
+ * expected shape is derived by hand from the ONNX operator definitions (the formula is in the comment next to it). */
 #include "ir_shape_testutil.h"
 
 #include <stdint.h>
@@ -124,6 +124,12 @@ static void test_einsum(void **state)
     ir_node_set_string(g, n, "equation", "...ij,...ij->...i", &err);
     n = ir_graph_add_node(g, "Einsum", NULL, "", &a, 1, &tr, 1, &err);
     ir_node_set_string(g, n, "equation", "ijk->kji", &err);
+    /* implicit output in ASCII order, uppercase first (numpy's, and the CPU operator's: the
+     * parser is onnxop_einsum.c for both) */
+    int mixed = t(m, "mixed");
+    n = ir_graph_add_node(g, "Einsum", NULL, "", &a, 1, &mixed, 1, &err);
+    ir_node_set_string(g, n, "equation", "aBc", &err);
+    ir_graph_mark_output(g, mixed, &err);
     ir_graph_mark_output(g, y, &err);
     ir_graph_mark_output(g, imp, &err);
     ir_graph_mark_output(g, ell, &err);
@@ -134,6 +140,7 @@ static void test_einsum(void **state)
     /* ellipsis [7, 1] broadcast with [2] -> [7, 2], then i = 3 */
     expect_shape(m, ell, TOSAC_DT_F32, 3, (int64_t[]){7, 2, 3});
     expect_shape(m, tr, TOSAC_DT_F32, 3, (int64_t[]){4, 3, 2});
+    expect_shape(m, mixed, TOSAC_DT_F32, 3, (int64_t[]){3, 2, 4});
     ir_model_free(m);
 }
 
