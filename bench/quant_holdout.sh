@@ -12,6 +12,7 @@
 # (cosine over the outputs of more than one element; a one-value output has cosine 0 or 1, so
 # its largest absolute difference is shown; top-1 over the last axis of every output)
 set -eu
+. "$(dirname "$0")/quant_measure.sh"
 TOSAC=${1:-./build/tosac}
 Z=${TOSAC_SHARED_DIR:-/work/shared}/models
 FOLDS=${FOLDS:-3}
@@ -40,22 +41,7 @@ for model in ${MODELS:-mobilenet_v2_f32_op13 ppocr_mobile_v2_cls silero_vad_op18
           failed="compile-failed: $(tail -1 "$T/err")"; break
         fi
         for smp in $held; do
-          args=""
-          for x in "$Z/$model/inputs/$smp"/*.npy; do args="$args --input $(basename "$x" .npy)=$x"; done
-          rm -rf "$T/out"; mkdir "$T/out"
-          # shellcheck disable=SC2086
-          "$TOSAC" run "$T/p.tosac" $args --output-dir "$T/out" >/dev/null 2>&1
-          for e in "$Z/$model/expected/$smp"/*.npy; do
-            "$TOSAC" compare "$e" "$T/out/$(basename "$e")" >"$T/cmp" 2>/dev/null || true
-            if grep -q '^elements: 1$' "$T/cmp"; then
-              sc=$(awk -v m="$sc" '/^max_abs_diff/{print (m == "-" || $2 > m) ? $2 : m}' "$T/cmp")
-            else
-              awk '/^cosine/{print $2}' "$T/cmp" >>"$T/cos"
-            fi
-            n=$((n + 1))
-            [ "$(awk '/^argmax_agree/{split($2, a, "/"); print (a[1] == a[2])}' "$T/cmp")" = 1 ] &&
-              agree=$((agree + 1))
-          done
+          quant_measure_sample "$model" "$smp"
         done
       done
       if [ -n "$failed" ]; then echo "$model $scheme $method $failed"; continue; fi
