@@ -229,18 +229,8 @@ void quant_round_row(const double *u, int64_t k, double *w, float scale, int8_t 
     }
 }
 
-static const double *g_diag; /* qsort has no context argument in C11 */
-
-static int by_diag_desc(const void *a, const void *b)
-{
-    double x = g_diag[*(const int64_t *)a], y = g_diag[*(const int64_t *)b];
-    return x < y ? 1 : x > y ? -1 : (*(const int64_t *)a > *(const int64_t *)b) -
-                                    (*(const int64_t *)a < *(const int64_t *)b);
-}
-
-/* Rounds layer l's weights with its accumulated covariance. Inputs go in order of decreasing
- * energy (GPTQ's "act order": the weights that matter most are rounded while the most weights
- * are left to absorb their error); a group whose covariance has no factor rounds to nearest. */
+/* Rounds layer l's weights with its accumulated covariance; a group whose covariance has no
+ * factor (nothing observed) rounds to nearest. */
 static tosac_code wr_apply(ir_graph *g, quant_seen *seen, wr_layer *l, tosac_error *err)
 {
     ir_tensor *wt = &g->tensors[l->w];
@@ -249,16 +239,11 @@ static tosac_code wr_apply(ir_graph *g, quant_seen *seen, wr_layer *l, tosac_err
     bool tb = l->conv || ir_node_attr_int(&g->nodes[l->node], "transB", 0) != 0;
     float *sc = malloc((size_t)oc * sizeof *sc);
     double *work = malloc((size_t)(k * k) * sizeof *work), *row = malloc((size_t)k * sizeof *row);
-    double *hp = malloc((size_t)(k * k) * sizeof *hp), *diag = malloc((size_t)k * sizeof *diag);
-    int64_t *perm = malloc((size_t)k * sizeof *perm);
     int8_t *q = malloc((size_t)k);
-    if (!sc || !work || !row || !hp || !diag || !perm || !q) {
+    if (!sc || !work || !row || !q) {
         free(sc);
         free(work);
         free(row);
-        free(hp);
-        free(diag);
-        free(perm);
         free(q);
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     }
@@ -268,37 +253,23 @@ static tosac_code wr_apply(ir_graph *g, quant_seen *seen, wr_layer *l, tosac_err
     else
         quant_weight_scales(wd, k, oc, 1, sc);
     for (int64_t gi = 0; gi < l->groups; gi++) {
-        const double *h = l->h + gi * k * k; /* upper triangle */
-        for (int64_t e = 0; e < k; e++) {
-            perm[e] = e;
-            diag[e] = h[e * k + e];
-        }
-        g_diag = diag;
-        qsort(perm, (size_t)k, sizeof *perm, by_diag_desc);
-        for (int64_t a = 0; a < k; a++)
-            for (int64_t b = 0; b < k; b++) {
-                int64_t i = perm[a], j = perm[b];
-                hp[a * k + b] = i <= j ? h[i * k + j] : h[j * k + i];
-            }
-        if (!quant_round_factor(hp, k, work)) { /* U = I: each weight to its nearest step */
-            memset(hp, 0, (size_t)(k * k) * sizeof *hp);
+        double *h = l->h + gi * k * k;
+        if (!quant_round_factor(h, k, work)) { /* U = I: each weight to its nearest step */
+            memset(h, 0, (size_t)(k * k) * sizeof *h);
             for (int64_t e = 0; e < k; e++)
-                hp[e * k + e] = 1.0;
+                h[e * k + e] = 1.0;
         }
         int64_t per = oc / l->groups;
         for (int64_t o = gi * per; o < (gi + 1) * per; o++) {
             for (int64_t e = 0; e < k; e++)
-                row[e] = tb ? wd[o * k + perm[e]] : wd[perm[e] * oc + o];
-            quant_round_row(hp, k, row, sc[o], q);
+                row[e] = tb ? wd[o * k + e] : wd[e * oc + o];
+            quant_round_row(h, k, row, sc[o], q);
             for (int64_t e = 0; e < k; e++)
-                *(tb ? &wd[o * k + perm[e]] : &wd[perm[e] * oc + o]) = (float)q[e] * sc[o];
+                *(tb ? &wd[o * k + e] : &wd[e * oc + o]) = (float)q[e] * sc[o];
         }
     }
     free(work);
     free(row);
-    free(hp);
-    free(diag);
-    free(perm);
     free(q);
     free(seen[l->w].wscale);
     seen[l->w].wscale = sc;
