@@ -47,7 +47,7 @@ static bool wr_setup(const ir_graph *g, const quant_seen *seen, int n_seen, int 
     l->w = n->inputs[1];
     /* rewritten in place: an initializer read by this node alone */
     if (l->w < 0 || l->w >= n_seen || !quant_const_f32(g, l->w, &w) || !g->tensors[l->w].data ||
-        ir_graph_consumers(g, l->w, NULL, 0) != 1)
+        ir_graph_consumers(g, l->w, NULL, 0) != 1 || ir_graph_is_output(g, l->w))
         return false;
     const quant_seen *sx = &seen[l->x];
     if (ir_node_is(n, "Conv")) {
@@ -89,8 +89,9 @@ static bool wr_setup(const ir_graph *g, const quant_seen *seen, int n_seen, int 
     } else {
         return false;
     }
-    /* a covariance beyond 4096 inputs costs more than it is worth here (k^3 work) */
-    return l->k >= 1 && l->k <= 4096 && l->oc >= 1;
+    /* k^3 work and groups * k^2 doubles: beyond 2048 inputs or 2^24 doubles (128 MB) the layer
+     * rounds to nearest (k <= 2048 and groups <= 2^40 keep the product below 2^63) */
+    return l->k >= 1 && l->k <= 2048 && l->oc >= 1 && l->groups * l->k * l->k <= ((int64_t)1 << 24);
 }
 
 static void add_outer(double *h, const double *p, int64_t k)
@@ -224,6 +225,8 @@ void quant_round_row(const double *u, int64_t k, double *w, float scale, int8_t 
         int64_t v = quant_value((float)w[i], scale, 0, -127, 127);
         q[i] = (int8_t)v;
         double e = (w[i] - (double)v * scale) / u[i * k + i];
+        if (!isfinite(e))
+            continue; /* a non-finite weight (rounded to 0) carries nothing */
         for (int64_t j = i + 1; j < k; j++)
             w[j] -= e * u[i * k + j];
     }

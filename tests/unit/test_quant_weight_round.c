@@ -76,6 +76,11 @@ static void test_row_carries_error(void **state)
     quant_round_row(u, 2, big, 1.0f, q);
     assert_int_equal(q[0], 127);
     assert_int_equal(q[1], 127); /* 127 - 0.4 * (-1) = 127.4 -> 127 */
+    /* a NaN weight rounds to 0 (as nearest) and carries nothing: 0.7 still rounds to 1 */
+    double nan_w[2] = {NAN, 0.7};
+    quant_round_row(u, 2, nan_w, 1.0f, q);
+    assert_int_equal(q[0], 0);
+    assert_int_equal(q[1], 1);
 }
 
 /* x [1,3,12,12] smooth images -> Conv W [4,3,3,3] pads 1 -> y */
