@@ -10,6 +10,7 @@
 # schemes, EXTRA="..." adds quantizer options (e.g. EXTRA="--mixed auto"; with --int16 or
 # --mixed the a8w8 spec gets +int16))
 set -eu
+. "$(dirname "$0")/quant_measure.sh"
 TOSAC=${1:-./build/tosac}
 [ $# -gt 0 ] && shift
 METHODS=${*:-minmax moving-average percentile mse entropy}
@@ -26,27 +27,11 @@ for model in ${MODELS:-mobilenet_v2_f32_op13 ppocr_mobile_v2_cls silero_vad_op18
            --quiet 2>"$T/err"; then
         echo "$model $scheme $method compile-failed: $(tail -1 "$T/err")"; continue
       fi
-      cos=""; agree=0; n=0; sc=-
+      : >"$T/cos"; agree=0; n=0; sc=-
       for s in "$Z/$model/inputs"/*/; do
-        smp=$(basename "$s"); args=""
-        for f in "$s"*.npy; do args="$args --input $(basename "$f" .npy)=$f"; done
-        rm -rf "$T/out"; mkdir "$T/out"
-        # shellcheck disable=SC2086
-        "$TOSAC" run "$T/p.tosac" $args --output-dir "$T/out" >/dev/null 2>&1
-        for e in "$Z/$model/expected/$smp"/*.npy; do
-          "$TOSAC" compare "$e" "$T/out/$(basename "$e")" >"$T/cmp" 2>/dev/null || true
-          if grep -q '^elements: 1$' "$T/cmp"; then
-            sc=$(awk -v m="$sc" '/^max_abs_diff/{print (m == "-" || $2 > m) ? $2 : m}' "$T/cmp")
-          else
-            c=$(awk '/^cosine/{print $2}' "$T/cmp")
-            cos="$cos ${c:-nan}"
-          fi
-          n=$((n + 1))
-          [ "$(awk '/^argmax_agree/{split($2, a, "/"); print (a[1] == a[2])}' "$T/cmp")" = 1 ] &&
-            agree=$((agree + 1))
-        done
+        quant_measure_sample "$model" "$(basename "$s")"
       done
-      echo "$model $scheme $method$(echo $cos | awk '{w=2;s=0;for(i=1;i<=NF;i++){if($i<w)w=$i;s+=$i}; printf " %.5f %.5f", w, s/NF}') $agree/$n $sc"
+      echo "$model $scheme $method$(awk '{if (NR == 1 || $1 < w) w = $1; s += $1} END {printf " %.5f %.5f", w, s / NR}' "$T/cos") $agree/$n $sc"
     done
   done
 done

@@ -31,6 +31,7 @@ typedef struct tosac_compile_options {
     const char *mixed;                  /* NULL, or --mixed auto[=N] */
     int no_keep_float;                  /* --no-keep-float (quant_options.no_keep_float) */
     int bias_correction;                /* --bias-correction (quant_options.bias_correction) */
+    const char *weight_rounding;        /* NULL (the default), or quant_parse_rounding's forms */
     void (*quant_progress)(void *ctx, const char *pass, int done, int total); /* may be NULL */
     int int_io;                         /* 1: the program's float inputs/outputs are the
                                          * quantized integers (the edge Q/DQ dropped; the

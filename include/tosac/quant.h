@@ -46,6 +46,14 @@ typedef enum quant_calib_method {
     QUANT_CALIB_ENTROPY,     /* histogram; the range of least KL divergence (TensorRT's) */
 } quant_calib_method;
 #define QUANT_CALIB_DEFAULT_IS QUANT_CALIB_MSE
+/* How int8 weights are rounded (src/quant/quant_weight_round.c). */
+typedef enum quant_weight_rounding {
+    QUANT_WROUND_DEFAULT = 0, /* QUANT_WROUND_DEFAULT_IS */
+    QUANT_WROUND_NEAREST,     /* each weight to its nearest step */
+    QUANT_WROUND_GPTQ,        /* in order, each error compensated on the later weights through
+                               * the layer input's covariance on the samples (GPTQ) */
+} quant_weight_rounding;
+#define QUANT_WROUND_DEFAULT_IS QUANT_WROUND_GPTQ
 #define QUANT_PERCENTILE_DEFAULT 99.99
 #define QUANT_MIXED_AUTO_BUDGET (-1)
 #define QUANT_MIXED_AUTO_FRACTION 0.1 /* of the quantized nodes, at least one */
@@ -62,6 +70,7 @@ typedef struct quant_options {
     const char *exclude;            /* NULL, or "NAME|OP_TYPE,...": these nodes stay float */
     bool no_keep_float;             /* quantize the nodes the sensitivity step would keep
                                      * float (where quantization destroys the signal) */
+    quant_weight_rounding rounding; /* of Conv/Gemm weights */
     bool bias_correction;           /* correct Conv/Gemm biases for the mean shift weight
                                      * rounding causes (quant_bias_correct.c) */
     const char *int16;              /* NULL, or "NAME|OP_TYPE,...": int16 activations for these
@@ -80,6 +89,9 @@ const char *quant_scheme_name(quant_scheme s);
  * TOSAC_ERR_INPUT naming the string otherwise. Sets o->method (and o->percentile). */
 tosac_code quant_parse_method(const char *s, quant_options *o, tosac_error *err);
 const char *quant_method_name(quant_calib_method m);
+/* --weight-rounding: "nearest" or "gptq" into o->rounding; TOSAC_ERR_INPUT naming the string
+ * otherwise. */
+tosac_code quant_parse_rounding(const char *s, quant_options *o, tosac_error *err);
 /* --mixed: "auto" (QUANT_MIXED_AUTO_BUDGET) or "auto=N" (N >= 1) into o->mixed_auto;
  * TOSAC_ERR_INPUT naming the string otherwise. */
 tosac_code quant_parse_mixed(const char *s, quant_options *o, tosac_error *err);

@@ -58,6 +58,8 @@ tosac_code tosac_compile_quantize(ir_model *m, const tosac_compile_options *o, t
     qo.bias_correction = o->bias_correction != 0;
     if (!rc && o->mixed)
         rc = quant_parse_mixed(o->mixed, &qo, err);
+    if (!rc && o->weight_rounding)
+        rc = quant_parse_rounding(o->weight_rounding, &qo, err);
     qo.progress = o->quant_progress;
     qo.progress_ctx = o->quant_progress_ctx;
     if (!rc)

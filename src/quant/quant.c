@@ -113,6 +113,9 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
     /* where quantization destroys the signal: kept float (and --mixed auto's int16 picks) */
     if (!rc)
         rc = quant_sens_apply(m, o, calib, seen, keep_float, int16, &plan, err);
+    quant_weight_rounding wr = o && o->rounding ? o->rounding : QUANT_WROUND_DEFAULT_IS;
+    if (!rc && wr == QUANT_WROUND_GPTQ) /* one more pass: the layers' input covariances */
+        rc = quant_round_weights(m, o, calib, seen, n_seen, &plan, err);
     if (!rc && o && o->report) /* on the float graph, before the rewrite */
         rc = quant_report_build(m, o, calib, seen, &plan, o->report, err);
     /* after calibration: the executor ran the model at its own opset */
@@ -136,4 +139,14 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
         *o->report = NULL;
     }
     return rc;
+}
+
+tosac_code quant_parse_rounding(const char *s, quant_options *o, tosac_error *err)
+{
+    if (s && (strcmp(s, "nearest") == 0 || strcmp(s, "gptq") == 0)) {
+        o->rounding = s[0] == 'n' ? QUANT_WROUND_NEAREST : QUANT_WROUND_GPTQ;
+        return TOSAC_OK;
+    }
+    return tosac_fail(err, TOSAC_ERR_INPUT,
+                      "unknown weight rounding '%s' (expected nearest or gptq)", s ? s : "");
 }

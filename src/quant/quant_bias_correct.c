@@ -93,8 +93,10 @@ tosac_code quant_channel_means(ir_model *m, const quant_options *o, const quant_
 
 void quant_seen_free(quant_seen *seen, int n)
 {
-    for (int t = 0; seen && t < n; t++)
+    for (int t = 0; seen && t < n; t++) {
         free(seen[t].mean);
+        free(seen[t].wscale);
+    }
 }
 
 bool quant_bias_correction(const ir_graph *g, int i, const tosac_tensor *w, const float *sw,

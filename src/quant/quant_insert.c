@@ -33,7 +33,8 @@ static int add_dq_const(ir_graph *g, const char *base, tosac_dtype qdt, int rank
 
 /* Per-channel int8 weight at slot k of node i; scales (malloc'd, *n_ch values) returned. */
 static tosac_code quant_weight(ir_graph *g, int i, int k, const tosac_tensor *w, int axis,
-                               float **scales_out, int *n_ch, tosac_error *err)
+                               const quant_seen *sw, float **scales_out, int *n_ch,
+                               tosac_error *err)
 {
     int64_t outer = 1, n = 1, inner = 1, total = tosac_tensor_numel(w);
     bool per_tensor = w->rank < 2; /* a rank-1 MatMul B has no output-feature axis */
@@ -57,7 +58,10 @@ static tosac_code quant_weight(ir_graph *g, int i, int k, const tosac_tensor *w,
     if (!sc || !q || !zp) {
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     } else {
-        quant_weight_scales(w->data, outer, n, inner, sc);
+        if (sw && sw->wscale && sw->n_wscale == n) /* rounded by quant_weight_round.c */
+            memcpy(sc, sw->wscale, (size_t)n * sizeof *sc);
+        else
+            quant_weight_scales(w->data, outer, n, inner, sc);
         quant_weight_values(w->data, outer, n, inner, sc, q);
         char base[512];
         snprintf(base, sizeof base, "%s", g->tensors[g->nodes[i].inputs[k]].name);
@@ -204,7 +208,9 @@ static tosac_code quant_node_consts(ir_graph *g, quant_scheme s, const quant_pla
         if (quant_weight_slot(&g->nodes[i], k, v.rank, &axis)) {
             free(sw);
             sw = NULL;
-            rc = quant_weight(g, i, k, &v, axis, &sw, &n_sw, err);
+            int wt = g->nodes[i].inputs[k];
+            rc = quant_weight(g, i, k, &v, axis, seen && wt < p->n_tensors ? &seen[wt] : NULL,
+                              &sw, &n_sw, err);
             free(corr);
             corr = NULL;
             if (!rc && sw && seen && (corr = malloc(((size_t)n_sw + 1) * sizeof *corr)) &&

@@ -110,6 +110,9 @@ typedef struct quant_seen {
     int64_t shape[TOSAC_MAX_RANK];
     double *mean;        /* per channel (axis 1), for bias correction; NULL when not needed */
     int64_t n_mean;
+    float *wscale;       /* a weight: the per-channel scales its rounded values were made at
+                          * (quant_weight_round.c), NULL: max|w| / 127 as usual */
+    int64_t n_wscale;
 } quant_seen;
 
 /* Bias correction (quant_bias_correct.c). One more pass: the per-channel mean of every tensor
@@ -123,6 +126,21 @@ void quant_seen_free(quant_seen *seen, int n);
  * the node's input has no mean or the shapes do not line up. */
 bool quant_bias_correction(const ir_graph *g, int i, const tosac_tensor *w, const float *sw,
                            int n_sw, const quant_seen *seen, double *corr);
+
+struct quant_plan;
+/* Error-compensating weight rounding (quant_weight_round.c): one more pass measures the input
+ * covariance of every Conv (2-D) and Gemm (transA = 0) the plan quantizes, whose weight is an
+ * initializer it alone reads; the weights are rewritten as the dequantized values q * s that
+ * GPTQ's rounding gives, and seen[w].wscale records s. */
+tosac_code quant_round_weights(ir_model *m, const quant_options *o, const quant_calib *c,
+                               quant_seen *seen, int n_seen, const struct quant_plan *p,
+                               tosac_error *err);
+/* h (k x k, upper triangle of sum x x^T) -> the upper Cholesky factor U of its damped inverse
+ * (H + 0.01 mean(diag) I)^-1 = U^T U, in place; work: k x k. False when not positive definite. */
+bool quant_round_factor(double *h, int64_t k, double *work);
+/* One output channel: w (k values, float weights, overwritten) rounded in order to q at scale,
+ * each rounding error carried onto the later weights through u (quant_round_factor). */
+void quant_round_row(const double *u, int64_t k, double *w, float scale, int8_t *q);
 
 /* Runs the float model on every sample and fills seen[0 .. n_tensors) of m->graph, the
  * ranges by o->method (a second pass fills the histograms). */

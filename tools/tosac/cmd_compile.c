@@ -19,13 +19,14 @@ static const char usage[] =
     "                     [--quantize a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ...\n"
     "                      [--calib-method METHOD] [--exclude NAME|OP_TYPE,...]\n"
     "                      [--int16 NAME|OP_TYPE,... | --mixed auto[=N]] [--no-keep-float]\n"
-    "                      [--bias-correction]]\n"
+    "                      [--bias-correction] [--weight-rounding nearest|gptq]]\n"
     "                     [--int-io] [--quiet | --verbose]\n"
     "--quantize (also spelled --scheme, as in tosac quantize) calibrates a float model on the\n"
     "--calib samples and quantizes it (int8 activations for a8w8, int16 for a16w8 (needs\n"
     "+int16); int8 per-channel weights) before compiling; inputs with dynamic dimensions then\n"
     "take the calibration samples' shape. --calib-method, --exclude, --int16, --mixed,\n"
-    "--no-keep-float and --bias-correction as for tosac quantize (see tosac quantize --help); --int16 and --mixed\n"
+    "--no-keep-float, --bias-correction and --weight-rounding as for tosac quantize (see tosac\n"
+    "quantize --help); --int16 and --mixed\n"
     "need a spec with +int16.\n"
     "--int-io: the program's inputs and outputs are the quantized integers (int8/int16):\n"
     "each input's QuantizeLinear and each output's DequantizeLinear are left out, and the\n"
@@ -147,6 +148,7 @@ int cmd_compile(int argc, char **argv)
                             : strcmp(s, "--exclude") == 0   ? &o.exclude
                             : strcmp(s, "--int16") == 0     ? &o.int16
                             : strcmp(s, "--mixed") == 0     ? &o.mixed
+                            : strcmp(s, "--weight-rounding") == 0 ? &o.weight_rounding
                                                             : NULL;
         if (strcmp(s, "--no-keep-float") == 0 || strcmp(s, "--bias-correction") == 0) {
             *(s[2] == 'n' ? &o.no_keep_float : &o.bias_correction) = 1;
@@ -182,10 +184,10 @@ int cmd_compile(int argc, char **argv)
     if (!out)
         return cli_error(TOSAC_ERR_INPUT, "-o PROGRAM is required");
     if ((o.n_calib || o.calib_method || o.exclude || o.int16 || o.mixed || o.no_keep_float ||
-         o.bias_correction) && !o.quantize)
+         o.bias_correction || o.weight_rounding) && !o.quantize)
         return cli_error(TOSAC_ERR_INPUT, "--calib is only used with --quantize a8w8|a16w8 "
                          "(as are --calib-method, --exclude, --int16, --mixed, "
-                         "--no-keep-float and --bias-correction)");
+                         "--no-keep-float, --bias-correction and --weight-rounding)");
     o.quant_progress = cli_quant_progress(&o.quant_progress_ctx);
     o.input_shapes = shapes;
     o.calib = calib;

@@ -1,7 +1,7 @@
 /* tosac quantize MODEL.onnx --scheme a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ... -o QDQ.onnx
  *                [--calib-method METHOD] [--exclude NAME|OP_TYPE,...] [--report FILE.json]
  *                [--int16 NAME|OP_TYPE,... | --mixed auto[=N]] [--no-keep-float]
- *                [--bias-correction] */
+  *                [--bias-correction] [--weight-rounding nearest|gptq] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,8 @@
 #include "tosac/quant.h"
 
 typedef struct quant_args {
-    const char *model, *out, *scheme, *method, *exclude, *report, *int16, *mixed;
+    const char *model, *out, *scheme, *method, *exclude, *report, *int16, *mixed,
+        *rounding;
     bool no_keep_float, bias_correction;
     const char **calib;
     int n_calib;
@@ -41,8 +42,12 @@ static void usage(void)
            "  --mixed auto[=N]  (a8w8) raise the N nodes losing the most SQNR to int16 (auto:\n"
            "           a tenth of the quantized nodes, at least one)\n"
            "  --bias-correction  move each Conv/Gemm bias by the mean shift its weights'\n"
-           "           rounding causes on the samples (off by default: bench/RESULTS.md)\n"
-           "  --report FILE.json  per activation: min/max seen, range, scale, zero point, dtype,\n"
+           "           rounding causes on the samples (off by default: bench/RESULTS.md; with\n"
+           "           gptq rounding there is nothing left to correct)\n"
+           "  --weight-rounding nearest|gptq  how int8 weights are rounded: gptq (default)\n"
+           "           rounds each Conv/Gemm weight in turn, carrying its error onto the\n"
+           "           weights not yet rounded through the layer input's covariance on the\n"
+           "           samples (one more pass); nearest rounds each to its nearest step\n"           "  --report FILE.json  per activation: min/max seen, range, scale, zero point, dtype,\n"
            "           SQNR (dB) of its quantization on the calibration samples (null: exact)\n"
            "  --int-io the model's inputs and outputs are the quantized integers: each input's\n"
            "           QuantizeLinear and each output's DequantizeLinear are left out (their\n"
@@ -65,6 +70,7 @@ static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *
                             : strcmp(s, "--report") == 0       ? &a->report
                             : strcmp(s, "--int16") == 0        ? &a->int16
                             : strcmp(s, "--mixed") == 0        ? &a->mixed
+                            : strcmp(s, "--weight-rounding") == 0 ? &a->rounding
                             : strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ? &a->out
                                                                : NULL;
         if (strcmp(s, "--no-keep-float") == 0 || strcmp(s, "--bias-correction") == 0) {
@@ -177,6 +183,8 @@ int cmd_quantize(int argc, char **argv)
     o.bias_correction = a.bias_correction;
     if (!rc && a.mixed)
         rc = quant_parse_mixed(a.mixed, &o, &err);
+    if (!rc && a.rounding)
+        rc = quant_parse_rounding(a.rounding, &o, &err);
     o.report = a.report ? &report : NULL;
     o.progress = cli_quant_progress(&o.progress_ctx);
     if (!rc)

@@ -15,14 +15,14 @@ typedef struct run {
     tosac_tensor ref[N_SAMPLES]; /* float outputs before quantization */
 } run;
 
-static run quantize(quant_scheme s, int64_t opset, int bn)
+static run quantize(quant_scheme s, int64_t opset, int bn, quant_weight_rounding wr)
 {
     run r;
     r.m = qtg_conv_relu_add(opset, bn);
     qtg_samples(r.m, N_SAMPLES, &r.calib);
     for (int i = 0; i < N_SAMPLES; i++)
         r.ref[i] = qtg_run(r.m, &r.calib, i);
-    quant_options o = {.scheme = s};
+    quant_options o = {.scheme = s, .rounding = wr};
     tosac_error err;
     tosac_error_clear(&err);
     if (tosac_quantize(r.m, &o, &r.calib, &err))
@@ -159,7 +159,7 @@ static float out_scale(const ir_graph *g)
 static void test_a8w8_conv_relu_add(void **state)
 {
     (void)state;
-    run r = quantize(QUANT_A8W8, 13, 0);
+    run r = quantize(QUANT_A8W8, 13, 0, QUANT_WROUND_DEFAULT);
     check_structure(&r, TOSAC_DT_I8);
     assert_int_equal(ir_model_opset(r.m, ""), 13);
     const ir_graph *g = r.m->graph;
@@ -183,7 +183,7 @@ static void test_a8w8_conv_relu_add(void **state)
 static void test_a16w8_conv_relu_add(void **state)
 {
     (void)state;
-    run r = quantize(QUANT_A16W8, 13, 0);
+    run r = quantize(QUANT_A16W8, 13, 0, QUANT_WROUND_DEFAULT);
     check_structure(&r, TOSAC_DT_I16);
     /* int16 Q/DQ needs opset 21 (IR version 10) */
     assert_int_equal(ir_model_opset(r.m, ""), 21);
@@ -203,14 +203,15 @@ static void test_a16w8_conv_relu_add(void **state)
     run_free(&r);
 }
 
-/* Weights are exactly round(w / (max|w_c| / 127)), recomputed here independently. */
+/* Weights rounded to nearest (--weight-rounding nearest) are exactly round(w / (max|w_c| / 127)),
+ * recomputed here independently. */
 static void test_weight_values_exact(void **state)
 {
     (void)state;
     ir_model *f = qtg_conv_relu_add(13, 0);
     tosac_tensor w;
     assert_true(ir_graph_const_value(f->graph, ir_graph_find_tensor(f->graph, "W"), &w));
-    run r = quantize(QUANT_A8W8, 13, 0);
+    run r = quantize(QUANT_A8W8, 13, 0, QUANT_WROUND_NEAREST);
     const ir_graph *g = r.m->graph;
     const ir_node *dqw = qtg_producer(g, "W_dequantized");
     assert_non_null(dqw);
