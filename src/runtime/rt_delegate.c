@@ -146,8 +146,10 @@ tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int k, tosac_error *err)
             return tosac_fail(err, TOSAC_ERR_INPUT, "delegate %d: output %d needs %zu bytes, "
                               "%zu planned", G->delegate[k], o, t->nbytes, G->cap[id]);
         unsigned char *dst = rt->planned + off;
-        if (t->data != dst && t->nbytes) /* copy only where the plan did not alias them */
-            memcpy(dst, t->data, t->nbytes);
+        /* copy only where the plan did not alias them; memmove: a hostile plan may make
+         * them overlap in part (the loader cannot tell the interpreter's own placement) */
+        if (t->data != dst && t->nbytes)
+            memmove(dst, t->data, t->nbytes);
         *v = *t;
         v->data = dst;
         v->owns_data = 0;
