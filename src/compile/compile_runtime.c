@@ -13,6 +13,9 @@
 #include "util/pages.h"
 #include "tosac/compile.h"
 
+/* the runtime refuses a planned offset that is not a multiple of RT_PROGRAM_ALIGN */
+_Static_assert(TOSAC_PLAN_ALIGN % RT_PROGRAM_ALIGN == 0, "plan alignment below the loader's");
+
 /* The measuring run's arena: generous virtual memory (pages are touched only where used). */
 #define MEASURE_STATE_BYTES ((size_t)64 << 20)
 #define MEASURE_WORK_BYTES ((size_t)512 << 20)

@@ -5,6 +5,17 @@
 
 #include "tosac/tosa.h"
 
+int arith_rescale_bits(tosac_dtype dt)
+{
+    switch (dt) {
+    case TOSAC_DT_I8: return 8;
+    case TOSAC_DT_I16: return 16;
+    case TOSAC_DT_I32: return 32;
+    case TOSAC_DT_I48: return 48;
+    default: return 0;
+    }
+}
+
 const char *arith_status_str(arith_status s)
 {
     switch (s) {

@@ -20,6 +20,9 @@ typedef enum arith_status {
     ARITH_OVERFLOW,       /* result outside the int32 (or requested) range */
 } arith_status;
 
+/* The width RESCALE works at for a tensor of dt (8, 16, 32 or 48; 0: not a RESCALE type). */
+int arith_rescale_bits(tosac_dtype dt);
+
 /* Short text for an arith_status ("shift outside 2..62", ...). */
 const char *arith_status_str(arith_status s);
 

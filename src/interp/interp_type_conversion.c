@@ -136,17 +136,6 @@ tosac_code interp_op_cast(interp_ctx *c)
 
 /* ---------------------------------------------------------------- RESCALE */
 
-static int rescale_bits(tosac_dtype dt)
-{
-    switch (dt) {
-    case TOSAC_DT_I8: return 8;
-    case TOSAC_DT_I16: return 16;
-    case TOSAC_DT_I32: return 32;
-    case TOSAC_DT_I48: return 48;
-    default: return 0;
-    }
-}
-
 static inline int64_t read_raw(const void *data, int bits, int64_t i)
 {
     switch (bits) {
@@ -174,7 +163,7 @@ tosac_code interp_op_rescale(interp_ctx *c)
     const tosac_tensor *izp = c->in[3], *ozp = c->in[4];
     tosac_tensor *out = c->out[0];
     const tosa_attr *a = &c->op->attr;
-    int ib = rescale_bits(in->dtype), ob = rescale_bits(out->dtype);
+    int ib = arith_rescale_bits(in->dtype), ob = arith_rescale_bits(out->dtype);
     if (!ib || !ob || ob == 48)
         return interp_error(c, "unsupported types %s to %s", tosac_dtype_name(in->dtype),
                             tosac_dtype_name(out->dtype));

@@ -929,9 +929,16 @@ static tosac_code r_topk(shape_ctx *c, int node)
         return c->err->code;
     int64_t k = ir_node_attr_int(NODE, "k", -1);
     int nk;
+    /* checked before a runtime K falls back to the declared outputs: the CPU operator
+     * refuses these at prepare, which would be too late for compile */
+    int64_t axis_attr = ir_node_attr_int(NODE, "axis", -1);
+    if (x->rank >= 0 && (axis_attr < -x->rank || axis_attr >= x->rank))
+        return sh_bad(c, node, "the axis is out of range for the input's rank");
+    if (c->opset >= 10 && (NODE->n_inputs < 2 || NODE->inputs[1] < 0))
+        return sh_bad(c, node, "it has no K input");
     if (c->opset >= 10 && !sh_ints(c, node, 1, &k, &nk, 1))
         return sh_declared_or_fail(c, node, 0, "K is not a known constant");
-    int axis = norm_axis(ir_node_attr_int(NODE, "axis", -1), x->rank);
+    int axis = norm_axis(axis_attr, x->rank);
     if (axis < 0 || axis >= x->rank || k < 0 || k > x->shape[axis])
         return tosac_fail(c->err, TOSAC_ERR_INPUT, "node '%s': K %lld or axis out of range",
                           NODE->name, (long long)k);

@@ -544,12 +544,14 @@ static tosac_code check_delegate_nodes(const rt_program *p, int records, tosac_e
     return TOSAC_OK;
 }
 
-/* A planned offset: -1, or a region [off, off + bytes) inside the arena. */
+/* A planned offset: -1, or a region [off, off + bytes) inside the arena, 16-byte aligned as
+ * the planner places everything (the kernels read their dtype there without checking). */
 static int place_ok(int64_t off, uint64_t bytes, uint64_t arena)
 {
     if (off == -1)
         return 1;
-    return off >= 0 && (uint64_t)off <= arena && bytes <= arena - (uint64_t)off;
+    return off >= 0 && off % RT_PROGRAM_ALIGN == 0 && (uint64_t)off <= arena &&
+           bytes <= arena - (uint64_t)off;
 }
 
 static tosac_code check_plan(rt_program *p, const rt_section_rec *s, tosac_error *err)
@@ -593,7 +595,8 @@ static tosac_code check_plan(rt_program *p, const rt_section_rec *s, tosac_error
             int ok;
             uint64_t bytes = rt_shape_bytes(tr->dtype, tr->rank, tr->shape, &ok);
             if (!place_ok(p->plan_pool[r->offsets_at + t], ok ? bytes : 0, arena))
-                return BAD("PLAN graph %u tensor %u: offset %lld outside the %llu-byte arena",
+                return BAD("PLAN graph %u tensor %u: offset %lld outside the %llu-byte arena "
+                           "or not 16-byte aligned",
                            g, t, (long long)p->plan_pool[r->offsets_at + t],
                            (unsigned long long)arena);
         }
@@ -601,7 +604,7 @@ static tosac_code check_plan(rt_program *p, const rt_section_rec *s, tosac_error
             int64_t off = rt_plan_scratch_offset(p, g, k);
             int64_t bytes = p->plan_pool[r->scratch_at + r->n_steps + k];
             if (bytes < 0 || (off == -1 && bytes != 0) || !place_ok(off, (uint64_t)bytes, arena))
-                return BAD("PLAN graph %u step %u: scratch outside the arena", g, k);
+                return BAD("PLAN graph %u step %u: scratch outside the arena or not 16-byte aligned", g, k);
         }
     }
     for (uint32_t d = 0; d < h->n_delegates; d++) {
@@ -610,7 +613,7 @@ static tosac_code check_plan(rt_program *p, const rt_section_rec *s, tosac_error
             return BAD("PLAN delegate %u: pool slice out of range", d);
         for (uint32_t t = 0; t < r->n_tensors; t++)
             if (!place_ok(p->plan_pool[r->offsets_at + t], 0, arena))
-                return BAD("PLAN delegate %u tensor %u: offset outside the arena", d, t);
+                return BAD("PLAN delegate %u tensor %u: offset outside the arena or not 16-byte aligned", d, t);
     }
     return TOSAC_OK;
 }

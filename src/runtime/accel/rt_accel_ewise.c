@@ -7,6 +7,7 @@
  * kernel runs the reference operators of its group, which report it. */
 #include <string.h>
 
+#include "interp/interp_arith.h"
 #include "runtime/accel/rt_accel_ewise.h"
 #include "ukernels/ewise.h"
 
@@ -27,17 +28,6 @@ static int install_one(rt_accel_block *ab, int op, const int *inputs, int n, int
 }
 
 /* ---------------------------------------------------------------- RESCALE */
-
-static int rescale_bits(tosac_dtype dt)
-{
-    switch (dt) {
-    case TOSAC_DT_I8: return 8;
-    case TOSAC_DT_I16: return 16;
-    case TOSAC_DT_I32: return 32;
-    case TOSAC_DT_I48: return 48;
-    default: return 0;
-    }
-}
 
 static int64_t read_int(const tosac_tensor *t, int64_t i)
 {
@@ -61,7 +51,7 @@ bool rt_accel_rescale_params(rt_accel_block *ab, int op, ukr_rescale *p)
     const tosac_tensor *in = rt_accel_operand(ab, op, 0), *mul = rt_accel_operand(ab, op, 1),
                        *sh = rt_accel_operand(ab, op, 2), *izp = rt_accel_operand(ab, op, 3),
                        *ozp = rt_accel_operand(ab, op, 4), *out = rt_accel_operand(ab, op, 5);
-    int ib = rescale_bits(in->dtype), ob = rescale_bits(out->dtype);
+    int ib = arith_rescale_bits(in->dtype), ob = arith_rescale_bits(out->dtype);
     uint32_t rm = a->rounding_mode;
     if (!ib || !ob || ob == 48 || !same_shape(in, out) || izp->dtype != in->dtype ||
         ozp->dtype != out->dtype || numel(izp) != 1 || numel(ozp) != 1 ||

@@ -9,6 +9,8 @@
  *   memcpy: UB, caught by the sanitizer build);
  * - a Sub without inputs is refused (shape inference read input 0 through NULL; the rule's
  *   own test is test_ir_shape's test_variadic_without_inputs);
+ * - a TopK whose axis is beyond its input's rank is refused by shape inference even when its K
+ *   is not known (before, compile's measuring run met it: internal error);
  * - every model kept in fuzz/regress/compile/ gets the message of its fix (or compiles, for the
  *   empty one), none an internal error. (The DequantizeLinear operand checks are in test_ir_shape.) */
 #include "testutil.h"
@@ -128,6 +130,11 @@ static const struct {
      "the model has no graph outputs: nothing to compile"},
     {"crash-9e9f05911cd70aae9ea35290364e5d9d0dcde91e",
      "node 17 (Sub 'base_max'): cannot infer the output shape: it has no inputs"},
+    /* a TopK reading a rank-1 tensor with axis 1 and no K input: shape inference kept the
+     * declared outputs, the CPU operator's prepare step refused it while compile measured the
+     * program (exit 1, internal error) */
+    {"crash-aead98d75d0e6e9c031d70a8b67aeadf3782ee7c",
+     "node '': the axis is out of range for the input's rank"},
 };
 
 static void test_graph_without_nodes(void **state)

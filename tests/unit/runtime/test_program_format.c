@@ -728,12 +728,12 @@ static void test_plan_section(void **state)
     rt_program v;
     tosac_error err;
     tosac_error_clear(&err);
-    unsigned char *b = with_plan(&len, 4096, 1024, 4090, 0, 0);
+    unsigned char *b = with_plan(&len, 4096, 1024, 4080, 0, 0);
     assert_int_equal((uintptr_t)b % 16, 0);
     assert_int_equal(rt_program_load(b, len, &v, &err), TOSAC_OK);
     assert_true(rt_plan_present(&v));
     assert_int_equal(v.plan->arena_bytes, 4096);
-    assert_int_equal(rt_plan_cpu_offset(&v, 0, 1), 4090);
+    assert_int_equal(rt_plan_cpu_offset(&v, 0, 1), 4080);
     assert_int_equal(rt_plan_cpu_offset(&v, 0, 0), -1);
     assert_int_equal(rt_plan_n_steps(&v, 3), 1);
     assert_int_equal(rt_plan_scratch_offset(&v, 3, 0), 0);
@@ -743,6 +743,15 @@ static void test_plan_section(void **state)
     /* w's 6 bytes at 4091 end past the arena */
     b = with_plan(&len, 4096, 1024, 4091, 0, 0);
     refused(b, len, "PLAN graph 0 tensor 1: offset 4091 outside the 4096-byte arena");
+    free(b);
+    /* inside the arena but not where the planner puts anything: a float kernel would store
+     * misaligned (fuzz_program found one at offset 18) */
+    b = with_plan(&len, 4096, 1024, 8, 0, 0);
+    refused(b, len, "PLAN graph 0 tensor 1: offset 8 outside the 4096-byte arena or not 16-byte "
+            "aligned");
+    free(b);
+    b = with_plan(&len, 4096, 0, 0, 8, 0);
+    refused(b, len, "PLAN graph 0 step 0: scratch outside the arena or not 16-byte aligned");
     free(b);
     b = with_plan(&len, 4096, 4097, 0, 0, 0);
     refused(b, len, "below its lower bound");
