@@ -550,8 +550,9 @@ static int place_ok(int64_t off, uint64_t bytes, uint64_t arena)
 {
     if (off == -1)
         return 1;
-    return off >= 0 && off % RT_PROGRAM_ALIGN == 0 && (uint64_t)off <= arena &&
-           bytes <= arena - (uint64_t)off;
+    if (off % RT_PROGRAM_ALIGN != 0)
+        return 0;
+    return off >= 0 && (uint64_t)off <= arena && bytes <= arena - (uint64_t)off;
 }
 
 static tosac_code check_plan(rt_program *p, const rt_section_rec *s, tosac_error *err)
