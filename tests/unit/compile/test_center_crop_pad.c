@@ -127,8 +127,9 @@ static void ccp_model(lc_b *b, const void *arg)
     const ccase *k = arg;
     lc_set_opset(b, 18);
     const int64_t xs[3] = {2, 5, 6};
-    float xf[60];
-    int32_t xi[60];
+    /* static: lc_input borrows the samples past this call (calibration runs them later) */
+    static float xf[60];
+    static int32_t xi[60];
     lc_fill(xf, 60, 7, 4.0f);
     for (int i = 0; i < 60; i++)
         xi[i] = i * 1000 - 30000;
