@@ -2,14 +2,10 @@
  * Every check mirrors a static ERROR_IF of op_rescale / op_clamp: outside them the family
  * declines and the reference runs (and reports). */
 #include "runtime/accel/rt_accel_q8tail.h"
+#include "runtime/accel/rt_accel_requant.h"
 
 #include <stdbool.h>
 #include <string.h>
-
-static bool same_shape(const tosac_tensor *a, const tosac_tensor *b)
-{
-    return tosac_shape_equal(a->rank, a->shape, b->rank, b->shape);
-}
 
 static bool const_scalar(rt_accel_block *ab, int t, tosac_dtype dt)
 {
@@ -17,59 +13,17 @@ static bool const_scalar(rt_accel_block *ab, int t, tosac_dtype dt)
     return rt_accel_is_const(ab, t) && x->dtype == dt && tosac_tensor_numel(x) == 1 && x->data;
 }
 
-/* CLAMP i8 reading t (its only reader, the next operator): bounds into [*lo, *hi]. */
-static int match_clamp(rt_accel_block *ab, int prev, int t, int *clamp, int32_t *lo, int32_t *hi)
-{
-    int op = rt_accel_sole_reader(ab, t);
-    if (op < 0 || op != rt_accel_next_op(ab, prev))
-        return 0;
-    const tosa_operator *o = &ab->b->ops[op];
-    if (o->op != TOSA_OP_CLAMP || o->n_inputs != 1 || o->n_outputs != 1 ||
-        o->attr.n_min_val < 1 || o->attr.n_max_val < 1)
-        return 0;
-    const tosac_tensor *in = rt_accel_tensor(ab, o->inputs[0]);
-    const tosac_tensor *out = rt_accel_tensor(ab, o->outputs[0]);
-    int32_t mn = (int8_t)o->attr.min_val[0], mx = (int8_t)o->attr.max_val[0];
-    if (out->dtype != TOSAC_DT_I8 || !same_shape(in, out) || mx < mn)
-        return 0;
-    *clamp = op;
-    *lo = mn;
-    *hi = mx;
-    return 1;
-}
-
 int q8_tail_match(rt_accel_block *ab, int op, int acc, int C, const tosac_tensor *bias,
                   q8_tail *t, q8_requant *q)
 {
-    int rs = rt_accel_sole_reader(ab, acc);
-    if (rs < 0 || rs != rt_accel_next_op(ab, op) || C < 1)
-        return 0;
-    const tosa_operator *o = &ab->b->ops[rs];
-    const tosa_attr *a = &o->attr;
-    if (o->op != TOSA_OP_RESCALE || o->n_inputs != 5 || o->n_outputs != 1 || o->inputs[0] != acc)
-        return 0;
-    const tosac_tensor *in = rt_accel_tensor(ab, acc), *out = rt_accel_tensor(ab, o->outputs[0]);
-    const tosac_tensor *mul = rt_accel_tensor(ab, o->inputs[1]), *sh = rt_accel_tensor(ab, o->inputs[2]);
-    uint32_t rm = a->rounding_mode;
-    if (in->dtype != TOSAC_DT_I32 || out->dtype != TOSAC_DT_I8 || !same_shape(in, out) ||
-        !a->scale32 || a->input_unsigned || a->output_unsigned ||
-        (rm != TOSA_ROUND_SINGLE && rm != TOSA_ROUND_INEXACT && rm != TOSA_ROUND_DOUBLE))
-        return 0;
-    if (!const_scalar(ab, o->inputs[3], TOSAC_DT_I32) || !const_scalar(ab, o->inputs[4], TOSAC_DT_I8) ||
-        *(const int32_t *)rt_accel_tensor(ab, o->inputs[3])->data != 0)
-        return 0;
-    int64_t nc = a->per_channel ? C : 1;
-    if (!rt_accel_is_const(ab, o->inputs[1]) || !rt_accel_is_const(ab, o->inputs[2]) ||
-        mul->dtype != TOSAC_DT_I32 || sh->dtype != TOSAC_DT_I8 || mul->rank != 1 ||
-        sh->rank != 1 || mul->shape[0] != nc || sh->shape[0] != nc || !mul->data || !sh->data)
+    /* The RESCALE (+CLAMP) is matched as for conv/matmul (one matcher); what is kept here is
+     * the per-channel layout of the depthwise/transpose-conv epilogues. */
+    rt_accel_requant rq;
+    if (C < 1 || !rt_accel_match_requant(ab, op, acc, C, &rq))
         return 0;
     if (bias->dtype != TOSAC_DT_I32 || bias->rank != 1 || !bias->data ||
         (bias->shape[0] != C && bias->shape[0] != 1))
         return 0;
-    int32_t lo = -128, hi = 127;
-    int clamp = -1;
-    if (match_clamp(ab, rs, o->outputs[0], &clamp, &lo, &hi) == 0)
-        clamp = -1;
     size_t n = (size_t)C;
     int32_t *b32 = rt_accel_alloc(ab, 3 * n * sizeof(int32_t));
     int64_t *b64 = rt_accel_alloc(ab, 5 * n * sizeof(int64_t));
@@ -84,15 +38,12 @@ int q8_tail_match(rt_accel_block *ab, int op, int acc, int C, const tosac_tensor
     q->shift = b64 + 3 * n;
     q->sub = b64 + 4 * n;
     q->check = q->dbl = 0;
-    const int32_t *bv = bias->data, *mv = mul->data;
-    const int8_t *sv = sh->data;
+    const int32_t *bv = bias->data;
     for (int c = 0; c < C; c++) {
-        int k = a->per_channel ? c : 0;
-        int32_t m = mv[k];
-        int s = sv[k];
-        if (m < 0 || s < 2 || s > 62)
-            return 0; /* apply_scale_32's REQUIREs: the reference reports them */
-        bool d = rm == TOSA_ROUND_DOUBLE && s > 31;
+        int k = rq.n > 1 ? c : 0;
+        int32_t m = rq.mult[k];
+        int s = rq.shift[k]; /* in [2, 62], m >= 0: checked by the matcher */
+        bool d = rq.double_round && s > 31;
         ((int32_t *)q->bias)[c] = bv[bias->shape[0] == 1 ? 0 : c];
         ((int32_t *)q->vlo)[c] = s >= 32 ? INT32_MIN : -(int32_t)((int64_t)1 << (s - 1));
         ((int32_t *)q->vhi)[c] = s >= 32 ? INT32_MAX : (int32_t)(((int64_t)1 << (s - 1)) - 1);
@@ -120,13 +71,13 @@ int q8_tail_match(rt_accel_block *ab, int op, int acc, int C, const tosac_tensor
     }
     q->eo = eo;
     q->eo_stride = (int)n16;
-    q->ozp = *(const int8_t *)rt_accel_tensor(ab, o->inputs[4])->data;
-    q->lo = lo;
-    q->hi = hi;
-    t->ops[0] = rs;
-    t->ops[1] = clamp;
-    t->n_ops = clamp >= 0 ? 2 : 1;
-    t->final = clamp >= 0 ? ab->b->ops[clamp].outputs[0] : o->outputs[0];
+    q->ozp = rq.out_zp;
+    q->lo = rq.lo;
+    q->hi = rq.hi;
+    t->ops[0] = rq.ops[0];
+    t->ops[1] = rq.n_ops > 1 ? rq.ops[1] : -1;
+    t->n_ops = rq.n_ops;
+    t->final = rq.final;
     return 1;
 }
 
