@@ -87,6 +87,43 @@ static inline void at_io(at_graph *t, const int *in, int n_in, const int *out, i
     assert_int_equal(tosa_block_set_io(t->b, in, n_in, out, n_out, &err), TOSAC_OK);
 }
 
+/* The tail the a16w8 families fuse after an int48 accumulator acc of the given shape: a
+ * RESCALE (scale16, SINGLE_ROUND) to int8 (output zero point ozp8) or int16, multipliers
+ * random in [0, 2^15], shifts in shift_lo .. shift_lo + 3 (nc of each: per channel or 1),
+ * then, when clamp, a CLAMP to [lo, hi]. Returns the tail's last tensor. */
+static inline int at_i48_tail(at_graph *t, int acc, int rank, const int64_t *shape, int nc,
+                              bool per_channel, int shift_lo, bool out8, int ozp8, bool clamp,
+                              int16_t lo, int16_t hi)
+{
+    int64_t *mul = calloc((size_t)nc, sizeof *mul), *sh = calloc((size_t)nc, sizeof *sh);
+    for (int i = 0; i < nc; i++) {
+        mul[i] = tu_below(INT16_MAX + 1);
+        sh[i] = shift_lo + (int)tu_below(4);
+    }
+    tosac_dtype odt = out8 ? TOSAC_DT_I8 : TOSAC_DT_I16;
+    int q = at_tensor(t, odt, rank, shape, NULL);
+    int rin[5] = {acc, at_const(t, TOSAC_DT_I16, nc, mul), at_const(t, TOSAC_DT_I8, nc, sh),
+                  at_scalar(t, TOSAC_DT_I48, 0), at_scalar(t, odt, out8 ? ozp8 : 0)};
+    free(mul);
+    free(sh);
+    tosa_attr r;
+    memset(&r, 0, sizeof r);
+    r.scale32 = false;
+    r.per_channel = per_channel;
+    r.rounding_mode = TOSA_ROUND_SINGLE;
+    at_op(t, TOSA_OP_RESCALE, &r, rin, 5, q);
+    if (!clamp)
+        return q;
+    int y = at_tensor(t, odt, rank, shape, NULL);
+    tosa_attr c;
+    memset(&c, 0, sizeof c);
+    memcpy(c.min_val, &lo, 2);
+    memcpy(c.max_val, &hi, 2);
+    c.n_min_val = c.n_max_val = out8 ? 1 : 2;
+    at_op(t, TOSA_OP_CLAMP, &c, &q, 1, y);
+    return y;
+}
+
 /* A tensor of the given type filled with tu_rand bytes (then clipped to [lo, hi] for
  * integers when lo < hi); owned: free with tosac_tensor_free. */
 static inline void at_random(tosac_tensor *x, tosac_dtype dt, int rank, const int64_t *shape,

@@ -74,33 +74,9 @@ static int run_case(const conv_case *k)
     }
     at_op(&t, k->dw ? TOSA_OP_DEPTHWISE_CONV2D : k->tr ? TOSA_OP_TRANSPOSE_CONV2D : TOSA_OP_CONV2D,
           &a, cin, 5, acc);
-    int nc = k->per_channel ? (int)OC : 1;
-    int64_t *mul = calloc((size_t)nc, sizeof *mul), *sh = calloc((size_t)nc, sizeof *sh);
-    for (int i = 0; i < nc; i++) {
-        mul[i] = tu_below(INT16_MAX + 1);
-        sh[i] = k->shift_lo + (int)tu_below(4);
-    }
-    tosac_dtype odt = k->out8 ? TOSAC_DT_I8 : TOSAC_DT_I16;
-    int q = at_tensor(&t, odt, 4, oshape, NULL);
-    int rin[5] = {acc, at_const(&t, TOSAC_DT_I16, nc, mul), at_const(&t, TOSAC_DT_I8, nc, sh),
-                  at_scalar(&t, TOSAC_DT_I48, 0), at_scalar(&t, odt, k->out8 ? -7 : 0)};
-    tosa_attr r;
-    memset(&r, 0, sizeof r);
-    r.scale32 = false;
-    r.per_channel = k->per_channel;
-    r.rounding_mode = TOSA_ROUND_SINGLE;
-    at_op(&t, TOSA_OP_RESCALE, &r, rin, 5, q);
-    int y = q;
-    if (k->clamp) {
-        y = at_tensor(&t, odt, 4, oshape, NULL);
-        tosa_attr c;
-        memset(&c, 0, sizeof c);
-        int16_t lo = k->out8 ? -100 : -3000, hi = k->out8 ? 90 : 20000;
-        memcpy(c.min_val, &lo, 2);
-        memcpy(c.max_val, &hi, 2);
-        c.n_min_val = c.n_max_val = k->out8 ? 1 : 2;
-        at_op(&t, TOSA_OP_CLAMP, &c, &q, 1, y);
-    }
+    int y = at_i48_tail(&t, acc, 4, oshape, k->per_channel ? (int)OC : 1, k->per_channel,
+                        k->shift_lo, k->out8, -7, k->clamp, k->out8 ? -100 : -3000,
+                        k->out8 ? 90 : 20000);
     int outs[2] = {y, acc};
     at_io(&t, &x, 1, outs, k->acc_out ? 2 : 1);
     tosac_tensor in;
@@ -114,8 +90,6 @@ static int run_case(const conv_case *k)
     tosac_tensor_free(&in);
     tosac_tensor_free(&wt);
     tosac_tensor_free(&bt);
-    free(mul);
-    free(sh);
     at_free(&t);
     return ok;
 }

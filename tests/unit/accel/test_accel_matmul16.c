@@ -40,33 +40,9 @@ static int run_case(const mm_case *k)
     int mm_in[4] = {x, b, at_scalar(&t, TOSAC_DT_I16, k->azp), at_scalar(&t, TOSAC_DT_I16, 0)};
     int acc = at_tensor(&t, TOSAC_DT_I48, 3, os, NULL);
     at_op(&t, TOSA_OP_MATMUL, NULL, mm_in, 4, acc);
-    int nc = k->per_channel ? (int)k->W : 1;
-    int64_t *mul = calloc((size_t)nc, sizeof *mul), *sh = calloc((size_t)nc, sizeof *sh);
-    for (int i = 0; i < nc; i++) {
-        mul[i] = tu_below(INT16_MAX + 1);
-        sh[i] = k->shift_lo + (int)tu_below(4);
-    }
-    tosac_dtype odt = k->out8 ? TOSAC_DT_I8 : TOSAC_DT_I16;
-    int q = at_tensor(&t, odt, 3, os, NULL);
-    int rin[5] = {acc, at_const(&t, TOSAC_DT_I16, nc, mul), at_const(&t, TOSAC_DT_I8, nc, sh),
-                  at_scalar(&t, TOSAC_DT_I48, 0), at_scalar(&t, odt, k->out8 ? 5 : 0)};
-    tosa_attr r;
-    memset(&r, 0, sizeof r);
-    r.scale32 = false;
-    r.per_channel = k->per_channel;
-    r.rounding_mode = TOSA_ROUND_SINGLE;
-    at_op(&t, TOSA_OP_RESCALE, &r, rin, 5, q);
-    int y = q;
-    if (k->clamp) {
-        y = at_tensor(&t, odt, 3, os, NULL);
-        tosa_attr c;
-        memset(&c, 0, sizeof c);
-        int16_t lo = k->out8 ? -90 : -20000, hi = k->out8 ? 100 : 3000;
-        memcpy(c.min_val, &lo, 2);
-        memcpy(c.max_val, &hi, 2);
-        c.n_min_val = c.n_max_val = k->out8 ? 1 : 2;
-        at_op(&t, TOSA_OP_CLAMP, &c, &q, 1, y);
-    }
+    int y = at_i48_tail(&t, acc, 3, os, k->per_channel ? (int)k->W : 1, k->per_channel,
+                        k->shift_lo, k->out8, 5, k->clamp, k->out8 ? -90 : -20000,
+                        k->out8 ? 100 : 3000);
     int ins[2] = {x, b}, outs[2] = {y, acc};
     at_io(&t, ins, k->dyn_b ? 2 : 1, outs, k->acc_out ? 2 : 1);
     tosac_tensor inputs[2] = {a_in, b_in};
@@ -78,8 +54,6 @@ static int run_case(const mm_case *k)
     int ok = at_check(&t, inputs, k->dyn_b ? 2 : 1, installed, nops);
     tosac_tensor_free(&a_in);
     tosac_tensor_free(&b_in);
-    free(mul);
-    free(sh);
     at_free(&t);
     return ok;
 }
