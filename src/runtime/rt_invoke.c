@@ -153,9 +153,30 @@ static tosac_code env_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_i
     return rc;
 }
 
-/* prepared: NULL, nothing is kept across invokes (the ops pack constant weights per run) */
+/* The node's block in the prepared region (sized at compile time by the measuring run):
+ * handed out fresh on its first request, the same block (untouched) on every later one. A
+ * request of another size (a shape from the data) gets a new block while the region has
+ * room, else none: the op then works per run, as with a program without the region. */
+static void *env_prepared(cpu_ctx *c, size_t bytes, int *fresh)
+{
+    rt_exec *x = c->exec;
+    rt_gview *G = x->G;
+    if (G->pbytes[x->node] == bytes)
+        return G->pblk[x->node];
+    void *p = tosac_arena_alloc(&x->rt->prepd, align16(bytes), 16);
+    if (!p) {
+        x->rt->prep_misses++;
+        return NULL;
+    }
+    G->pblk[x->node] = p;
+    G->pbytes[x->node] = bytes;
+    x->rt->prep_fills++;
+    *fresh = 1;
+    return p;
+}
+
 static const cpu_env_ops rt_env_ops = {env_out, env_temp, env_release, env_scratch, NULL,
-                                       env_run_sub, NULL};
+                                       env_run_sub, env_prepared};
 
 /* Measuring a Loop whose zero inputs give no iteration: one iteration as the op runs it
  * (iteration number, condition and the carried values in, the body's outputs copied out as
