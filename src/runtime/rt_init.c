@@ -211,6 +211,8 @@ static tosac_code init_ex(const void *program, size_t len, void *arena, size_t a
                   dyn, o, measure_only, &rt, err);
     if (!rc)
         rc = carve_prepared(rt, prep, err);
+    if (!rc && !measure_only) /* read-back check: never invoked, nothing to pack */
+        rc = rt_pack_constants(rt, err);
     if (!rc)
         *out = rt;
     return rc;

@@ -146,6 +146,9 @@ tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int node, tosac_error *err
 /* Installs (fn set, options.reference) or removes the per-operator hook of every delegate
  * of the main graph (tosac_rt_set_observer). */
 void rt_observe_delegates(tosac_rt *rt);
+/* rt_invoke.c: every CPU node's pack step (constant weights into its prepared block), once
+ * the prepared region is laid out (init, and the measuring run before its invoke). */
+tosac_code rt_pack_constants(tosac_rt *rt, tosac_error *err);
 /* rt_invoke.c: runs graph G (a body: with the caller's inputs borrowed). */
 tosac_code rt_run_graph(tosac_rt *rt, rt_gview *G, const tosac_tensor *in, int n_in,
                         tosac_error *err);

@@ -45,6 +45,8 @@ tosac_code rt_measure(const void *program, size_t len, void *arena, size_t arena
     rt->mtop = rest + half;
     rt->mend = rest + 2 * half;
     if (!rc)
+        rc = rt_pack_constants(rt, err);
+    if (!rc)
         rc = tosac_rt_invoke(rt, err); /* on the zeroed inputs */
     sizes->dynamic_bytes = rt->dyn.high;
     sizes->prepared_bytes = rt->prepd.high;

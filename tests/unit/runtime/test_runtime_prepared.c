@@ -1,16 +1,15 @@
 /* The runtime's prepared blocks (issue 9): a float Conv with constant weights in the CPU part
- * packs its weights once, into the region the compiler measured (the RUNTIME record's
- * prepared_bytes), and every later invoke reads them as they are.
+ * packs its weights once, at init (its pack step), into the region the compiler measured (the
+ * RUNTIME record's prepared_bytes), and every invoke reads them as they are.
  *
  * The program: x [1,3,8,8] -> Conv 3x3 (8 filters, pads 1, bias) -> Relu -> Conv 1x1
  * (4 filters) -> y, compiled for TOSA-1.0+INT without quantizing (nothing is delegated: both
  * Convs run on the CPU operators).
  *
- * - test_weights_packed_once: the record asks for prepared blocks; over 5 invokes (new
- *   inputs each time) the runtime hands out exactly 2 fresh blocks (one per Conv), both on the
- *   first invoke, and never refuses a request (no Conv packs per run); the region is then
- *   exactly full, and its bytes after invokes 2..5 are the
- *   bytes after invoke 1; every output is bit-identical to the ONNX CPU executor's
+ * - test_weights_packed_once: the record asks for prepared blocks; init hands out exactly 2
+ *   fresh blocks (one per Conv: packed there, before any invoke) and the region is then
+ *   exactly full; over 5 invokes (new inputs each time) no block is handed out again, no
+ *   request is refused (no Conv packs per run) and the region's bytes stay those of init; every output is bit-identical to the ONNX CPU executor's
  *   (cpu_run_model, same kernels) on the same input; the allocator is not called during any
  *   invoke (the binary wraps malloc, calloc, realloc, aligned_alloc and free).
  * - test_without_region_as_before: the same program with prepared_bytes set to 0 (what an
@@ -210,18 +209,18 @@ static void test_weights_packed_once(void **state)
     loaded l;
     load(prog, len, &l);
     assert_int_equal(l.rt->prepd.size, rr->prepared_bytes);
-    assert_int_equal(l.rt->prep_fills, 0); /* nothing packed before the first invoke */
+    /* packed at init: one block per Conv, the region exactly as measured */
+    assert_int_equal(l.rt->prep_fills, 2);
+    assert_int_equal(l.rt->prepd.used, rr->prepared_bytes);
     static float x[NX], y[NY], want[NY];
     unsigned char *snap = malloc(rr->prepared_bytes);
+    memcpy(snap, l.rt->prepd.base, rr->prepared_bytes);
     for (uint32_t run = 0; run < 5; run++) {
         invoke(l.rt, 100 + run, x, y);
-        assert_int_equal(l.rt->prep_fills, 2); /* one block per Conv, on invoke 1 only */
+        assert_int_equal(l.rt->prep_fills, 2); /* never again */
         assert_int_equal(l.rt->prep_misses, 0); /* and no Conv packed per run */
-        assert_int_equal(l.rt->prepd.used, rr->prepared_bytes); /* measured exactly */
-        if (run == 0)
-            memcpy(snap, l.rt->prepd.base, rr->prepared_bytes);
-        else
-            assert_memory_equal(snap, l.rt->prepd.base, rr->prepared_bytes);
+        assert_int_equal(l.rt->prepd.used, rr->prepared_bytes);
+        assert_memory_equal(snap, l.rt->prepd.base, rr->prepared_bytes);
         reference(x, want);
         assert_memory_equal(y, want, sizeof y);
     }
@@ -242,13 +241,14 @@ static void test_without_region_as_before(void **state)
     load(prog, len, &l);
     assert_int_equal(with.arena_bytes - l.arena_bytes, with.rt->prepd.size);
     static float x[NX], y0[NY], y1[NY];
+    assert_int_equal(l.rt->prep_misses, 2); /* init's pack steps found no region */
     for (uint32_t run = 0; run < 3; run++) {
         invoke(l.rt, 7 + run, x, y0);
         invoke(with.rt, 7 + run, x, y1);
         assert_memory_equal(y0, y1, sizeof y0);
+        assert_int_equal(l.rt->prep_misses, 2 + 2 * (run + 1)); /* each Conv packs per run */
     }
-    assert_int_equal(l.rt->prep_fills, 0); /* per-invoke packing: nothing kept */
-    assert_int_equal(l.rt->prep_misses, 6); /* 2 Convs asked on each of 3 invokes */
+    assert_int_equal(l.rt->prep_fills, 0); /* nothing kept */
     assert_int_equal(with.rt->prep_fills, 2);
     free(l.arena);
     free(with.arena);
