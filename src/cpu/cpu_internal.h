@@ -39,6 +39,8 @@
  *   the first request of a node (or one of another size) gives new memory with *fresh = 1
  *   (contents undefined: the op fills it), later runs the same block with *fresh = 0. NULL
  *   (or an executor without it) means nothing is kept: the op derives the data per run.
+ *   The runtime's blocks come from a region measured at compile time, filled at init by the
+ *   op's pack step (cpu_op_prep.pack) when it has one, else on the first run.
  * The executor sets every field of cpu_ctx except the private ones, calls the op through
  * cpu_invoke (which handles CPU_F16_VIA_F32), and afterwards releases the op's temporaries
  * (on success and failure) and, on failure, its outputs.

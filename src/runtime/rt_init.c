@@ -1,5 +1,6 @@
 /* Arena size, init and the signature accessors. The arena holds, in order: the state (this
- * struct, the IR views, the prepared delegates; bump-allocated once), the planned region (the
+ * struct, the IR views, the prepared delegates, last the CPU nodes' prepared blocks, filled
+ * by their pack steps; bump-allocated once), the planned region (the
  * plan's arena_bytes: every planned value and step scratch at its offset) and the dynamic
  * region (values without a static shape, emptied by each invoke). */
 #include "tosac/limits.h"
