@@ -131,8 +131,9 @@ tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_
                     tosac_error *err);
 /* tosac_rt_init_ex with the main graph's delegates prepared measure-only, as rt_measure
  * does: every check of init and the same state in the same arena, the weights not packed
- * (packing fails exactly where qgemm_pack_ok does, which is asked). Compile's read-back check
- * (tosac_compile_verify); such a runtime must not be invoked. */
+ * (packing fails exactly where qgemm_pack_ok does, which is asked; the CPU nodes' pack steps
+ * do not run). Compile's read-back check (tosac_compile_verify); such a runtime must not be
+ * invoked. */
 tosac_code rt_init_measure_only(const void *program, size_t len, void *arena,
                                 size_t arena_bytes, const tosac_rt_options *o, tosac_rt **out,
                                 tosac_error *err);
