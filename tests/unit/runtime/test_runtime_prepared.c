@@ -26,43 +26,11 @@
 #include <string.h>
 
 #include "cpu/cpu_exec.h"
-#include "runtime/rt_internal.h"
+#include "runtime_testutil.h"
 #include "tosac/compile.h"
 #include "tosac/program.h"
 
-/* ---- allocator calls, counted while `counting` is set ---- */
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t m);
-void *__real_realloc(void *p, size_t n);
-void *__real_aligned_alloc(size_t a, size_t n);
-void __real_free(void *p);
-static int counting;
-static long n_alloc_calls;
-void *__wrap_malloc(size_t n)
-{
-    n_alloc_calls += counting;
-    return __real_malloc(n);
-}
-void *__wrap_calloc(size_t n, size_t m)
-{
-    n_alloc_calls += counting;
-    return __real_calloc(n, m);
-}
-void *__wrap_realloc(void *p, size_t n)
-{
-    n_alloc_calls += counting;
-    return __real_realloc(p, n);
-}
-void *__wrap_aligned_alloc(size_t a, size_t n)
-{
-    n_alloc_calls += counting;
-    return __real_aligned_alloc(a, n);
-}
-void __wrap_free(void *p)
-{
-    n_alloc_calls += counting && p;
-    __real_free(p);
-}
+#include "alloc_count_testutil.h" /* counting, n_alloc_calls */
 
 #define NX (1 * 3 * 8 * 8)
 #define NY (1 * 4 * 8 * 8)
@@ -123,19 +91,6 @@ static void *compiled(size_t *len)
         fail_msg("build: %s", err.msg);
     tosac_program_free(p);
     return bytes;
-}
-
-static rt_runtime_rec *runtime_rec(void *bytes, size_t len)
-{
-    rt_program p;
-    tosac_error err;
-    tosac_error_clear(&err);
-    assert_int_equal(rt_program_load(bytes, len, &p, &err), TOSAC_OK);
-    for (uint32_t s = 0; s < p.n_sections; s++)
-        if (p.sections[s].kind == RT_SEC_RUNTIME)
-            return (rt_runtime_rec *)((unsigned char *)bytes + p.sections[s].offset);
-    fail_msg("no RUNTIME section");
-    return NULL;
 }
 
 /* The ONNX CPU executor's y for input x. */
@@ -203,7 +158,7 @@ static void test_weights_packed_once(void **state)
     (void)state;
     size_t len = 0;
     void *prog = compiled(&len);
-    const rt_runtime_rec *rr = runtime_rec(prog, len);
+    const rt_runtime_rec *rr = tu_runtime_rec(prog, len);
     assert_true(rr->prepared_bytes > 0);
     assert_int_equal(rr->prepared_bytes % 16, 0);
     loaded l;
@@ -236,7 +191,7 @@ static void test_without_region_as_before(void **state)
     void *prog = compiled(&len);
     loaded with;
     load(prog, len, &with);
-    runtime_rec(prog, len)->prepared_bytes = 0; /* an older compiler's record */
+    tu_runtime_rec(prog, len)->prepared_bytes = 0; /* an older compiler's record */
     loaded l;
     load(prog, len, &l);
     assert_int_equal(with.arena_bytes - l.arena_bytes, with.rt->prepd.size);
@@ -260,7 +215,7 @@ static void test_arena_too_small_for_blocks(void **state)
     (void)state;
     size_t len = 0;
     void *prog = compiled(&len);
-    rt_runtime_rec *rr = runtime_rec(prog, len);
+    rt_runtime_rec *rr = tu_runtime_rec(prog, len);
     tosac_error err;
     tosac_error_clear(&err);
     size_t bytes = 0;
