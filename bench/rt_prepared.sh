@@ -22,7 +22,7 @@ while [ $i -lt "$rounds" ]; do
   for v in before after; do
     eval bin=\$$v
     printf '%s round %d: %s\n' "$v" $i \
-        "$("$bin" bench "$tmp/$v.prog" --runs "$runs" --warmup 5 | grep -E 'median_ms|min_ms' | tr '\n' ' ')"
+        "$("$bin" bench "$tmp/$v.prog" --runs "$runs" --warmup 5 | grep -E 'median_ms|min_ms|cpu_ms' | tr '\n' ' ')"
   done
   i=$((i + 1))
 done
