@@ -9,7 +9,8 @@
  *     tosac_rt_invoke(rt, &err);                         // as often as needed
  *     use tosac_rt_output(rt, 0)->data
  *
- * Arena layout: [tosac_rt + prepared state (bump, persistent)] [planned region: every
+ * Arena layout: [tosac_rt + prepared state (bump, persistent; last the constant weights the
+ * CPU operators pack once, at init)] [planned region: every
  * activation and kernel scratch at the offsets the compiler's memory plan gives]
  * [dynamic region: values whose shape is not static, sized at compile time].
  * Errors are a tosac_code with one line in err naming the problem; nothing aborts. */

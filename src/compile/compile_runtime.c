@@ -290,6 +290,7 @@ tosac_code tosac_program_build(tosac_program *p, void **out, size_t *out_len, to
     rr.state_bytes = sz.state_bytes + STATE_SLACK;
     rr.dynamic_bytes = (sz.dynamic_bytes + 15) / 16 * 16;
     rr.thread_scratch = sz.thread_scratch;
+    rr.prepared_bytes = sz.prepared_bytes;
     plan.len = 0;
     if (!rc)
         rc = make_plan(p, &extra, &plan, err);

@@ -49,7 +49,7 @@ static tosac_code conv_prepare(cpu_ctx *c, void *st)
     return rc;
 }
 
-const cpu_op_prep cpu_prep_conv = {conv_prepare, sizeof(cpu_conv_prep)};
+const cpu_op_prep cpu_prep_conv = {conv_prepare, sizeof(cpu_conv_prep), NULL};
 
 tosac_code cpu_geom_forward(cpu_ctx *c, const tosac_tensor *x, const int64_t *kshape,
                             int ceil_mode, cpu_geom *g)

@@ -39,6 +39,8 @@
  *   the first request of a node (or one of another size) gives new memory with *fresh = 1
  *   (contents undefined: the op fills it), later runs the same block with *fresh = 0. NULL
  *   (or an executor without it) means nothing is kept: the op derives the data per run.
+ *   The runtime's blocks come from a region measured at compile time, filled at init by the
+ *   op's pack step (cpu_op_prep.pack) when it has one, else on the first run.
  * The executor sets every field of cpu_ctx except the private ones, calls the op through
  * cpu_invoke (which handles CPU_F16_VIA_F32), and afterwards releases the op's temporaries
  * (on success and failure) and, on failure, its outputs.
@@ -115,9 +117,16 @@ typedef tosac_code (*cpu_op_fn)(cpu_ctx *c);
  * (the compiler's measured state includes it); a call without a kept state (constant
  * folding, measuring) prepares into a local block first (cpu_invoke, cpu_host_call). */
 typedef tosac_code (*cpu_prep_fn)(cpu_ctx *c, void *st);
+/* The pack step (optional): after prepare, before any run, fills the node's prepared blocks
+ * (cpu_prepared) from its constant inputs, with c->prep set and no inputs (constants are
+ * read from c->g, ir_graph_const_value): what eval would pack on its first run, in the block
+ * of the size eval asks for, so eval finds it filled. A node it cannot pack for (no constant,
+ * a shape eval refuses) is left alone (eval reports it). */
+typedef tosac_code (*cpu_pack_fn)(cpu_ctx *c);
 typedef struct cpu_op_prep {
     cpu_prep_fn prepare;
     size_t size;                /* at most CPU_PREP_MAX */
+    cpu_pack_fn pack;           /* NULL: nothing derived from constants before a run */
 } cpu_op_prep;
 #define CPU_PREP_MAX 1024
 
@@ -215,6 +224,8 @@ int cpu_input_is_const(const cpu_ctx *c, int i);
 /* Runs e's prepare step for c's node into st (e->prep->size bytes, zeroed first); a no-op
  * for an operator without one. */
 tosac_code cpu_prepare(cpu_ctx *c, const cpu_op_entry *e, void *st);
+/* Runs e's pack step (c->prep, c->ops and c->exec set); a no-op for an operator without one. */
+tosac_code cpu_prepack(cpu_ctx *c, const cpu_op_entry *e);
 /* Runs e->fn on c (prepared first into a local block when c->prep is NULL), widening f16/bf16 inputs to f32 and narrowing the f32 outputs back when
  * e has CPU_F16_VIA_F32: what every executor calls. */
 tosac_code cpu_invoke(cpu_ctx *c, const cpu_op_entry *e);

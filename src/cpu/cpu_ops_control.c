@@ -41,8 +41,8 @@ static tosac_code loop_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep if_prep = {if_prepare, sizeof(control_prep)};
-static const cpu_op_prep loop_prep = {loop_prepare, sizeof(control_prep)};
+static const cpu_op_prep if_prep = {if_prepare, sizeof(control_prep), NULL};
+static const cpu_op_prep loop_prep = {loop_prepare, sizeof(control_prep), NULL};
 
 static tosac_code op_if(cpu_ctx *c)
 {

@@ -62,6 +62,55 @@ tosac_code cpu_conv_setup(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor 
     return TOSAC_OK;
 }
 
+/* Constant weights are packed for the product once, in the node's prepared block (a tag,
+ * then kern_conv_f32_pack's layout, whose size follows from the weight [M, C/group, k...]
+ * and group alone); NULL: not packed (depthwise, or the executor keeps no block). */
+static const float *packed_weights(cpu_ctx *c, const kern_conv_params *p, const float *w,
+                                   int *tag)
+{
+    size_t np = kern_conv_f32_packed_size(p);
+    int fresh;
+    unsigned char *blk = np ? cpu_prepared(c, 16 + np * sizeof(float), &fresh) : NULL;
+    if (!blk)
+        return NULL;
+    int *have = (int *)blk;
+    if (fresh || *have != kern_conv_f32_pack_tag())
+        *have = kern_conv_f32_pack(p, w, (float *)(blk + 16));
+    *tag = *have;
+    return (const float *)(blk + 16);
+}
+
+/* The pack step: the block op_conv's first run would fill, filled from the constant weight
+ * before any run (the parameters packing reads: channels, filters, group, kernel). */
+static tosac_code conv_pack(cpu_ctx *c)
+{
+    const cpu_conv_prep *pp = c->prep;
+    tosac_tensor w;
+    if (!pp || c->node->n_inputs < 2 || c->node->inputs[1] < 0 ||
+        !ir_graph_const_value(c->g, c->node->inputs[1], &w))
+        return TOSAC_OK;
+    int64_t n = tosac_tensor_numel(&w);
+    if (w.dtype != TOSAC_DT_F32 || w.rank < 3 || w.rank > 5 || n <= 0 || pp->group < 1 ||
+        w.shape[0] % pp->group || w.nbytes != (size_t)n * sizeof(float))
+        return TOSAC_OK; /* eval refuses it, naming what is wrong */
+    /* group divides shape[0]: group * shape[1] <= n, no overflow */
+    kern_conv_params p;
+    memset(&p, 0, sizeof p);
+    p.nsp = w.rank - 2;
+    p.n = 1;
+    p.c = w.shape[1] * pp->group;
+    p.m = w.shape[0];
+    p.group = pp->group;
+    for (int i = 0; i < p.nsp; i++)
+        p.k[i] = w.shape[2 + i];
+    int tag;
+    packed_weights(c, &p, w.data, &tag);
+    return TOSAC_OK;
+}
+
+static tosac_code conv_f32_prepare(cpu_ctx *c, void *st) { return cpu_prep_conv.prepare(c, st); }
+static const cpu_op_prep conv_f32_prep = {conv_f32_prepare, sizeof(cpu_conv_prep), conv_pack};
+
 static tosac_code op_conv(cpu_ctx *c)
 {
     const tosac_tensor *x, *w, *b = cpu_opt(c, 2);
@@ -83,22 +132,8 @@ static tosac_code op_conv(cpu_ctx *c)
     tosac_tensor *y;
     if ((rc = cpu_out_uninit(c, 0, x->dtype, x->rank, ys, &y)))
         return rc;
-    /* constant weights are packed for the product once, in the node's prepared block
-     * (a tag, then the packing) */
-    const float *wp = NULL;
     int tag = 0;
-    size_t np = kern_conv_f32_packed_size(&p);
-    if (np && cpu_input_is_const(c, 1)) {
-        int fresh;
-        unsigned char *blk = cpu_prepared(c, 16 + np * sizeof(float), &fresh);
-        if (blk) {
-            int *have = (int *)blk;
-            if (fresh || *have != kern_conv_f32_pack_tag())
-                *have = kern_conv_f32_pack(&p, w->data, (float *)(blk + 16));
-            wp = (const float *)(blk + 16);
-            tag = *have;
-        }
-    }
+    const float *wp = cpu_input_is_const(c, 1) ? packed_weights(c, &p, w->data, &tag) : NULL;
     float *scratch = cpu_scratch(c, kern_conv_f32_scratch(&p) * sizeof(float));
     if (!scratch)
         return TOSAC_ERR_INTERNAL;
@@ -160,7 +195,7 @@ static tosac_code gemm_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep gemm_prep_op = {gemm_prepare, sizeof(gemm_prep)};
+static const cpu_op_prep gemm_prep_op = {gemm_prepare, sizeof(gemm_prep), NULL};
 
 static tosac_code op_gemm(cpu_ctx *c)
 {
@@ -298,7 +333,7 @@ static tosac_code op_matmul(cpu_ctx *c)
 }
 
 const cpu_op_entry cpu_ops_conv[] = {
-    {"Conv", op_conv, CPU_F16_VIA_F32, &cpu_prep_conv},
+    {"Conv", op_conv, CPU_F16_VIA_F32, &conv_f32_prep},
     {"ConvTranspose", op_conv_transpose, CPU_F16_VIA_F32, &cpu_prep_conv},
     {"Gemm", op_gemm, CPU_F16_VIA_F32, &gemm_prep_op},
     {"MatMul", op_matmul, CPU_F16_VIA_F32, NULL}, /* no attributes */

@@ -41,8 +41,8 @@ static tosac_code roi_align_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep nms_prep = {nms_prepare, sizeof(detect_prep)};
-static const cpu_op_prep roi_align_prep = {roi_align_prepare, sizeof(detect_prep)};
+static const cpu_op_prep nms_prep = {nms_prepare, sizeof(detect_prep), NULL};
+static const cpu_op_prep roi_align_prep = {roi_align_prepare, sizeof(detect_prep), NULL};
 
 static tosac_code op_nms(cpu_ctx *c)
 {

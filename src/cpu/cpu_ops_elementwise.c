@@ -108,8 +108,8 @@ static tosac_code bitshift_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep mod_prep = {mod_prepare, sizeof(binary_prep)};
-static const cpu_op_prep bitshift_prep = {bitshift_prepare, sizeof(binary_prep)};
+static const cpu_op_prep mod_prep = {mod_prepare, sizeof(binary_prep), NULL};
+static const cpu_op_prep bitshift_prep = {bitshift_prepare, sizeof(binary_prep), NULL};
 
 static tosac_code op_mod(cpu_ctx *c) { return binary(c, ((const binary_prep *)c->prep)->op); }
 

@@ -117,8 +117,8 @@ static tosac_code index_prepare(cpu_ctx *c, void *st, int64_t axis_dflt)
 static tosac_code index_prepare0(cpu_ctx *c, void *st) { return index_prepare(c, st, 0); }
 static tosac_code onehot_prepare(cpu_ctx *c, void *st) { return index_prepare(c, st, -1); }
 
-static const cpu_op_prep index_prep0 = {index_prepare0, sizeof(index_prep)};
-static const cpu_op_prep onehot_prep = {onehot_prepare, sizeof(index_prep)};
+static const cpu_op_prep index_prep0 = {index_prepare0, sizeof(index_prep), NULL};
+static const cpu_op_prep onehot_prep = {onehot_prepare, sizeof(index_prep), NULL};
 
 static tosac_code op_scatter_elements(cpu_ctx *c)
 {

@@ -33,7 +33,7 @@ static tosac_code transpose_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep transpose_prep_op = {transpose_prepare, sizeof(transpose_prep)};
+static const cpu_op_prep transpose_prep_op = {transpose_prepare, sizeof(transpose_prep), NULL};
 
 static tosac_code op_transpose(cpu_ctx *c)
 {
@@ -132,7 +132,7 @@ static tosac_code split_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep split_prep_op = {split_prepare, sizeof(split_prep)};
+static const cpu_op_prep split_prep_op = {split_prepare, sizeof(split_prep), NULL};
 
 static tosac_code op_split(cpu_ctx *c)
 {
@@ -226,7 +226,7 @@ static tosac_code slice_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep slice_prep_op = {slice_prepare, sizeof(slice_prep)};
+static const cpu_op_prep slice_prep_op = {slice_prepare, sizeof(slice_prep), NULL};
 
 static tosac_code op_slice(cpu_ctx *c)
 {
@@ -341,7 +341,7 @@ static tosac_code pad_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep pad_prep_op = {pad_prepare, sizeof(pad_prep)};
+static const cpu_op_prep pad_prep_op = {pad_prepare, sizeof(pad_prep), NULL};
 
 static tosac_code op_pad(cpu_ctx *c)
 {
@@ -406,7 +406,7 @@ static tosac_code crop_prep(cpu_ctx *c, void *st)
 {
     return onnxop_crop_axes_parse(c->node, st, c->err);
 }
-static const cpu_op_prep crop_prep_op = {crop_prep, sizeof(onnxop_crop_axes)};
+static const cpu_op_prep crop_prep_op = {crop_prep, sizeof(onnxop_crop_axes), NULL};
 
 static tosac_code op_center_crop_pad(cpu_ctx *c)
 {
@@ -544,9 +544,9 @@ static tosac_code revseq_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep block_prep_op = {block_prepare, sizeof(block_prep)};
-static const cpu_op_prep trilu_prep_op = {trilu_prepare, sizeof(block_prep)};
-static const cpu_op_prep revseq_prep_op = {revseq_prepare, sizeof(block_prep)};
+static const cpu_op_prep block_prep_op = {block_prepare, sizeof(block_prep), NULL};
+static const cpu_op_prep trilu_prep_op = {trilu_prepare, sizeof(block_prep), NULL};
+static const cpu_op_prep revseq_prep_op = {revseq_prepare, sizeof(block_prep), NULL};
 
 /* DepthToSpace / SpaceToDepth as a 6-D transpose of x. */
 static tosac_code depth_space(cpu_ctx *c, int to_space)

@@ -25,7 +25,7 @@ static tosac_code loss_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep loss_prep_op = {loss_prepare, sizeof(loss_prep)};
+static const cpu_op_prep loss_prep_op = {loss_prepare, sizeof(loss_prep), NULL};
 
 /* Shared: x [N, C, d...] of log-probabilities, target [N, d...]; writes output 0. */
 static tosac_code nll(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor *t,

@@ -14,7 +14,7 @@ static tosac_code softmax_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep softmax_prep = {softmax_prepare, sizeof(cpu_axis_prep)};
+static const cpu_op_prep softmax_prep = {softmax_prepare, sizeof(cpu_axis_prep), NULL};
 
 static tosac_code softmax(cpu_ctx *c, kern_softmax_kind kind)
 {
@@ -99,9 +99,9 @@ static tosac_code mvn_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep norm_prep_op = {norm_prepare, sizeof(norm_prep)};
-static const cpu_op_prep lrn_prep_op = {lrn_prepare, sizeof(norm_prep)};
-static const cpu_op_prep mvn_prep_op = {mvn_prepare, sizeof(norm_prep)};
+static const cpu_op_prep norm_prep_op = {norm_prepare, sizeof(norm_prep), NULL};
+static const cpu_op_prep lrn_prep_op = {lrn_prepare, sizeof(norm_prep), NULL};
+static const cpu_op_prep mvn_prep_op = {mvn_prepare, sizeof(norm_prep), NULL};
 
 /* Checks that inputs first..last are f32 vectors of n values. */
 static tosac_code channel_params(cpu_ctx *c, int first, int last, int64_t n)

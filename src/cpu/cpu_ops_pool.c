@@ -30,7 +30,7 @@ static tosac_code pool_prepare(cpu_ctx *c, void *st)
     return rc;
 }
 
-static const cpu_op_prep pool_prep_op = {pool_prepare, sizeof(pool_prep)};
+static const cpu_op_prep pool_prep_op = {pool_prepare, sizeof(pool_prep), NULL};
 
 static tosac_code pool(cpu_ctx *c, kern_pool_kind kind, int global)
 {
@@ -127,7 +127,7 @@ static tosac_code unpool_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep unpool_prep_op = {unpool_prepare, sizeof(unpool_prep)};
+static const cpu_op_prep unpool_prep_op = {unpool_prepare, sizeof(unpool_prep), NULL};
 
 /* MaxUnpool(X, I[, output_shape]): X's values placed at MaxPool's flat indices in a zero
  * output whose spatial size defaults to (in - 1) * stride + kernel - pads. */

@@ -17,7 +17,7 @@ static tosac_code qdq_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep qdq_prep = {qdq_prepare, sizeof(cpu_axis_prep)};
+static const cpu_op_prep qdq_prep = {qdq_prepare, sizeof(cpu_axis_prep), NULL};
 
 /* Scale (and zero point) layout against x: per tensor (1 value) or along axis. */
 static tosac_code qaxis(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor *scale,

@@ -58,7 +58,7 @@ static tosac_code reduce_prepare(cpu_ctx *c, void *st)
     return rc;
 }
 
-static const cpu_op_prep reduce_prep_op = {reduce_prepare, sizeof(reduce_prep)};
+static const cpu_op_prep reduce_prep_op = {reduce_prepare, sizeof(reduce_prep), NULL};
 
 static tosac_code reduce(cpu_ctx *c, kern_reduce_op op)
 {
@@ -153,9 +153,9 @@ static tosac_code cumsum_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep argx_prep_op = {argx_prepare, sizeof(argx_prep)};
-static const cpu_op_prep topk_prep_op = {topk_prepare, sizeof(argx_prep)};
-static const cpu_op_prep cumsum_prep_op = {cumsum_prepare, sizeof(argx_prep)};
+static const cpu_op_prep argx_prep_op = {argx_prepare, sizeof(argx_prep), NULL};
+static const cpu_op_prep topk_prep_op = {topk_prepare, sizeof(argx_prep), NULL};
+static const cpu_op_prep cumsum_prep_op = {cumsum_prepare, sizeof(argx_prep), NULL};
 
 static tosac_code argx(cpu_ctx *c, int is_max)
 {

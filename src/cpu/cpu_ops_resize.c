@@ -76,8 +76,8 @@ static tosac_code resize_prepare(cpu_ctx *c, void *st, int upsample)
 static tosac_code resize_prepare_r(cpu_ctx *c, void *st) { return resize_prepare(c, st, 0); }
 static tosac_code upsample_prepare(cpu_ctx *c, void *st) { return resize_prepare(c, st, 1); }
 
-static const cpu_op_prep resize_prep_op = {resize_prepare_r, sizeof(resize_prep)};
-static const cpu_op_prep upsample_prep_op = {upsample_prepare, sizeof(resize_prep)};
+static const cpu_op_prep resize_prep_op = {resize_prepare_r, sizeof(resize_prep), NULL};
+static const cpu_op_prep upsample_prep_op = {upsample_prepare, sizeof(resize_prep), NULL};
 
 static tosac_code resize(cpu_ctx *c, int upsample)
 {
@@ -186,7 +186,7 @@ static tosac_code grid_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep grid_prep_op = {grid_prepare, sizeof(grid_prep)};
+static const cpu_op_prep grid_prep_op = {grid_prepare, sizeof(grid_prep), NULL};
 
 static tosac_code op_grid_sample(cpu_ctx *c)
 {

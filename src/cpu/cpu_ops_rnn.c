@@ -81,9 +81,9 @@ static tosac_code rnn_prepare_rnn(cpu_ctx *c, void *st) { return rnn_prepare(c, 
 static tosac_code rnn_prepare_gru(cpu_ctx *c, void *st) { return rnn_prepare(c, st, KERN_GRU); }
 static tosac_code rnn_prepare_lstm(cpu_ctx *c, void *st) { return rnn_prepare(c, st, KERN_LSTM); }
 
-static const cpu_op_prep rnn_prep_op = {rnn_prepare_rnn, sizeof(rnn_prep)};
-static const cpu_op_prep gru_prep_op = {rnn_prepare_gru, sizeof(rnn_prep)};
-static const cpu_op_prep lstm_prep_op = {rnn_prepare_lstm, sizeof(rnn_prep)};
+static const cpu_op_prep rnn_prep_op = {rnn_prepare_rnn, sizeof(rnn_prep), NULL};
+static const cpu_op_prep gru_prep_op = {rnn_prepare_gru, sizeof(rnn_prep), NULL};
+static const cpu_op_prep lstm_prep_op = {rnn_prepare_lstm, sizeof(rnn_prep), NULL};
 
 static tosac_code rnn(cpu_ctx *c, kern_rnn_kind kind)
 {

@@ -197,7 +197,7 @@ static tosac_code scan_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep scan_prep_op = {scan_prepare, sizeof(scan_prep)};
+static const cpu_op_prep scan_prep_op = {scan_prepare, sizeof(scan_prep), NULL};
 
 /* List l of n entries (absent: dflt each) into v; axes are normalised against rank[i] when
  * rank is given. */

@@ -43,8 +43,8 @@ static tosac_code value_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep constant_prep = {constant_prepare, sizeof(value_prep)};
-static const cpu_op_prep value_prep_op = {value_prepare, sizeof(value_prep)};
+static const cpu_op_prep constant_prep = {constant_prepare, sizeof(value_prep), NULL};
+static const cpu_op_prep value_prep_op = {value_prepare, sizeof(value_prep), NULL};
 
 static tosac_code op_constant(cpu_ctx *c)
 {
@@ -112,7 +112,7 @@ static tosac_code reshape_prepare(cpu_ctx *c, void *st)
     return rc;
 }
 
-static const cpu_op_prep reshape_prep_op = {reshape_prepare, sizeof(reshape_prep)};
+static const cpu_op_prep reshape_prep_op = {reshape_prepare, sizeof(reshape_prep), NULL};
 
 static tosac_code op_reshape(cpu_ctx *c)
 {
@@ -196,7 +196,7 @@ static tosac_code axes_prepare(cpu_ctx *c, void *st)
     return rc;
 }
 
-static const cpu_op_prep axes_prep_op = {axes_prepare, sizeof(axes_prep)};
+static const cpu_op_prep axes_prep_op = {axes_prepare, sizeof(axes_prep), NULL};
 
 static tosac_code axes_of(cpu_ctx *c, int64_t *axes, int *n)
 {

@@ -43,9 +43,9 @@ static tosac_code stft_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep numeric_prep = {numeric_prepare, sizeof(signal_prep)};
-static const cpu_op_prep dft_prep = {dft_prepare, sizeof(signal_prep)};
-static const cpu_op_prep stft_prep = {stft_prepare, sizeof(signal_prep)};
+static const cpu_op_prep numeric_prep = {numeric_prepare, sizeof(signal_prep), NULL};
+static const cpu_op_prep dft_prep = {dft_prepare, sizeof(signal_prep), NULL};
+static const cpu_op_prep stft_prep = {stft_prepare, sizeof(signal_prep), NULL};
 
 static tosac_code window(cpu_ctx *c, kern_window_kind kind)
 {

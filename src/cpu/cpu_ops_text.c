@@ -57,7 +57,7 @@ static tosac_code tfidf_prepare(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-static const cpu_op_prep tfidf_prep = {tfidf_prepare, sizeof(kern_tfidf_params)};
+static const cpu_op_prep tfidf_prep = {tfidf_prepare, sizeof(kern_tfidf_params), NULL};
 
 static tosac_code op_tfidf(cpu_ctx *c)
 {

@@ -282,7 +282,7 @@ u->det_neg, u->det_pos, y->data);
     return rc;
 }
 
-#define PREP(NAME, FN) static const cpu_op_prep NAME = {FN, sizeof(unary_prep)};
+#define PREP(NAME, FN) static const cpu_op_prep NAME = {FN, sizeof(unary_prep), NULL};
 PREP(leaky_prep, leaky_prepare)
 PREP(elu_prep, elu_prepare)
 PREP(celu_prep, celu_prepare)

@@ -217,8 +217,8 @@ static tosac_code prep_axis1(cpu_ctx *c, void *st)
     return TOSAC_OK;
 }
 
-const cpu_op_prep cpu_prep_axis0 = {prep_axis0, sizeof(cpu_axis_prep)};
-const cpu_op_prep cpu_prep_axis1 = {prep_axis1, sizeof(cpu_axis_prep)};
+const cpu_op_prep cpu_prep_axis0 = {prep_axis0, sizeof(cpu_axis_prep), NULL};
+const cpu_op_prep cpu_prep_axis1 = {prep_axis1, sizeof(cpu_axis_prep), NULL};
 
 tosac_code cpu_prepare(cpu_ctx *c, const cpu_op_entry *e, void *st)
 {
@@ -229,6 +229,11 @@ tosac_code cpu_prepare(cpu_ctx *c, const cpu_op_entry *e, void *st)
                         e->prep->size, CPU_PREP_MAX);
     memset(st, 0, e->prep->size);
     return e->prep->prepare(c, st);
+}
+
+tosac_code cpu_prepack(cpu_ctx *c, const cpu_op_entry *e)
+{
+    return e->prep && e->prep->pack ? e->prep->pack(c) : TOSAC_OK;
 }
 
 static tosac_code invoke_prepared(cpu_ctx *c, const cpu_op_entry *e);

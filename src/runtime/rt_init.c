@@ -1,5 +1,6 @@
 /* Arena size, init and the signature accessors. The arena holds, in order: the state (this
- * struct, the IR views, the prepared delegates; bump-allocated once), the planned region (the
+ * struct, the IR views, the prepared delegates, last the CPU nodes' prepared blocks, filled
+ * by their pack steps; bump-allocated once), the planned region (the
  * plan's arena_bytes: every planned value and step scratch at its offset) and the dynamic
  * region (values without a static shape, emptied by each invoke). */
 #include "tosac/limits.h"
@@ -23,7 +24,8 @@ static const rt_runtime_rec *runtime_rec(const rt_program *p)
 #define RT_MAX_REGION ((uint64_t)TOSAC_LIMIT_RUNTIME_REGION)
 
 tosac_code rt_load(const void *program, size_t len, rt_program *p, size_t *state_bytes,
-                   size_t *dynamic_bytes, size_t *thread_scratch, tosac_error *err)
+                   size_t *dynamic_bytes, size_t *thread_scratch, size_t *prepared,
+                   tosac_error *err)
 {
     if (!program)
         return tosac_fail(err, TOSAC_ERR_INPUT, "no program");
@@ -52,7 +54,13 @@ tosac_code rt_load(const void *program, size_t len, rt_program *p, size_t *state
         return tosac_fail(err, TOSAC_ERR_INPUT, "runtime sizes: a kernel scratch of %llu bytes "
                           "per thread is not 16-aligned or beyond the runtime's limit",
                           (unsigned long long)r->thread_scratch);
-    *state_bytes = (size_t)r->state_bytes;
+    if (r->prepared_bytes % 16 || r->prepared_bytes > RT_MAX_REGION)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "runtime sizes: %llu bytes of prepared blocks "
+                          "are not 16-aligned or beyond the runtime's limit",
+                          (unsigned long long)r->prepared_bytes);
+    /* the prepared blocks are the state's last region (both at most 2^40: no wrap) */
+    *state_bytes = (size_t)(r->state_bytes + r->prepared_bytes);
+    *prepared = (size_t)r->prepared_bytes;
     *dynamic_bytes = (size_t)r->dynamic_bytes;
     *thread_scratch = (size_t)r->thread_scratch;
     return TOSAC_OK;
@@ -81,8 +89,8 @@ tosac_code tosac_rt_arena_size_ex(const void *program, size_t len, const tosac_r
                                   size_t *bytes, tosac_error *err)
 {
     rt_program p;
-    size_t st = 0, dyn = 0, slice = 0;
-    tosac_code rc = rt_load(program, len, &p, &st, &dyn, &slice, err);
+    size_t st = 0, dyn = 0, slice = 0, prep = 0;
+    tosac_code rc = rt_load(program, len, &p, &st, &dyn, &slice, &prep, err);
     if (!rc)
         rc = threads_state(st, slice, accel_threads(o), &st, err);
     if (!rc)
@@ -161,18 +169,30 @@ tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_
     return TOSAC_OK;
 }
 
+/* The prepared blocks' region, after everything init laid out in the state (its size
+ * measured at compile time: a state that does not leave it is a program that lies). */
+static tosac_code carve_prepared(tosac_rt *rt, size_t bytes, tosac_error *err)
+{
+    unsigned char *m = bytes ? tosac_arena_alloc(&rt->state, bytes, 16) : NULL;
+    if (bytes && !m)
+        return tosac_fail(err, TOSAC_ERR_INPUT, "the arena is too small for the CPU operators' "
+                          "prepared blocks (%zu bytes)", bytes);
+    tosac_arena_init(&rt->prepd, m, m ? bytes : 0);
+    return TOSAC_OK;
+}
+
 static tosac_code init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,
                           const tosac_rt_options *o, bool measure_only, tosac_rt **out,
                           tosac_error *err)
 {
     rt_program p;
-    size_t st = 0, dyn = 0, slice = 0, st_n = 0;
+    size_t st = 0, dyn = 0, slice = 0, st_n = 0, prep = 0;
     if (out)
         *out = NULL;
     if (!out || !o || !o->resolve)
         return tosac_fail(err, TOSAC_ERR_INPUT, "tosac_rt_init: no output pointer or no "
                           "operator resolver");
-    tosac_code rc = rt_load(program, len, &p, &st, &dyn, &slice, err);
+    tosac_code rc = rt_load(program, len, &p, &st, &dyn, &slice, &prep, err);
     if (!rc)
         rc = threads_state(st, slice, accel_threads(o), &st_n, err);
     if (rc)
@@ -187,8 +207,16 @@ static tosac_code init_ex(const void *program, size_t len, void *arena, size_t a
     if (arena_bytes >= align16(st_n) + rest)
         st = st_n;
     unsigned char *a = arena;
-    return rt_setup(&p, a, st, a + align16(st), a + align16(st) + align16((size_t)p.plan->arena_bytes),
-                 dyn, o, measure_only, out, err);
+    tosac_rt *rt = NULL;
+    rc = rt_setup(&p, a, st, a + align16(st), a + align16(st) + align16((size_t)p.plan->arena_bytes),
+                  dyn, o, measure_only, &rt, err);
+    if (!rc)
+        rc = carve_prepared(rt, prep, err);
+    if (!rc && !measure_only) /* read-back check: never invoked, nothing to pack */
+        rc = rt_pack_constants(rt, err);
+    if (!rc)
+        *out = rt;
+    return rc;
 }
 
 tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,

@@ -34,6 +34,9 @@ struct rt_gview {
     int *delegate;              /* per node: delegate index, or -1 */
     int *step;                  /* per node: its (first) step in the plan's timeline */
     void **prep;                /* per node: its operator's prepared state (init), or NULL */
+    void **pblk;                /* per node: its prepared block (cpu_prepared: packed constant
+                                 * weights), kept across invokes; NULL: none yet */
+    size_t *pbytes;             /* per node: that block's bytes (0: none) */
     int n_steps;
     tosac_tensor *vals;         /* per tensor: its current value (data NULL: none yet) */
     size_t *cap;                /* per tensor: planned bytes (0: not planned) */
@@ -52,13 +55,15 @@ typedef struct rt_delegate {
  * RT_SECF_OPTIONAL) the compiler writes after measuring (rt_measure): the bytes of the state
  * and of the dynamic region, which with the plan's arena_bytes make the arena. The state holds
  * one slice of the accelerated kernels' scratch; each further thread needs thread_scratch
- * more (tosac_rt_arena_size_ex). */
+ * more (tosac_rt_arena_size_ex). prepared_bytes: the CPU nodes' prepared blocks (constant
+ * weights packed on the first invoke, kept after), a region of the state after everything
+ * init lays out. */
 #define RT_SEC_RUNTIME 8u
 typedef struct rt_runtime_rec {
     uint64_t state_bytes;
     uint64_t dynamic_bytes;
     uint64_t thread_scratch;    /* per thread, 16-aligned; 0: none (or an older compiler) */
-    uint64_t reserved;          /* 0 */
+    uint64_t prepared_bytes;    /* 16-aligned; 0: none (or an older compiler: packed per run) */
 } rt_runtime_rec;
 
 /* Compile-time measurement (rt_measure): what the plan and the arena must hold. */
@@ -66,6 +71,7 @@ typedef struct rt_sizes {
     size_t state_bytes;         /* tosac_rt and every prepared state */
     size_t dynamic_bytes;       /* values without a planned buffer, during one invoke */
     size_t thread_scratch;      /* the accelerated kernels' scratch slice (rt_accel_shared) */
+    size_t prepared_bytes;      /* the CPU nodes' prepared blocks (16-aligned each) */
     uint64_t *scratch;          /* caller's array: per graph, per node, graph-major */
     size_t n_scratch;           /* its length (the sum of the graphs' node counts) */
 } rt_sizes;
@@ -76,6 +82,9 @@ struct tosac_rt {
     unsigned char *planned;     /* the planned region (the plan's arena_bytes) */
     size_t planned_bytes;
     tosac_arena dyn;            /* dynamic region, emptied by every invoke */
+    tosac_arena prepd;          /* the CPU nodes' prepared blocks (a region of the state) */
+    long prep_fills;            /* blocks handed out fresh (each is filled once): tests */
+    long prep_misses;           /* requests the region had no room for (packed per run) */
     int64_t opset;              /* ai.onnx opset of the CPU part */
     rt_gview *graphs;
     int n_graphs;
@@ -95,9 +104,12 @@ struct tosac_rt {
 };
 
 /* Loads the program view, checks the runtime's own sizes record (state_bytes: with one
- * scratch slice; thread_scratch: each further thread's slice; both outputs optional). */
+ * scratch slice and the prepared blocks; thread_scratch: each further thread's slice;
+ * prepared: the prepared blocks' region; the outputs optional: NULL state_bytes skips the
+ * record). */
 tosac_code rt_load(const void *program, size_t len, rt_program *p, size_t *state_bytes,
-                   size_t *dynamic_bytes, size_t *thread_scratch, tosac_error *err);
+                   size_t *dynamic_bytes, size_t *thread_scratch, size_t *prepared,
+                   tosac_error *err);
 
 static inline size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
@@ -119,8 +131,9 @@ tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_
                     tosac_error *err);
 /* tosac_rt_init_ex with the main graph's delegates prepared measure-only, as rt_measure
  * does: every check of init and the same state in the same arena, the weights not packed
- * (packing fails exactly where qgemm_pack_ok does, which is asked). Compile's read-back check
- * (tosac_compile_verify); such a runtime must not be invoked. */
+ * (packing fails exactly where qgemm_pack_ok does, which is asked; the CPU nodes' pack steps
+ * do not run). Compile's read-back check (tosac_compile_verify); such a runtime must not be
+ * invoked. */
 tosac_code rt_init_measure_only(const void *program, size_t len, void *arena,
                                 size_t arena_bytes, const tosac_rt_options *o, tosac_rt **out,
                                 tosac_error *err);
@@ -134,6 +147,9 @@ tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int node, tosac_error *err
 /* Installs (fn set, options.reference) or removes the per-operator hook of every delegate
  * of the main graph (tosac_rt_set_observer). */
 void rt_observe_delegates(tosac_rt *rt);
+/* rt_invoke.c: every CPU node's pack step (constant weights into its prepared block), once
+ * the prepared region is laid out (init, and the measuring run before its invoke). */
+tosac_code rt_pack_constants(tosac_rt *rt, tosac_error *err);
 /* rt_invoke.c: runs graph G (a body: with the caller's inputs borrowed). */
 tosac_code rt_run_graph(tosac_rt *rt, rt_gview *G, const tosac_tensor *in, int n_in,
                         tosac_error *err);

@@ -153,9 +153,61 @@ static tosac_code env_run_sub(cpu_ctx *c, int k, const tosac_tensor *in, int n_i
     return rc;
 }
 
-/* prepared: NULL, nothing is kept across invokes (the ops pack constant weights per run) */
+/* The node's block in the prepared region (sized at compile time by the measuring run):
+ * handed out fresh on its first request, the same block (untouched) on every later one. A
+ * request of another size (a shape from the data) gets a new block while the region has
+ * room, else none: the op then works per run, as with a program without the region. */
+static void *env_prepared(cpu_ctx *c, size_t bytes, int *fresh)
+{
+    rt_exec *x = c->exec;
+    rt_gview *G = x->G;
+    if (G->pbytes[x->node] == bytes)
+        return G->pblk[x->node];
+    void *p = tosac_arena_alloc(&x->rt->prepd, align16(bytes), 16);
+    if (!p) {
+        x->rt->prep_misses++;
+        return NULL;
+    }
+    G->pblk[x->node] = p;
+    G->pbytes[x->node] = bytes;
+    x->rt->prep_fills++;
+    *fresh = 1;
+    return p;
+}
+
 static const cpu_env_ops rt_env_ops = {env_out, env_temp, env_release, env_scratch, NULL,
-                                       env_run_sub, NULL};
+                                       env_run_sub, env_prepared};
+
+/* The CPU operators' pack steps (cpu_prepack: constant Conv weights) for every CPU node of
+ * every graph, into the prepared region, before the first invoke. */
+tosac_code rt_pack_constants(tosac_rt *rt, tosac_error *err)
+{
+    for (int gi = 0; gi < rt->n_graphs; gi++) {
+        rt_gview *G = &rt->graphs[gi];
+        for (int k = 0; k < G->g.n_nodes; k++) {
+            if (G->delegate[k] >= 0 || !G->ops[k])
+                continue;
+            rt_exec x;
+            memset(&x, 0, sizeof x);
+            x.rt = rt;
+            x.G = G;
+            x.node = k;
+            cpu_ctx c;
+            memset(&c, 0, sizeof c);
+            c.g = &G->g;
+            c.node = &G->g.nodes[k];
+            c.opset = rt->opset;
+            c.ops = &rt_env_ops;
+            c.exec = &x;
+            c.prep = G->prep[k];
+            c.err = err;
+            tosac_code rc = cpu_prepack(&c, G->ops[k]);
+            if (rc)
+                return rc;
+        }
+    }
+    return TOSAC_OK;
+}
 
 /* Measuring a Loop whose zero inputs give no iteration: one iteration as the op runs it
  * (iteration number, condition and the carried values in, the body's outputs copied out as

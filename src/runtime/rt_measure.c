@@ -9,7 +9,7 @@ tosac_code rt_measure(const void *program, size_t len, void *arena, size_t arena
                       size_t state_cap, rt_sizes *sizes, tosac_error *err)
 {
     rt_program p;
-    tosac_code rc = rt_load(program, len, &p, NULL, NULL, NULL, err);
+    tosac_code rc = rt_load(program, len, &p, NULL, NULL, NULL, NULL, err);
     if (rc)
         return rc;
     size_t planned = align16((size_t)p.plan->arena_bytes);
@@ -36,12 +36,20 @@ tosac_code rt_measure(const void *program, size_t len, void *arena, size_t arena
                         sizes->n_scratch);
     for (size_t i = 0; i < sizes->n_scratch; i++)
         sizes->scratch[i] = 0;
+    /* the prepared blocks: the rest of the state, what the invoke takes of it is measured */
+    size_t room = rt->state.size - rt->state.used;
+    size_t left = room > 16 ? (room - 16) & ~(size_t)15 : 0;
+    unsigned char *pm = rc ? NULL : tosac_arena_alloc(&rt->state, left, 16);
+    tosac_arena_init(&rt->prepd, pm, left);
     rt->sizes = sizes;
     rt->mtop = rest + half;
     rt->mend = rest + 2 * half;
     if (!rc)
+        rc = rt_pack_constants(rt, err);
+    if (!rc)
         rc = tosac_rt_invoke(rt, err); /* on the zeroed inputs */
     sizes->dynamic_bytes = rt->dyn.high;
+    sizes->prepared_bytes = rt->prepd.high;
     return rc;
 }
 

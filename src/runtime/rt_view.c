@@ -124,8 +124,13 @@ static tosac_code build_nodes(tosac_rt *rt, rt_gview *G, tosac_error *err)
     G->delegate = NEW(rt, int, nn ? nn : 1);
     G->step = NEW(rt, int, nn ? nn : 1);
     G->prep = NEW(rt, void *, nn ? nn : 1);
-    if (!G->g.nodes || !G->ops || !G->delegate || !G->step || !G->prep)
+    G->pblk = NEW(rt, void *, nn ? nn : 1);
+    G->pbytes = NEW(rt, size_t, nn ? nn : 1);
+    if (!G->g.nodes || !G->ops || !G->delegate || !G->step || !G->prep || !G->pblk ||
+        !G->pbytes)
         return oom(err);
+    memset(G->pblk, 0, sizeof(void *) * (size_t)(nn ? nn : 1));
+    memset(G->pbytes, 0, sizeof(size_t) * (size_t)(nn ? nn : 1));
     for (int k = 0; k < nn; k++) {
         const rt_node_rec *r = rt_graph_node(p, (uint32_t)G->index, (uint32_t)k);
         ir_node *n = &G->g.nodes[k];

@@ -36,39 +36,7 @@
 #include "util/fileio.h"
 #include "util/json.h"
 
-/* ---- allocator calls, counted while `counting` is set ---- */
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t m);
-void *__real_realloc(void *p, size_t n);
-void *__real_aligned_alloc(size_t a, size_t n);
-void __real_free(void *p);
-static int counting;
-static long n_alloc_calls;
-void *__wrap_malloc(size_t n)
-{
-    n_alloc_calls += counting;
-    return __real_malloc(n);
-}
-void *__wrap_calloc(size_t n, size_t m)
-{
-    n_alloc_calls += counting;
-    return __real_calloc(n, m);
-}
-void *__wrap_realloc(void *p, size_t n)
-{
-    n_alloc_calls += counting;
-    return __real_realloc(p, n);
-}
-void *__wrap_aligned_alloc(size_t a, size_t n)
-{
-    n_alloc_calls += counting;
-    return __real_aligned_alloc(a, n);
-}
-void __wrap_free(void *p)
-{
-    n_alloc_calls += counting && p;
-    __real_free(p);
-}
+#include "alloc_count_testutil.h" /* counting, n_alloc_calls */
 
 #define REFS "tests/data/runtime_refs"
 

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/rt_internal.h"
+#include "runtime_testutil.h"
 #include "tosac/compile.h"
 #include "util/fileio.h"
 #include "util/threadpool.h"
@@ -104,19 +104,6 @@ static void *compiled(size_t *len)
     return bytes;
 }
 
-static rt_runtime_rec *runtime_rec(void *bytes, size_t len)
-{
-    rt_program p;
-    tosac_error err;
-    tosac_error_clear(&err);
-    assert_int_equal(rt_program_load(bytes, len, &p, &err), TOSAC_OK);
-    for (uint32_t s = 0; s < p.n_sections; s++)
-        if (p.sections[s].kind == RT_SEC_RUNTIME)
-            return (rt_runtime_rec *)((unsigned char *)bytes + p.sections[s].offset);
-    fail_msg("no RUNTIME section");
-    return NULL;
-}
-
 static void nothing(void *pool, int n, tosac_rt_task task, void *ctx)
 {
     (void)pool;
@@ -144,7 +131,7 @@ static void test_arena_size_for_threads(void **state)
     (void)state;
     size_t len = 0;
     void *prog = compiled(&len);
-    rt_runtime_rec *rr = runtime_rec(prog, len);
+    rt_runtime_rec *rr = tu_runtime_rec(prog, len);
     size_t ts = (size_t)rr->thread_scratch; /* the convolution's im2col slice */
     assert_true(ts > 0);
     tosac_error err;
@@ -195,7 +182,7 @@ static void test_threads_from_compiler(void **state)
     (void)state;
     size_t len = 0;
     void *prog = compiled(&len);
-    const rt_runtime_rec *rr = runtime_rec(prog, len);
+    const rt_runtime_rec *rr = tu_runtime_rec(prog, len);
     size_t bytes = 0;
     tosac_error err;
     tosac_error_clear(&err);
@@ -207,7 +194,7 @@ static void test_threads_from_compiler(void **state)
     assert_true(rt->accel.scratch_stride > 0);
     assert_int_equal(rr->thread_scratch, rt->accel.scratch_stride);
     assert_int_equal(rr->thread_scratch % 16, 0);
-    assert_int_equal(rr->reserved, 0);
+    assert_int_equal(rr->prepared_bytes, 0); /* the Conv is delegated: no CPU block */
     free(arena);
     free(prog);
 }
