@@ -1,10 +1,11 @@
-#define _XOPEN_SOURCE 700 /* realpath */
+#define _GNU_SOURCE /* realpath, renameat2 */
 #include "util/fileio.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h> /* AT_FDCWD */
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -54,6 +55,26 @@ tosac_code tosac_read_file(const char *path, void **data, size_t *len, tosac_err
     return TOSAC_OK;
 }
 
+/* rename(tmp, path), as atomic. An existing regular file at path is swapped with tmp
+ * (RENAME_EXCHANGE) and then removed under tmp's name: renamed over a file, ext4
+ * (auto_da_alloc) starts writing the new file back inside rename(), about 10 ms for a 12 MB
+ * program, where compile has no use for it (no fsync either). */
+static int replace_file(const char *tmp, const char *path)
+{
+#ifdef RENAME_EXCHANGE
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+        renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
+        if (unlink(tmp) == 0)
+            return 0;
+        /* not removable (replaced meanwhile by a folder?): swap back, then the plain way */
+        if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) != 0)
+            return -1;
+    }
+#endif
+    return rename(tmp, path);
+}
+
 /* Writes the parts to a fresh "<path>.tmp<pid>" (malloc'd into *tmp_out). */
 static tosac_code write_temp(const char *path, const void *const *parts, const size_t *lens,
                              int nparts, char **tmp_out, tosac_error *err)
@@ -98,7 +119,7 @@ tosac_code tosac_write_file_parts(const char *path, const void *const *parts, co
     tosac_code rc = write_temp(path, parts, lens, nparts, &tmp, err);
     if (rc)
         return rc;
-    if (rename(tmp, path) != 0) {
+    if (replace_file(tmp, path) != 0) {
         const char *why = strerror(errno);
         remove(tmp);
         free(tmp);
@@ -195,7 +216,7 @@ tosac_code tosac_stage_commit(tosac_stage *s, tosac_error *err)
     for (int i = 0; i < s->n; i++) {
         if (rc) {
             remove(s->files[i].tmp);
-        } else if (rename(s->files[i].tmp, s->files[i].path) != 0) {
+        } else if (replace_file(s->files[i].tmp, s->files[i].path) != 0) {
             const char *why = strerror(errno);
             remove(s->files[i].tmp);
             rc = tosac_fail(err, TOSAC_ERR_INPUT, "cannot write '%s': %s",
