@@ -1,6 +1,6 @@
 /* Atomic writing (temp file + rename, or a swap with an existing file): the target holds the
  * new bytes, nothing else is left in the folder, folders and symbolic links at the target are
- * treated as rename(2) treats them; staged files likewise. */
+ * treated as rename(2) treats them; staged files likewise. Whole-file views (mappings). */
 #define _DEFAULT_SOURCE /* symlink */
 #include "testutil.h"
 
@@ -138,6 +138,48 @@ static void test_stage_commit_over_existing(void **state)
     tu_rmtree_free(dir);
 }
 
+/* A view holds the file's bytes (a mapping here); an empty file is a valid empty view; a
+ * folder or a missing file is refused as tosac_read_file refuses it. */
+static void test_view_file(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    const char *p = tu_join(dir, "in.bin");
+    char big[20000];
+    for (size_t i = 0; i < sizeof big; i++)
+        big[i] = (char)(i * 7 + 1);
+    tosac_error err;
+    tosac_error_clear(&err);
+    assert_int_equal(tosac_write_file(p, big, sizeof big, &err), TOSAC_OK);
+    tosac_file_view v;
+    assert_int_equal(tosac_view_file(p, &v, &err), TOSAC_OK);
+    assert_int_equal(v.len, sizeof big);
+    assert_true(v.mapped);
+    assert_null(v.owned);
+    assert_memory_equal(v.data, big, sizeof big);
+    tosac_view_release(&v);
+    assert_null(v.data);
+    assert_int_equal(v.len, 0);
+    tosac_view_release(NULL);
+
+    assert_int_equal(tosac_write_file(p, "", 0, &err), TOSAC_OK);
+    assert_int_equal(tosac_view_file(p, &v, &err), TOSAC_OK);
+    assert_int_equal(v.len, 0);
+    assert_non_null(v.data);
+    assert_false(v.mapped);
+    tosac_view_release(&v);
+
+    tosac_error_clear(&err);
+    assert_int_equal(tosac_view_file(dir, &v, &err), TOSAC_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "is not a regular file"));
+    assert_null(v.data);
+    tosac_error_clear(&err);
+    assert_int_equal(tosac_view_file(tu_join(dir, "missing"), &v, &err), TOSAC_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "cannot open"));
+    assert_null(v.data);
+    tu_rmtree_free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,6 +187,7 @@ int main(void)
         cmocka_unit_test(test_write_over_folder_fails),
         cmocka_unit_test(test_write_over_symlink_replaces_the_link),
         cmocka_unit_test(test_stage_commit_over_existing),
+        cmocka_unit_test(test_view_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
