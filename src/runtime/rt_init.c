@@ -131,8 +131,8 @@ static tosac_code bind_signature(tosac_rt *rt, tosac_error *err)
 
 tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_cap,
                         unsigned char *planned, unsigned char *dyn, size_t dyn_bytes,
-                        const tosac_rt_options *o, bool measuring, tosac_rt **out,
-                        tosac_error *err)
+                        const tosac_rt_options *o, bool measuring,
+                        const tosac_allocator *index_alloc, tosac_rt **out, tosac_error *err)
 {
     tosac_arena st;
     tosac_arena_init(&st, state_mem, state_cap);
@@ -152,7 +152,7 @@ tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_
     rt->accel.measure_only = measuring;
     tosac_code rc = rt_build_graphs(rt, o, err);
     if (!rc)
-        rc = rt_prepare_delegates(rt, err);
+        rc = rt_prepare_delegates(rt, index_alloc, err);
     if (!rc)
         rc = bind_signature(rt, err);
     if (rc)
@@ -162,8 +162,8 @@ tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_
 }
 
 static tosac_code init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,
-                          const tosac_rt_options *o, bool measure_only, tosac_rt **out,
-                          tosac_error *err)
+                          const tosac_rt_options *o, bool measure_only,
+                          const tosac_allocator *index_alloc, tosac_rt **out, tosac_error *err)
 {
     rt_program p;
     size_t st = 0, dyn = 0, slice = 0, st_n = 0;
@@ -188,20 +188,21 @@ static tosac_code init_ex(const void *program, size_t len, void *arena, size_t a
         st = st_n;
     unsigned char *a = arena;
     return rt_setup(&p, a, st, a + align16(st), a + align16(st) + align16((size_t)p.plan->arena_bytes),
-                 dyn, o, measure_only, out, err);
+                 dyn, o, measure_only, index_alloc, out, err);
 }
 
 tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,
                             const tosac_rt_options *o, tosac_rt **out, tosac_error *err)
 {
-    return init_ex(program, len, arena, arena_bytes, o, false, out, err);
+    return init_ex(program, len, arena, arena_bytes, o, false, NULL, out, err);
 }
 
 tosac_code rt_init_measure_only(const void *program, size_t len, void *arena,
-                                size_t arena_bytes, const tosac_rt_options *o, tosac_rt **out,
+                                size_t arena_bytes, const tosac_rt_options *o,
+                                const tosac_allocator *index_alloc, tosac_rt **out,
                                 tosac_error *err)
 {
-    return init_ex(program, len, arena, arena_bytes, o, true, out, err);
+    return init_ex(program, len, arena, arena_bytes, o, true, index_alloc, out, err);
 }
 
 int tosac_rt_n_inputs(const tosac_rt *rt) { return (int)rt->prog.n_inputs; }
