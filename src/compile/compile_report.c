@@ -14,6 +14,7 @@
 
 #include "compile/compile_json.h"
 #include "tosac/compile.h"
+#include "util/hash.h"
 
 static const char *name_of(const ir_node *n)
 {
@@ -35,14 +36,6 @@ static const char *node_name(const void *g, int k)
     return name_of(&((const ir_graph *)g)->nodes[k]);
 }
 
-static size_t hash_name(const char *s)
-{
-    size_t h = 1469598103934665603u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
-}
-
 static bool by_name_init(by_name *b, const char *(*name)(const void *, int), const void *items,
                          int n)
 {
@@ -57,7 +50,7 @@ static bool by_name_init(by_name *b, const char *(*name)(const void *, int), con
         return false;
     for (int k = n - 1; k >= 0; k--) { /* from the end: each new first is the smallest */
         const char *nm = name(items, k);
-        size_t h = hash_name(nm) & (b->cap - 1);
+        size_t h = tosac_hash_str(nm) & (b->cap - 1);
         while (b->slot[h] && strcmp(name(items, b->slot[h] - 1), nm) != 0)
             h = (h + 1) & (b->cap - 1);
         b->next[k] = b->slot[h] - 1;
@@ -75,7 +68,7 @@ static void by_name_free(by_name *b)
 /* The first item named name, -1 if none; then b->next[k] until -1. */
 static int by_name_first(const by_name *b, const char *name)
 {
-    for (size_t h = hash_name(name) & (b->cap - 1); b->slot[h]; h = (h + 1) & (b->cap - 1))
+    for (size_t h = tosac_hash_str(name) & (b->cap - 1); b->slot[h]; h = (h + 1) & (b->cap - 1))
         if (strcmp(b->name(b->items, b->slot[h] - 1), name) == 0)
             return b->slot[h] - 1;
     return -1;

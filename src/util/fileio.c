@@ -22,37 +22,59 @@ const char *tosac_msg_path(const char *path, char *buf)
     return buf;
 }
 
+/* path opened read-only: a regular file of at most TOSAC_MAX_FILE_BYTES (*n bytes); -1 with
+ * err set otherwise. */
+static int open_regular(const char *path, size_t *n, tosac_error *err)
+{
+    char mp[TOSAC_MSG_PATH];
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        const char *why = strerror(errno);
+        tosac_fail(err, TOSAC_ERR_INPUT, "cannot open '%s': %s", tosac_msg_path(path, mp), why);
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        tosac_fail(err, TOSAC_ERR_INPUT, "'%s' is not a regular file", tosac_msg_path(path, mp));
+        return -1;
+    }
+    if ((unsigned long long)st.st_size > TOSAC_MAX_FILE_BYTES) {
+        close(fd);
+        tosac_fail(err, TOSAC_ERR_INPUT, "'%s' is too large", tosac_msg_path(path, mp));
+        return -1;
+    }
+    *n = (size_t)st.st_size;
+    return fd;
+}
+
 tosac_code tosac_read_file(const char *path, void **data, size_t *len, tosac_error *err)
 {
     char mp[TOSAC_MSG_PATH];
+    size_t n;
     *data = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        const char *why = strerror(errno);
-        return tosac_fail(err, TOSAC_ERR_INPUT, "cannot open '%s': %s", tosac_msg_path(path, mp), why);
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return tosac_fail(err, TOSAC_ERR_INPUT, "'%s' is not a regular file", tosac_msg_path(path, mp));
-    }
-    if ((unsigned long long)st.st_size > TOSAC_MAX_FILE_BYTES) {
-        fclose(f);
-        return tosac_fail(err, TOSAC_ERR_INPUT, "'%s' is too large", tosac_msg_path(path, mp));
-    }
-    size_t n = (size_t)st.st_size;
+    int fd = open_regular(path, &n, err);
+    if (fd < 0)
+        return TOSAC_ERR_INPUT; /* open_regular failed */
     char *buf = malloc(n + 1);
     if (!buf) {
-        fclose(f);
+        close(fd);
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory reading '%s'", tosac_msg_path(path, mp));
     }
-    if (n && fread(buf, 1, n, f) != n) {
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got);
+        if (r > 0)
+            got += (size_t)r;
+        else if (r == 0 || errno != EINTR)
+            break;
+    }
+    close(fd);
+    if (got != n) {
         free(buf);
-        fclose(f);
         return tosac_fail(err, TOSAC_ERR_INPUT, "cannot read '%s'", tosac_msg_path(path, mp));
     }
-    fclose(f);
     buf[n] = '\0';
     *data = buf;
     *len = n;
@@ -63,22 +85,10 @@ tosac_code tosac_view_file(const char *path, tosac_file_view *v, tosac_error *er
 {
     memset(v, 0, sizeof *v);
 #if defined(__unix__) || defined(__APPLE__)
-    char mp[TOSAC_MSG_PATH];
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) {
-        const char *why = strerror(errno);
-        return tosac_fail(err, TOSAC_ERR_INPUT, "cannot open '%s': %s", tosac_msg_path(path, mp), why);
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return tosac_fail(err, TOSAC_ERR_INPUT, "'%s' is not a regular file", tosac_msg_path(path, mp));
-    }
-    if ((unsigned long long)st.st_size > TOSAC_MAX_FILE_BYTES) {
-        close(fd);
-        return tosac_fail(err, TOSAC_ERR_INPUT, "'%s' is too large", tosac_msg_path(path, mp));
-    }
-    size_t n = (size_t)st.st_size;
+    size_t n;
+    int fd = open_regular(path, &n, err);
+    if (fd < 0)
+        return TOSAC_ERR_INPUT; /* open_regular failed */
     if (n == 0) { /* mmap refuses a length of 0 */
         close(fd);
         v->data = "";
