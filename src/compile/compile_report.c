@@ -14,31 +14,33 @@
 
 #include "compile/compile_json.h"
 #include "tosac/compile.h"
+#include "util/hash.h"
 
 static const char *name_of(const ir_node *n)
 {
     return n->name ? n->name : "";
 }
 
-/* The nodes (k < n) of each name in increasing order: a hash of names to the first one and a
- * chain to the next (a scan of every node per model node made the report quadratic). */
+/* The items (k < n) of each name in increasing order: a hash of names to the first one and a
+ * chain to the next (a scan of every node per model node made the report quadratic). The
+ * items are the graph's nodes, or the model's QuantizeLinear outputs (write_quantized). */
 typedef struct by_name {
-    const ir_graph *g;
-    int *slot, *next; /* slot: first node + 1, 0 empty */
+    const char *(*name)(const void *items, int k); /* never NULL */
+    const void *items;
+    int *slot, *next; /* slot: first item + 1, 0 empty */
     size_t cap;
 } by_name;
 
-static size_t hash_name(const char *s)
+static const char *node_name(const void *g, int k)
 {
-    size_t h = 1469598103934665603u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
+    return name_of(&((const ir_graph *)g)->nodes[k]);
 }
 
-static bool by_name_init(by_name *b, const ir_graph *g, int n)
+static bool by_name_init(by_name *b, const char *(*name)(const void *, int), const void *items,
+                         int n)
 {
-    b->g = g;
+    b->name = name;
+    b->items = items;
     b->cap = 64;
     while (b->cap < (size_t)n * 2 + 2)
         b->cap *= 2;
@@ -47,9 +49,9 @@ static bool by_name_init(by_name *b, const ir_graph *g, int n)
     if (!b->slot || !b->next)
         return false;
     for (int k = n - 1; k >= 0; k--) { /* from the end: each new first is the smallest */
-        const char *nm = name_of(&g->nodes[k]);
-        size_t h = hash_name(nm) & (b->cap - 1);
-        while (b->slot[h] && strcmp(name_of(&g->nodes[b->slot[h] - 1]), nm) != 0)
+        const char *nm = name(items, k);
+        size_t h = tosac_hash_str(nm) & (b->cap - 1);
+        while (b->slot[h] && strcmp(name(items, b->slot[h] - 1), nm) != 0)
             h = (h + 1) & (b->cap - 1);
         b->next[k] = b->slot[h] - 1;
         b->slot[h] = k + 1;
@@ -63,11 +65,11 @@ static void by_name_free(by_name *b)
     free(b->next);
 }
 
-/* The first node named name, -1 if none; then b->next[k] until -1. */
+/* The first item named name, -1 if none; then b->next[k] until -1. */
 static int by_name_first(const by_name *b, const char *name)
 {
-    for (size_t h = hash_name(name) & (b->cap - 1); b->slot[h]; h = (h + 1) & (b->cap - 1))
-        if (strcmp(name_of(&b->g->nodes[b->slot[h] - 1]), name) == 0)
+    for (size_t h = tosac_hash_str(name) & (b->cap - 1); b->slot[h]; h = (h + 1) & (b->cap - 1))
+        if (strcmp(b->name(b->items, b->slot[h] - 1), name) == 0)
             return b->slot[h] - 1;
     return -1;
 }
@@ -209,9 +211,21 @@ static bool per_tensor_int(const ir_tensor *t)
  * Relu/Clip folded after an op (pass_fold_qdq) leaves the op's result quantized at the
  * activation's parameters: listed as an alias of the activation's value, which it equals when
  * the lowering drops the CLAMP as a no-op (its bounds the whole integer range). */
-static void write_quantized(tosac_json_writer *w, const compile_orig_node *orig, int n_orig,
+static const char *q_int_name(const void *orig, int i)
+{
+    const char *q = ((const compile_orig_node *)orig)[i].q_int;
+    return q ? q : "";
+}
+
+/* false when out of memory */
+static bool write_quantized(tosac_json_writer *w, const compile_orig_node *orig, int n_orig,
                             const ir_graph *g)
 {
+    by_name bq = {0};
+    if (!by_name_init(&bq, q_int_name, orig, n_orig)) {
+        by_name_free(&bq);
+        return false;
+    }
     tosac_json_key(w, "quantized_tensors");
     tosac_json_begin_array(w);
     for (int i = 0; i < n_orig; i++) {
@@ -227,11 +241,13 @@ static void write_quantized(tosac_json_writer *w, const compile_orig_node *orig,
         const ir_tensor *x = &g->tensors[n->inputs[0]], *y = &g->tensors[n->outputs[0]];
         if (!per_tensor_int(x) || !per_tensor_int(y))
             continue;
-        for (int i = 0; i < n_orig; i++)
-            if (orig[i].q_int && strcmp(orig[i].q_int, y->name) == 0)
+        for (int i = by_name_first(&bq, y->name); i >= 0; i = bq.next[i])
+            if (orig[i].q_int)
                 write_quant_entry(w, x, x->name, orig[i].q_float, true);
     }
     tosac_json_end_array(w);
+    by_name_free(&bq);
+    return true;
 }
 
 char *compile_report(const tosa_spec *spec, const compile_orig_node *orig, int n_orig,
@@ -243,7 +259,7 @@ char *compile_report(const tosa_spec *spec, const compile_orig_node *orig, int n
     tosa_spec_to_string(spec, spec_s, sizeof spec_s);
     unsigned char *claimed = calloc((size_t)g->n_nodes + 1, 1);
     by_name bn = {0};
-    if (!claimed || !by_name_init(&bn, g, g->n_nodes < plan->n_nodes ? g->n_nodes
+    if (!claimed || !by_name_init(&bn, node_name, g, g->n_nodes < plan->n_nodes ? g->n_nodes
                                                                        : plan->n_nodes)) {
         free(claimed);
         by_name_free(&bn);
@@ -273,8 +289,13 @@ char *compile_report(const tosa_spec *spec, const compile_orig_node *orig, int n
     free(claimed);
     by_name_free(&bn);
     tosac_json_end_array(&w);
-    write_quantized(&w, orig, n_orig, g);
+    bool ok = write_quantized(&w, orig, n_orig, g);
     tosac_json_end_object(&w);
     size_t len;
-    return tosac_json_writer_take(&w, &len);
+    char *json = tosac_json_writer_take(&w, &len);
+    if (!ok) {
+        free(json);
+        return NULL;
+    }
+    return json;
 }

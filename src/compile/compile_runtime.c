@@ -10,6 +10,7 @@
 #include "compile/program_internal.h"
 #include "compile/program_bytes.h"
 #include "runtime/rt_internal.h"
+#include "util/alloc.h"
 #include "util/pages.h"
 #include "tosac/compile.h"
 
@@ -245,7 +246,8 @@ static tosac_code measure(const tosac_program *p, const void *bytes, size_t len,
     }
     tosac_error e;
     tosac_error_clear(&e);
-    if (!rc && rt_measure(bytes, len, arena, arena_bytes, MEASURE_STATE_BYTES + 4 * len, sz, &e))
+    if (!rc && rt_measure(bytes, len, arena, arena_bytes, MEASURE_STATE_BYTES + 4 * len,
+                              tosac_libc_allocator(), sz, &e))
         rc = e.code == TOSAC_ERR_UNSUPPORTED /* an operator the runtime lacks: named */
                  ? tosac_fail(err, e.code, "%s", e.msg)
                  : tosac_fail(err, TOSAC_ERR_INTERNAL, "internal error: the compiled program "

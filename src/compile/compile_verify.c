@@ -11,6 +11,7 @@
 #include "compile/program_internal.h"
 #include "lower/validate.h"
 #include "runtime/rt_internal.h"
+#include "util/alloc.h"
 #include "util/pages.h"
 #include "tosac/compile.h"
 #include "tosac/runtime.h"
@@ -50,7 +51,7 @@ static tosac_code load_on_runtime(const void *bytes, size_t len, tosac_error *er
     if (!rc && !(arena = tosac_pages_alloc(need)))
         rc = tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory for an arena of %zu bytes", need);
     if (!rc)
-        rc = rt_init_measure_only(bytes, len, arena, need, &o, &rt, err);
+        rc = rt_init_measure_only(bytes, len, arena, need, &o, tosac_libc_allocator(), &rt, err);
     tosac_pages_free(arena, need);
     return rc;
 }

@@ -12,6 +12,7 @@
 #include "runtime/rt_program.h"
 #include "tosac/compile.h"
 #include "tosac/program.h"
+#include "tosa/tosa_internal.h"
 #include "util/alloc.h"
 #include "util/fileio.h"
 
@@ -882,8 +883,8 @@ static tosac_code read_delegates(const rt_program *v, tosac_program *p, ir_graph
     tosac_code rc = TOSAC_OK;
     for (uint32_t d = 0; !rc && d < v->n_delegates; d++) {
         rt_delegate_view dv = rt_program_delegate(v, d);
-        rc = tosa_graph_read_ex(dv.tosa, dv.tosa_size, tosac_libc_allocator(), flags,
-                                &p->delegates[d], err);
+        rc = tosa_graph_read_indexed(dv.tosa, dv.tosa_size, tosac_libc_allocator(),
+                                     tosac_libc_allocator(), flags, &p->delegates[d], err);
         if (rc)
             return tosac_fail(err, rc, "program: delegate %u: flatbuffer refused", d);
         /* the same metadata compile writes, from the delegate node's graph */

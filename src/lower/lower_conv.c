@@ -122,6 +122,10 @@ static tosac_code geometry(lower_ctx *c, const ir_node *n, const ir_tensor *x, c
 static void relayout(char *dst, const char *src, size_t es, bool dw, int64_t no, int64_t nk,
                      int64_t khw)
 {
+    if (khw == 1) { /* 1x1 kernels: both orders are the same (most of mobilenet_v2's weights) */
+        memcpy(dst, src, (size_t)(no * nk) * es);
+        return;
+    }
     switch (es) {
     case 1: RELAYOUT(uint8_t); break;
     case 2: RELAYOUT(uint16_t); break;

@@ -460,24 +460,24 @@ static tosac_code set_str(char **dst, const char *src, tosac_error *err)
     return TOSAC_OK;
 }
 
-/* owned: buf is the caller's malloc'd file, released as soon as it is decoded (the weights
- * are then in memory twice, not three times). */
-static tosac_code import_bytes(const void *buf, size_t len, void *owned, const char *base_dir,
-                               ir_model **out, tosac_error *err)
+/* owned: buf is the caller's view of the file (a mapping or a copy), released as soon as it
+ * is decoded (the weights are then in memory twice at most, not three times). */
+static tosac_code import_bytes(const void *buf, size_t len, tosac_file_view *owned,
+                               const char *base_dir, ir_model **out, tosac_error *err)
 {
     *out = NULL;
     tosac_error wire;
     tosac_error_clear(&wire);
     if (len == 0) {
-        free(owned);
+        tosac_view_release(owned);
         return tosac_fail(err, TOSAC_ERR_INPUT, "empty ONNX model");
     }
     if (onnx_wire_check(buf, len, &onnx__model_proto__descriptor, &wire)) {
-        free(owned);
+        tosac_view_release(owned);
         return tosac_fail(err, TOSAC_ERR_INPUT, "truncated or corrupt ONNX model (%s)", wire.msg);
     }
     Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, len, buf);
-    free(owned);
+    tosac_view_release(owned);
     if (!mp)
         return tosac_fail(err, TOSAC_ERR_INPUT, "truncated or corrupt ONNX model (protobuf "
                           "decoding failed: wrong field types)");
@@ -525,15 +525,14 @@ tosac_code onnx_import_bytes(const void *buf, size_t len, const char *base_dir, 
 
 tosac_code onnx_import_file(const char *path, ir_model **out, tosac_error *err)
 {
-    void *buf;
-    size_t len;
+    tosac_file_view v;
     *out = NULL;
-    if (tosac_read_file(path, &buf, &len, err))
+    if (tosac_view_file(path, &v, err))
         return fail_code(err);
     /* External data lives next to the model. */
     char *dir = malloc(strlen(path) + 2);
     if (!dir) {
-        free(buf);
+        tosac_view_release(&v);
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     }
     strcpy(dir, path);
@@ -544,7 +543,7 @@ tosac_code onnx_import_file(const char *path, ir_model **out, tosac_error *err)
         strcpy(dir, ".");
     tosac_error local;
     tosac_error_clear(&local);
-    tosac_code rc = import_bytes(buf, len, buf, dir, out, &local); /* releases buf */
+    tosac_code rc = import_bytes(v.data, v.len, &v, dir, out, &local); /* releases v */
     free(dir);
     if (rc) { /* every problem of the model names its file */
         char mp[TOSAC_MSG_PATH];

@@ -6,6 +6,7 @@
 
 #include "interp/interp_state.h"
 #include "runtime/rt_internal.h"
+#include "tosa/tosa_internal.h"
 #include "util/format.h"
 
 /* Steps of the plan's timeline: one per CPU node, one per operator of a delegate's main
@@ -43,7 +44,8 @@ static void *place(void *user, const tosa_block *b, int tensor, size_t bytes)
     return rt->planned + off;
 }
 
-static tosac_code prepare_one(tosac_rt *rt, int di, tosac_error *err)
+static tosac_code prepare_one(tosac_rt *rt, int di, const tosac_allocator *index_alloc,
+                              tosac_error *err)
 {
     rt_delegate *d = &rt->delegates[di];
     rt_delegate_view v = rt_program_delegate(&rt->prog, (uint32_t)di);
@@ -52,7 +54,8 @@ static tosac_code prepare_one(tosac_rt *rt, int di, tosac_error *err)
     tosac_allocator a = tosac_arena_allocator(&rt->state);
     d->rt = rt;
     d->index = di;
-    tosac_code rc = tosa_graph_read_ex(v.tosa, v.tosa_size, &a, TOSA_READ_BORROW, &d->graph, &e);
+    tosac_code rc = tosa_graph_read_indexed(v.tosa, v.tosa_size, &a, index_alloc,
+                                            TOSA_READ_BORROW, &d->graph, &e);
     interp_options o;
     memset(&o, 0, sizeof o);
     o.alloc = &a;
@@ -104,11 +107,12 @@ static tosac_code prepare_one(tosac_rt *rt, int di, tosac_error *err)
     return TOSAC_OK;
 }
 
-tosac_code rt_prepare_delegates(tosac_rt *rt, tosac_error *err)
+tosac_code rt_prepare_delegates(tosac_rt *rt, const tosac_allocator *index_alloc,
+                                tosac_error *err)
 {
     tosac_code rc = TOSAC_OK;
     for (int d = 0; d < rt->n_delegates && !rc; d++)
-        rc = prepare_one(rt, d, err);
+        rc = prepare_one(rt, d, index_alloc, err);
     if (!rc && !rt->reference)
         rc = rt_accel_finish(&rt->accel, &rt->state, err);
     return rc ? rc : number_steps(rt, err);

@@ -139,8 +139,8 @@ static tosac_code bind_signature(tosac_rt *rt, tosac_error *err)
 
 tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_cap,
                         unsigned char *planned, unsigned char *dyn, size_t dyn_bytes,
-                        const tosac_rt_options *o, bool measuring, tosac_rt **out,
-                        tosac_error *err)
+                        const tosac_rt_options *o, bool measuring,
+                        const tosac_allocator *index_alloc, tosac_rt **out, tosac_error *err)
 {
     tosac_arena st;
     tosac_arena_init(&st, state_mem, state_cap);
@@ -160,7 +160,7 @@ tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_
     rt->accel.measure_only = measuring;
     tosac_code rc = rt_build_graphs(rt, o, err);
     if (!rc)
-        rc = rt_prepare_delegates(rt, err);
+        rc = rt_prepare_delegates(rt, index_alloc, err);
     if (!rc)
         rc = bind_signature(rt, err);
     if (rc)
@@ -182,8 +182,8 @@ static tosac_code carve_prepared(tosac_rt *rt, size_t bytes, tosac_error *err)
 }
 
 static tosac_code init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,
-                          const tosac_rt_options *o, bool measure_only, tosac_rt **out,
-                          tosac_error *err)
+                          const tosac_rt_options *o, bool measure_only,
+                          const tosac_allocator *index_alloc, tosac_rt **out, tosac_error *err)
 {
     rt_program p;
     size_t st = 0, dyn = 0, slice = 0, st_n = 0, prep = 0;
@@ -209,7 +209,7 @@ static tosac_code init_ex(const void *program, size_t len, void *arena, size_t a
     unsigned char *a = arena;
     tosac_rt *rt = NULL;
     rc = rt_setup(&p, a, st, a + align16(st), a + align16(st) + align16((size_t)p.plan->arena_bytes),
-                  dyn, o, measure_only, &rt, err);
+                  dyn, o, measure_only, index_alloc, &rt, err);
     if (!rc)
         rc = carve_prepared(rt, prep, err);
     if (!rc && !measure_only) /* read-back check: never invoked, nothing to pack */
@@ -222,14 +222,15 @@ static tosac_code init_ex(const void *program, size_t len, void *arena, size_t a
 tosac_code tosac_rt_init_ex(const void *program, size_t len, void *arena, size_t arena_bytes,
                             const tosac_rt_options *o, tosac_rt **out, tosac_error *err)
 {
-    return init_ex(program, len, arena, arena_bytes, o, false, out, err);
+    return init_ex(program, len, arena, arena_bytes, o, false, NULL, out, err);
 }
 
 tosac_code rt_init_measure_only(const void *program, size_t len, void *arena,
-                                size_t arena_bytes, const tosac_rt_options *o, tosac_rt **out,
+                                size_t arena_bytes, const tosac_rt_options *o,
+                                const tosac_allocator *index_alloc, tosac_rt **out,
                                 tosac_error *err)
 {
-    return init_ex(program, len, arena, arena_bytes, o, true, out, err);
+    return init_ex(program, len, arena, arena_bytes, o, true, index_alloc, out, err);
 }
 
 int tosac_rt_n_inputs(const tosac_rt *rt) { return (int)rt->prog.n_inputs; }

@@ -124,25 +124,31 @@ void rt_heap_free(rt_heap *h, void *ptr);          /* NULL and foreign pointers 
 
 /* rt_init.c: lays the state out at the start of state_mem and prepares everything. */
 /* measuring (rt_measure only): the main graph's delegates, which never run then, are
- * prepared measure-only (rt_accel_shared.measure_only: same state, weights not packed). */
+ * prepared measure-only (rt_accel_shared.measure_only: same state, weights not packed).
+ * index_alloc (the compiler's heap, or NULL): reading the delegates' .tosa files indexes
+ * names by hash in it (tosa_graph_read_indexed; the state takes the same bytes). */
 tosac_code rt_setup(const rt_program *p, unsigned char *state_mem, size_t state_cap,
                     unsigned char *planned, unsigned char *dyn, size_t dyn_bytes,
-                    const tosac_rt_options *o, bool measuring, tosac_rt **out,
-                    tosac_error *err);
+                    const tosac_rt_options *o, bool measuring,
+                    const tosac_allocator *index_alloc, tosac_rt **out, tosac_error *err);
 /* tosac_rt_init_ex with the main graph's delegates prepared measure-only, as rt_measure
  * does: every check of init and the same state in the same arena, the weights not packed
  * (packing fails exactly where qgemm_pack_ok does, which is asked; the CPU nodes' pack steps
  * do not run). Compile's read-back check (tosac_compile_verify); such a runtime must not be
  * invoked. */
 tosac_code rt_init_measure_only(const void *program, size_t len, void *arena,
-                                size_t arena_bytes, const tosac_rt_options *o, tosac_rt **out,
+                                size_t arena_bytes, const tosac_rt_options *o,
+                                const tosac_allocator *index_alloc, tosac_rt **out,
                                 tosac_error *err);
 
 /* rt_view.c: the IR views of every CPU graph (checked: topological order, delegates bound,
  * operators resolved through resolve). */
 tosac_code rt_build_graphs(tosac_rt *rt, const tosac_rt_options *o, tosac_error *err);
-/* rt_delegate.c: every delegate prepared on the interpreter, its main block placed. */
-tosac_code rt_prepare_delegates(tosac_rt *rt, tosac_error *err);
+/* rt_delegate.c: every delegate prepared on the interpreter, its main block placed; the
+ * .tosa files read with index_alloc (rt_setup). Not a field of tosac_rt: the state's size is
+ * part of the program (RUNTIME section). */
+tosac_code rt_prepare_delegates(tosac_rt *rt, const tosac_allocator *index_alloc,
+                                tosac_error *err);
 tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int node, tosac_error *err);
 /* Installs (fn set, options.reference) or removes the per-operator hook of every delegate
  * of the main graph (tosac_rt_set_observer). */
@@ -161,6 +167,7 @@ const tosac_tensor *rt_value(const rt_gview *G, int id);
  * scratch). Delegates do not run (their outputs stay zero: the CPU nodes' needs depend on shapes). Bodies of If run all their
  * branches, so every branch's scratch is measured. */
 tosac_code rt_measure(const void *program, size_t len, void *arena, size_t arena_bytes,
-                      size_t state_cap, rt_sizes *sizes, tosac_error *err);
+                      size_t state_cap, const tosac_allocator *index_alloc, rt_sizes *sizes,
+                      tosac_error *err);
 
 #endif

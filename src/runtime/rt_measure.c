@@ -6,7 +6,8 @@
 #include "runtime/rt_internal.h"
 
 tosac_code rt_measure(const void *program, size_t len, void *arena, size_t arena_bytes,
-                      size_t state_cap, rt_sizes *sizes, tosac_error *err)
+                      size_t state_cap, const tosac_allocator *index_alloc, rt_sizes *sizes,
+                      tosac_error *err)
 {
     rt_program p;
     tosac_code rc = rt_load(program, len, &p, NULL, NULL, NULL, NULL, err);
@@ -20,7 +21,7 @@ tosac_code rt_measure(const void *program, size_t len, void *arena, size_t arena
     size_t half = align16((arena_bytes - state_cap - planned) / 2) - 16;
     tosac_rt_options o = {tosac_rt_ops_all, 0, NULL};
     tosac_rt *rt = NULL;
-    rc = rt_setup(&p, a, state_cap, a + state_cap, rest, half, &o, true, &rt, err);
+    rc = rt_setup(&p, a, state_cap, a + state_cap, rest, half, &o, true, index_alloc, &rt, err);
     if (rc)
         return rc;
     sizes->state_bytes = rt->state.used;

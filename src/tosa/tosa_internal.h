@@ -10,6 +10,13 @@
 
 #include "tosac/tosa.h"
 
+/* tosa_graph_read_ex whose name indexes (temporaries) come from index_alloc when it is not
+ * NULL: hashed, linear in the block's size, where a host has the memory; the graph is the
+ * same and a gets the same allocations either way. */
+tosac_code tosa_graph_read_indexed(const void *buf, size_t len, const tosac_allocator *a,
+                                   const tosac_allocator *index_alloc, unsigned flags,
+                                   tosa_graph **out, tosac_error *err);
+
 /* ---- attribute schema (FLATBUFFER_LAYOUT.md section 5) ---- */
 typedef enum tosa_attr_kind {
     TOSA_AK_I32,      /* int32 */

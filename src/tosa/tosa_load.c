@@ -1,5 +1,5 @@
 /* Compiler-side entry points of the .tosa reader: the libc allocator and files
- * (the runtime calls tosa_graph_read_ex with its own allocator instead). */
+ * (the runtime calls tosa_graph_read_ex with its own allocator instead); hashed name indexes. */
 #include "tosa/tosa_internal.h"
 
 #include <stdlib.h>
@@ -14,7 +14,8 @@ tosac_code tosa_graph_read(const void *buf, size_t len, tosa_graph **out, tosac_
         *out = NULL;
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "tosa_graph_read: NULL buffer");
     }
-    return tosa_graph_read_ex(buf, len, tosac_libc_allocator(), 0, out, err);
+    return tosa_graph_read_indexed(buf, len, tosac_libc_allocator(), tosac_libc_allocator(), 0,
+                                   out, err);
 }
 
 tosac_code tosa_graph_read_file(const char *path, tosa_graph **out, tosac_error *err)

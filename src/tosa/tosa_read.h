@@ -17,16 +17,22 @@ typedef struct tosa_reader {
     tosa_graph *g;
     unsigned flags;
     int minor;            /* 0 or 1: selects the DType / Op numbering */
+    const tosac_allocator *index_alloc; /* the hashed name indexes' slots, or NULL (sorted) */
     uint64_t budget;      /* bytes we may still copy out (guards shared-table amplification) */
     int n_outer;          /* outer references created so far (tensors marked outer_ref) */
 } tosa_reader;
 
-/* Sorted name -> tensor index map of one block's declared tensors (outer references are
- * appended after them, at indices n..). */
+/* Name -> tensor index map of one block's declared tensors (outer references are appended
+ * after them, at indices n..): sorted (order, from g->alloc), or hashed where the reader has
+ * an index_alloc (the compiler's host: slots). order is taken in both cases: the runtime's
+ * arena must measure the same on the host as on a target. */
 typedef struct tosa_name_index {
     const tosa_block *block;
-    int *order;           /* tensor indices sorted by name */
+    int *order;           /* tensor indices sorted by name (unused when hashed) */
     int n;
+    int *slots;           /* open addressing: tensor index + 1, 0 empty; or NULL */
+    size_t cap;           /* power of two */
+    const tosac_allocator *slots_alloc;
 } tosa_name_index;
 
 /* From g->alloc; NULL with err set ("out of memory reading the .tosa file"). */

@@ -12,6 +12,20 @@
 /* Reads path into a malloc'd buffer (NUL-terminated for convenience; *len excludes the NUL). */
 tosac_code tosac_read_file(const char *path, void **data, size_t *len, tosac_error *err);
 
+/* A whole file, read-only: mapped where the host can (no copy; the pages are the page
+ * cache's), else read into a malloc'd buffer. The same checks and messages as
+ * tosac_read_file; an empty file gives len 0 and a valid data pointer. The file must not be
+ * truncated by another process while viewed (the mapping would fault). */
+typedef struct tosac_file_view {
+    const void *data;
+    size_t len;
+    void *owned;  /* the malloc'd copy, or NULL */
+    bool mapped;  /* data is a mapping of len bytes */
+} tosac_file_view;
+tosac_code tosac_view_file(const char *path, tosac_file_view *v, tosac_error *err);
+/* Releases a view (a zeroed one, or NULL, too); it is zeroed again. */
+void tosac_view_release(tosac_file_view *v);
+
 /* Writes the concatenation of parts to path atomically. */
 tosac_code tosac_write_file_parts(const char *path, const void *const *parts, const size_t *lens,
                                   int nparts, tosac_error *err);

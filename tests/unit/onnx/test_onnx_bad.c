@@ -382,6 +382,54 @@ static void test_truncations(void **state)
     free(buf);
 }
 
+/* onnx_import_file (the file mapped): a missing, empty, non-regular or truncated file is one
+ * error naming the file; the whole file imports as its bytes do. */
+static void expect_file(const char *path, const char *msg)
+{
+    ir_model *m = NULL;
+    tosac_error err;
+    tosac_error_clear(&err);
+    assert_int_equal(onnx_import_file(path, &m, &err), TOSAC_ERR_INPUT);
+    assert_null(m);
+    if (!strstr(err.msg, msg) || !strstr(err.msg, path) || strchr(err.msg, '\n'))
+        fail_msg("expected '%s' and the path in one line: '%s'", msg, err.msg);
+}
+
+static void test_file_errors(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *buf = read_model("models/synth_qdq_s8_op13_conv/model.onnx", &len);
+    char *dir = tu_mkdtemp();
+    char path[512];
+    snprintf(path, sizeof path, "%s/m.onnx", dir);
+    expect_file(path, "cannot open");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fclose(f), 0);
+    expect_file(path, "empty ONNX model");
+    expect_file(dir, "is not a regular file");
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, len - 7, f), len - 7);
+    assert_int_equal(fclose(f), 0);
+    expect_file(path, "truncated or corrupt ONNX model");
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+    ir_model *a = NULL, *b = NULL;
+    tosac_error err;
+    tosac_error_clear(&err);
+    assert_int_equal(onnx_import_file(path, &a, &err), TOSAC_OK);
+    assert_int_equal(onnx_import_bytes(buf, len, dir, &b, &err), TOSAC_OK);
+    assert_true(ir_model_equal(a, b));
+    ir_model_free(a);
+    ir_model_free(b);
+    tu_rmtree_free(dir);
+    free(buf);
+}
+
 static void test_corruption_fixed_seed(void **state)
 {
     (void)state;
@@ -434,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_deep_nesting_refused),
         cmocka_unit_test(test_external_data),
         cmocka_unit_test(test_truncations),
+        cmocka_unit_test(test_file_errors),
         cmocka_unit_test(test_corruption_fixed_seed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,12 +1,14 @@
 /* The reader's checks on hand-assembled flatbuffers: each bad file is TOSAC_ERR_INPUT with a
  * message naming what is wrong. The files are assembled field by field here (with the
- * low-level builder), so each can break exactly one rule. */
+ * low-level builder), so each can break exactly one rule. Each is read with both name
+ * indexes (hashed and sorted), which must agree. */
 #include "testutil.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "tosa/fb_build.h"
+#include "util/alloc.h"
 #include "tosac/tosa.h"
 
 /* One region/block "main": tensors t0 (type, shape [2] or rank `rank`, optional data) and
@@ -100,11 +102,21 @@ static fb_builder assemble(const spec *sp)
     return b;
 }
 
+/* Read with the hashed name index (tosa_graph_read, the host's) and with the sorted one
+ * (tosa_graph_read_ex, a target's): the same outcome, message and graph. */
 static tosac_code read_spec(const spec *sp, tosac_error *err, tosa_graph **g)
 {
     fb_builder b = assemble(sp);
     tosac_error_clear(err);
     tosac_code rc = tosa_graph_read(b.buf, b.len, g, err);
+    tosac_error e2;
+    tosac_error_clear(&e2);
+    tosa_graph *g2 = NULL;
+    assert_int_equal(tosa_graph_read_ex(b.buf, b.len, tosac_libc_allocator(), 0, &g2, &e2), rc);
+    assert_string_equal(e2.msg, err->msg);
+    if (!rc)
+        assert_true(tosa_graph_equal(*g, g2));
+    tosa_graph_free(g2);
     fb_build_free(&b);
     return rc;
 }
