@@ -316,7 +316,11 @@ static size_t peer_table(char *t, size_t used, size_t cap, int counts[][2], int 
     used += (size_t)snprintf(t + used, cap - used, "\n| **delegated, of those tested** | | |");
     for (int k = 0; k < N_PEER_CFGS; k++)
         used += (size_t)snprintf(t + used, cap - used, " %d of %d |", counts[k][1], tested[k]);
-    used += (size_t)snprintf(t + used, cap - used, "\n\nFiles with no delegated form:\n\n");
+    int none = 0;
+    for (int i = 0; i < mx_n_peers; i++)
+        none += !mx_peers[i].rows;
+    used += (size_t)snprintf(t + used, cap - used, "\n\nFiles with no delegated form:%s\n",
+                             none ? "\n" : " none.");
     for (int i = 0; i < mx_n_peers; i++)
         if (!mx_peers[i].rows)
             used += (size_t)snprintf(t + used, cap - used, "- test_%s.py: %s\n",

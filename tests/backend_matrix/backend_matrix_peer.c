@@ -76,9 +76,7 @@ const mx_peer mx_peers[] = {
     {"ge", P_I | P_F | P_6, "GreaterOrEqual", NULL, NULL},
     {"gelu", P_I | P_F | P_6, "Gelu (Erf form)", NULL, NULL},
     {"glu", P_I | P_F, "GLU (Split, Sigmoid, Mul)", NULL, NULL},
-    {"grid_sampler", P_F, NULL, NULL,
-     "GridSample (opset 16) is not lowered (a decomposition into computed GATHER indices "
-     "and bilinear weights is possible, not done); it runs on the CPU"},
+    {"grid_sampler", P_F, "GridSample (bilinear, zeros)", NULL, NULL},
     {"group_norm", P_I | P_F, "InstanceNormalization", NULL, NULL},
     {"gt", P_I | P_F | P_6, "Greater", NULL, NULL},
     {"hardsigmoid", P_I | P_F, "HardSigmoid", NULL, NULL},

@@ -1,0 +1,206 @@
+/* GridSample (opset 16 and 20, 2-D, fp32) as a decomposition around TOSA GATHER.
+ *
+ * X [N, C, H, W] becomes GATHER's values [N, H*W, C] (TRANSPOSE to NHWC, RESHAPE); the grid
+ * [N, Ho, Wo, 2] becomes two coordinate columns [N, P, 1] (P = Ho*Wo). Each coordinate is
+ * unnormalised with the float operations kern_grid_sample uses (align_corners 1: (g+1)/2 *
+ * (len-1), else ((g+1)*len - 1)/2), then clamped into [0, len-1] (border) or to [-4, len+4]
+ * (zeros: beyond it every tap reads 0, as in the CPU kernel). A tap's integral coordinates
+ * are clamped into the image (CLAMP ignoring NaN, so a NaN coordinate still gathers a valid
+ * index; its weight keeps the NaN), flattened to y*W + x in f32 (exact: H*W <= 2^24, and
+ * TOSA-1.0+FP has no int32 arithmetic beyond ADD/SUB/MUL) and CAST to the int32 indices
+ * [N, P]; under zeros a tap outside the image is SELECTed to 0. Then
+ *   linear:  FLOOR gives the corner, the fractions dx, dy the weights, and the four taps are
+ *            combined as (1-dy)*((1-dx)*v00 + dx*v01) + dy*((1-dx)*v10 + dx*v11), the CPU
+ *            kernel's order;
+ *   nearest: the coordinate rounded half to even (FLOOR, and the fraction compared with 0.5:
+ *            TOSA has no rounding operator), one tap, plus (x-x)+(y-y) so a NaN coordinate
+ *            gives NaN as ONNX does.
+ * The result [N, P, C] is RESHAPEd and TRANSPOSEd back to [N, C, Ho, Wo]. Refused: cubic
+ * (16 taps, not done), padding_mode reflection, other than 2 spatial dims, non-fp32. */
+#include <string.h>
+
+#include "lower/lower_extra.h"
+
+typedef struct gs {
+    lower_ctx *c;
+    int64_t h, w;
+    bool zeros;
+    int values; /* X as [N, H*W, C] */
+    int64_t n, p;
+} gs;
+
+static int k3(gs *s, double v) { return lx_fill(s->c, "gs_k", TOSAC_DT_F32, 3, v); }
+static int op2(gs *s, tosa_op op, int a, int b)
+{
+    return lx_binary(s->c, op, a, b, TOSAC_DT_UNKNOWN, -1);
+}
+static int cmp(gs *s, tosa_op op, int a, int b)
+{
+    return lx_binary(s->c, op, a, b, TOSAC_DT_BOOL, -1);
+}
+
+/* CLAMP of an f32 tensor to [lo, hi]; nan_mode IGNORE maps NaN to lo. */
+static int clampf(gs *s, int t, float lo, float hi, uint32_t nan_mode)
+{
+    if (t < 0)
+        return -1;
+    tosa_attr at;
+    memset(&at, 0, sizeof at);
+    at.nan_mode = nan_mode;
+    memcpy(at.min_val, &lo, 4);
+    memcpy(at.max_val, &hi, 4);
+    at.n_min_val = at.n_max_val = 4;
+    int64_t shape[TOSAC_MAX_RANK];
+    int r = lower_rank(s->c, t);
+    memcpy(shape, lower_shape(s->c, t), (size_t)r * sizeof *shape);
+    int out = lower_tmp(s->c, "gs_clamp", TOSAC_DT_F32, r, shape);
+    return out < 0 || lower_emit(s->c, TOSA_OP_CLAMP, &at, &t, 1, &out, 1) ? -1 : out;
+}
+
+/* Grid component g [N, P, 1] as a pixel coordinate along an axis of length len. */
+static int pixel(gs *s, int g, int64_t len, bool align)
+{
+    int t = op2(s, TOSA_OP_ADD, g, k3(s, 1));
+    if (align)
+        t = op2(s, TOSA_OP_MUL, op2(s, TOSA_OP_MUL, t, k3(s, 0.5)), k3(s, (double)(len - 1)));
+    else
+        t = op2(s, TOSA_OP_MUL,
+                op2(s, TOSA_OP_SUB, op2(s, TOSA_OP_MUL, t, k3(s, (double)len)), k3(s, 1)),
+                k3(s, 0.5));
+    return s->zeros ? clampf(s, t, -4.0f, (float)len + 4.0f, TOSA_NAN_PROPAGATE)
+                    : clampf(s, t, 0.0f, (float)(len - 1), TOSA_NAN_PROPAGATE);
+}
+
+/* An integral coordinate k clamped into [0, len-1]; *inside (zeros only) whether it was. */
+static int tap_coord(gs *s, int k, int64_t len, int *inside)
+{
+    int cl = clampf(s, k, 0.0f, (float)(len - 1), TOSA_NAN_IGNORE);
+    *inside = s->zeros ? cmp(s, TOSA_OP_EQUAL, cl, k) : -1;
+    return cl;
+}
+
+/* The values at (cy, cx) [N, P, 1] as [N, P, C]; 0 where a coordinate was outside (zeros). */
+static int gather_tap(gs *s, int cy, int cx, int in_y, int in_x)
+{
+    lower_ctx *c = s->c;
+    int idx = op2(s, TOSA_OP_ADD, op2(s, TOSA_OP_MUL, cy, k3(s, (double)s->w)), cx);
+    int64_t is[2] = {s->n, s->p};
+    idx = idx < 0 ? -1 : lower_reshape(c, idx, 2, is, -1);
+    idx = lx_cast(c, idx, TOSAC_DT_I32, -1);
+    if (idx < 0)
+        return -1;
+    int64_t gshape[3] = {s->n, s->p, lower_shape(c, s->values)[2]};
+    int g = lower_tmp(c, "gs_tap", TOSAC_DT_F32, 3, gshape);
+    int ins[2] = {s->values, idx};
+    if (g < 0 || lower_emit(c, TOSA_OP_GATHER, NULL, ins, 2, &g, 1))
+        return -1;
+    if (!s->zeros)
+        return g;
+    int m = op2(s, TOSA_OP_LOGICAL_AND, in_y, in_x);
+    return lx_select(c, m, g, k3(s, 0), -1);
+}
+
+/* x rounded half to even (x - floor(x) is exact for every float x that matters here). */
+static int round_even(gs *s, int x)
+{
+    int r = lx_unary(s->c, TOSA_OP_FLOOR, x, TOSAC_DT_UNKNOWN, -1);
+    int f = op2(s, TOSA_OP_SUB, x, r), half = k3(s, 0.5);
+    int q = op2(s, TOSA_OP_MUL, r, half);
+    int odd = cmp(s, TOSA_OP_GREATER, q, lx_unary(s->c, TOSA_OP_FLOOR, q, TOSAC_DT_UNKNOWN, -1));
+    int up = op2(s, TOSA_OP_LOGICAL_OR, cmp(s, TOSA_OP_GREATER, f, half),
+                 op2(s, TOSA_OP_LOGICAL_AND, cmp(s, TOSA_OP_EQUAL, f, half), odd));
+    return op2(s, TOSA_OP_ADD, r, lx_select(s->c, up, k3(s, 1), k3(s, 0), -1));
+}
+
+static int linear(gs *s, int px, int py)
+{
+    int one = k3(s, 1);
+    int fx = lx_unary(s->c, TOSA_OP_FLOOR, px, TOSAC_DT_UNKNOWN, -1);
+    int fy = lx_unary(s->c, TOSA_OP_FLOOR, py, TOSAC_DT_UNKNOWN, -1);
+    int dx = op2(s, TOSA_OP_SUB, px, fx), dy = op2(s, TOSA_OP_SUB, py, fy);
+    int ix0, ix1, iy0, iy1;
+    int cx0 = tap_coord(s, fx, s->w, &ix0);
+    int cx1 = tap_coord(s, op2(s, TOSA_OP_ADD, fx, one), s->w, &ix1);
+    int cy0 = tap_coord(s, fy, s->h, &iy0);
+    int cy1 = tap_coord(s, op2(s, TOSA_OP_ADD, fy, one), s->h, &iy1);
+    int v00 = gather_tap(s, cy0, cx0, iy0, ix0), v01 = gather_tap(s, cy0, cx1, iy0, ix1);
+    int v10 = gather_tap(s, cy1, cx0, iy1, ix0), v11 = gather_tap(s, cy1, cx1, iy1, ix1);
+    int ex = op2(s, TOSA_OP_SUB, one, dx), ey = op2(s, TOSA_OP_SUB, one, dy);
+    int row0 = op2(s, TOSA_OP_ADD, op2(s, TOSA_OP_MUL, ex, v00), op2(s, TOSA_OP_MUL, dx, v01));
+    int row1 = op2(s, TOSA_OP_ADD, op2(s, TOSA_OP_MUL, ex, v10), op2(s, TOSA_OP_MUL, dx, v11));
+    return op2(s, TOSA_OP_ADD, op2(s, TOSA_OP_MUL, ey, row0), op2(s, TOSA_OP_MUL, dy, row1));
+}
+
+static int nearest(gs *s, int px, int py)
+{
+    int ix, iy;
+    int cx = tap_coord(s, round_even(s, px), s->w, &ix);
+    int cy = tap_coord(s, round_even(s, py), s->h, &iy);
+    int v = gather_tap(s, cy, cx, iy, ix);
+    int nan = op2(s, TOSA_OP_ADD, op2(s, TOSA_OP_SUB, px, px), op2(s, TOSA_OP_SUB, py, py));
+    return op2(s, TOSA_OP_ADD, v, nan);
+}
+
+/* The grid's component k (0: x, 1: y) as [N, P, 1]. */
+static int component(gs *s, int g3, int k)
+{
+    int64_t start[3] = {0, 0, k}, size[3] = {s->n, s->p, 1};
+    int st = lower_const_shape(s->c, "gs_start", 3, start);
+    int sz = lower_const_shape(s->c, "gs_size", 3, size);
+    int out = lower_tmp(s->c, "gs_grid", TOSAC_DT_F32, 3, size);
+    int ins[3] = {g3, st, sz};
+    if (g3 < 0 || st < 0 || sz < 0 || out < 0 ||
+        lower_emit(s->c, TOSA_OP_SLICE, NULL, ins, 3, &out, 1))
+        return -1;
+    return out;
+}
+
+static tosac_code lower_grid_sample(lower_ctx *c, const ir_node *n)
+{
+    const ir_tensor *X = lower_in_ir(c, n, 0), *G = lower_in_ir(c, n, 1);
+    const ir_tensor *Y = lower_out_ir(c, n, 0);
+    if (!X || !G || !Y)
+        return lx_unsupported(c, n, "needs X, grid and an output");
+    if (X->dtype != TOSAC_DT_F32 || G->dtype != TOSAC_DT_F32 || Y->dtype != TOSAC_DT_F32)
+        return lx_unsupported(c, n, "a %s X or grid (the decomposition is fp32)",
+                              tosac_dtype_name(X->dtype != TOSAC_DT_F32 ? X->dtype : G->dtype));
+    if (X->rank != 4 || G->rank != 4 || G->shape[3] != 2 || Y->rank != 4)
+        return lx_unsupported(c, n, "%d spatial dims (only 2, X [N, C, H, W], are lowered)",
+                              X->rank - 2);
+    const char *mode = ir_node_attr_string(n, "mode", c->opset >= 20 ? "linear" : "bilinear");
+    bool lin = strcmp(mode, c->opset >= 20 ? "linear" : "bilinear") == 0;
+    if (!lin && strcmp(mode, "nearest") != 0)
+        return lx_unsupported(c, n, "mode \"%s\" (only %s and nearest are lowered)", mode,
+                              c->opset >= 20 ? "linear" : "bilinear");
+    const char *pad = ir_node_attr_string(n, "padding_mode", "zeros");
+    bool zeros = strcmp(pad, "zeros") == 0;
+    if (!zeros && strcmp(pad, "border") != 0)
+        return lx_unsupported(c, n, "padding_mode \"%s\" (only zeros and border are lowered)",
+                              pad);
+    bool align = ir_node_attr_int(n, "align_corners", 0) != 0;
+    int64_t N = X->shape[0], C = X->shape[1], H = X->shape[2], W = X->shape[3];
+    int64_t P = G->shape[1] * G->shape[2];
+    if (H < 1 || W < 1 || H * W > (1 << 24) || N * P > INT32_MAX)
+        return lx_unsupported(c, n, "an image of %lld x %lld pixels (the flat indices are "
+                              "computed in f32: at most 2^24)", (long long)H, (long long)W);
+    gs s = {c, H, W, zeros, -1, N, P};
+    int x = lower_in(c, n, 0), g = lower_in(c, n, 1);
+    int xt = x < 0 ? -1 : lower_transpose(c, x, lower_nchw_to_nhwc, -1);
+    s.values = xt < 0 ? -1 : lower_reshape(c, xt, 3, (int64_t[3]){N, H * W, C}, -1);
+    int g3 = g < 0 ? -1 : lower_reshape(c, g, 3, (int64_t[3]){N, P, 2}, -1);
+    if (s.values < 0 || g3 < 0)
+        return lx_code(c);
+    int px = pixel(&s, component(&s, g3, 0), W, align);
+    int py = pixel(&s, component(&s, g3, 1), H, align);
+    if (px < 0 || py < 0)
+        return lx_code(c);
+    int r = lin ? linear(&s, px, py) : nearest(&s, px, py);
+    int y = r < 0 ? -1 : lower_out(c, n, 0);
+    int r4 = y < 0 ? -1 : lower_reshape(c, r, 4, (int64_t[4]){N, G->shape[1], G->shape[2], C}, -1);
+    return r4 < 0 || lower_transpose(c, r4, lower_nhwc_to_nchw, y) < 0 ? lx_code(c) : TOSAC_OK;
+}
+
+const lower_rule lower_rules_grid_sample[] = {
+    {IR_DOMAIN_ONNX, "GridSample", lower_grid_sample, LOWER_PRE_STATIC, LOWER_CONST_NONE},
+    {NULL, NULL, NULL, 0, 0},
+};
