@@ -14,9 +14,13 @@
  *            kernel's order;
  *   nearest: the coordinate rounded half to even (FLOOR, and the fraction compared with 0.5:
  *            TOSA has no rounding operator), one tap, plus (x-x)+(y-y) so a NaN coordinate
- *            gives NaN as ONNX does.
- * The result [N, P, C] is RESHAPEd and TRANSPOSEd back to [N, C, Ho, Wo]. Refused: cubic
- * (16 taps, not done), padding_mode reflection, other than 2 spatial dims, non-fp32. */
+ *            gives NaN as ONNX does;
+ *   cubic:   the 4x4 taps around the corner, weighted by kern_grid_sample's A = -0.75
+ *            polynomials of dx and dy, summed row by row in the kernel's order.
+ * Every float operation is the CPU kernel's, in its order, so the results are bit-identical
+ * to the CPU executor's. The result [N, P, C] is RESHAPEd and TRANSPOSEd back to [N, C, Ho,
+ * Wo]. Refused: padding_mode reflection (the kernel reflects in double: not done), other
+ * than 2 spatial dims, non-fp32 tensors. */
 #include <string.h>
 
 #include "lower/lower_extra.h"
@@ -79,11 +83,15 @@ static int tap_coord(gs *s, int k, int64_t len, int *inside)
     return cl;
 }
 
-/* The values at (cy, cx) [N, P, 1] as [N, P, C]; 0 where a coordinate was outside (zeros). */
-static int gather_tap(gs *s, int cy, int cx, int in_y, int in_x)
+/* The row start of an integral y coordinate clamped into the image: cy * W. */
+static int row_base(gs *s, int cy) { return op2(s, TOSA_OP_MUL, cy, k3(s, (double)s->w)); }
+
+/* The values at (row base yb, column cx) [N, P, 1] as [N, P, C]; 0 where a coordinate was
+ * outside (zeros). */
+static int gather_tap(gs *s, int yb, int cx, int in_y, int in_x)
 {
     lower_ctx *c = s->c;
-    int idx = op2(s, TOSA_OP_ADD, op2(s, TOSA_OP_MUL, cy, k3(s, (double)s->w)), cx);
+    int idx = op2(s, TOSA_OP_ADD, yb, cx);
     int64_t is[2] = {s->n, s->p};
     idx = idx < 0 ? -1 : lower_reshape(c, idx, 2, is, -1);
     idx = lx_cast(c, idx, TOSAC_DT_I32, -1);
@@ -112,31 +120,88 @@ static int round_even(gs *s, int x)
     return op2(s, TOSA_OP_ADD, r, lx_select(s->c, up, k3(s, 1), k3(s, 0), -1));
 }
 
-static int linear(gs *s, int px, int py)
+/* The taps at floor(x) - lo .. floor(x) + hi on both axes: their values v[i][j] (row i,
+ * column j) and the fractions dx, dy. */
+static bool taps(gs *s, int px, int py, int lo, int cnt, int v[4][4], int *dx, int *dy)
 {
-    int one = k3(s, 1);
     int fx = lx_unary(s->c, TOSA_OP_FLOOR, px, TOSAC_DT_UNKNOWN, -1);
     int fy = lx_unary(s->c, TOSA_OP_FLOOR, py, TOSAC_DT_UNKNOWN, -1);
-    int dx = op2(s, TOSA_OP_SUB, px, fx), dy = op2(s, TOSA_OP_SUB, py, fy);
-    int ix0, ix1, iy0, iy1;
-    int cx0 = tap_coord(s, fx, s->w, &ix0);
-    int cx1 = tap_coord(s, op2(s, TOSA_OP_ADD, fx, one), s->w, &ix1);
-    int cy0 = tap_coord(s, fy, s->h, &iy0);
-    int cy1 = tap_coord(s, op2(s, TOSA_OP_ADD, fy, one), s->h, &iy1);
-    int v00 = gather_tap(s, cy0, cx0, iy0, ix0), v01 = gather_tap(s, cy0, cx1, iy0, ix1);
-    int v10 = gather_tap(s, cy1, cx0, iy1, ix0), v11 = gather_tap(s, cy1, cx1, iy1, ix1);
+    *dx = op2(s, TOSA_OP_SUB, px, fx);
+    *dy = op2(s, TOSA_OP_SUB, py, fy);
+    int cx[4], ix[4], yb[4], iy[4];
+    for (int k = 0; k < cnt; k++) {
+        int off = k - lo;
+        int kx = off ? op2(s, TOSA_OP_ADD, fx, k3(s, off)) : fx;
+        int ky = off ? op2(s, TOSA_OP_ADD, fy, k3(s, off)) : fy;
+        cx[k] = tap_coord(s, kx, s->w, &ix[k]);
+        yb[k] = row_base(s, tap_coord(s, ky, s->h, &iy[k]));
+    }
+    for (int i = 0; i < cnt; i++)
+        for (int j = 0; j < cnt; j++)
+            if ((v[i][j] = gather_tap(s, yb[i], cx[j], iy[i], ix[j])) < 0)
+                return false;
+    return *dx >= 0 && *dy >= 0;
+}
+
+static int linear(gs *s, int px, int py)
+{
+    int v[4][4], dx, dy, one = k3(s, 1);
+    if (!taps(s, px, py, 0, 2, v, &dx, &dy))
+        return -1;
     int ex = op2(s, TOSA_OP_SUB, one, dx), ey = op2(s, TOSA_OP_SUB, one, dy);
-    int row0 = op2(s, TOSA_OP_ADD, op2(s, TOSA_OP_MUL, ex, v00), op2(s, TOSA_OP_MUL, dx, v01));
-    int row1 = op2(s, TOSA_OP_ADD, op2(s, TOSA_OP_MUL, ex, v10), op2(s, TOSA_OP_MUL, dx, v11));
-    return op2(s, TOSA_OP_ADD, op2(s, TOSA_OP_MUL, ey, row0), op2(s, TOSA_OP_MUL, dy, row1));
+    int row[2];
+    for (int i = 0; i < 2; i++)
+        row[i] = op2(s, TOSA_OP_ADD, op2(s, TOSA_OP_MUL, ex, v[i][0]),
+                     op2(s, TOSA_OP_MUL, dx, v[i][1]));
+    return op2(s, TOSA_OP_ADD, op2(s, TOSA_OP_MUL, ey, row[0]), op2(s, TOSA_OP_MUL, dy, row[1]));
+}
+
+/* kern_grid_sample's cubic weights (A = -0.75) of fraction t, the same float operations. */
+static void cubic_weights(gs *s, int t, int w[4])
+{
+    const double a = -0.75;
+    int one = k3(s, 1);
+    int x = op2(s, TOSA_OP_ADD, t, one);
+    int p = op2(s, TOSA_OP_SUB, op2(s, TOSA_OP_MUL, k3(s, a), x), k3(s, 5 * a));
+    p = op2(s, TOSA_OP_ADD, op2(s, TOSA_OP_MUL, p, x), k3(s, 8 * a));
+    w[0] = op2(s, TOSA_OP_SUB, op2(s, TOSA_OP_MUL, p, x), k3(s, 4 * a));
+    for (int k = 1; k < 3; k++) {
+        x = k == 1 ? t : op2(s, TOSA_OP_SUB, one, t);
+        p = op2(s, TOSA_OP_SUB, op2(s, TOSA_OP_MUL, k3(s, a + 2), x), k3(s, a + 3));
+        p = op2(s, TOSA_OP_MUL, op2(s, TOSA_OP_MUL, p, x), x);
+        w[k] = op2(s, TOSA_OP_ADD, p, one);
+    }
+    w[3] = op2(s, TOSA_OP_SUB, op2(s, TOSA_OP_SUB, op2(s, TOSA_OP_SUB, one, w[0]), w[1]), w[2]);
+}
+
+/* sum_i wy[i] * sum_j wx[j] * v[i][j] in the CPU kernel's order; its sums start from +0, so
+ * a zero result is +0: the last ADD of +0 gives that (every other value is the same). */
+static int cubic(gs *s, int px, int py)
+{
+    int v[4][4], dx, dy, wx[4], wy[4];
+    if (!taps(s, px, py, 1, 4, v, &dx, &dy))
+        return -1;
+    cubic_weights(s, dx, wx);
+    cubic_weights(s, dy, wy);
+    int acc = -1;
+    for (int i = 0; i < 4; i++) {
+        int row = -1;
+        for (int j = 0; j < 4; j++) {
+            int t = op2(s, TOSA_OP_MUL, wx[j], v[i][j]);
+            row = j ? op2(s, TOSA_OP_ADD, row, t) : t;
+        }
+        int t = op2(s, TOSA_OP_MUL, wy[i], row);
+        acc = i ? op2(s, TOSA_OP_ADD, acc, t) : t;
+    }
+    return op2(s, TOSA_OP_ADD, acc, k3(s, 0));
 }
 
 static int nearest(gs *s, int px, int py)
 {
     int ix, iy;
     int cx = tap_coord(s, round_even(s, px), s->w, &ix);
-    int cy = tap_coord(s, round_even(s, py), s->h, &iy);
-    int v = gather_tap(s, cy, cx, iy, ix);
+    int yb = row_base(s, tap_coord(s, round_even(s, py), s->h, &iy));
+    int v = gather_tap(s, yb, cx, iy, ix);
     int nan = op2(s, TOSA_OP_ADD, op2(s, TOSA_OP_SUB, px, px), op2(s, TOSA_OP_SUB, py, py));
     return op2(s, TOSA_OP_ADD, v, nan);
 }
@@ -167,11 +232,15 @@ static tosac_code lower_grid_sample(lower_ctx *c, const ir_node *n)
     if (X->rank != 4 || G->rank != 4 || G->shape[3] != 2 || Y->rank != 4)
         return lx_unsupported(c, n, "%d spatial dims (only 2, X [N, C, H, W], are lowered)",
                               X->rank - 2);
+    /* opset 20 renamed bilinear and bicubic to linear and cubic; like the CPU executor
+     * (cpu_ops_resize.c), either spelling is read in any opset */
     const char *mode = ir_node_attr_string(n, "mode", c->opset >= 20 ? "linear" : "bilinear");
-    bool lin = strcmp(mode, c->opset >= 20 ? "linear" : "bilinear") == 0;
-    if (!lin && strcmp(mode, "nearest") != 0)
-        return lx_unsupported(c, n, "mode \"%s\" (only %s and nearest are lowered)", mode,
-                              c->opset >= 20 ? "linear" : "bilinear");
+    int form = !strcmp(mode, "bilinear") || !strcmp(mode, "linear") ? 0
+               : !strcmp(mode, "nearest")                          ? 1
+               : !strcmp(mode, "bicubic") || !strcmp(mode, "cubic") ? 2
+                                                                    : -1;
+    if (form < 0)
+        return lx_unsupported(c, n, "mode \"%s\" (not a GridSample mode)", mode);
     const char *pad = ir_node_attr_string(n, "padding_mode", "zeros");
     bool zeros = strcmp(pad, "zeros") == 0;
     if (!zeros && strcmp(pad, "border") != 0)
@@ -194,7 +263,7 @@ static tosac_code lower_grid_sample(lower_ctx *c, const ir_node *n)
     int py = pixel(&s, component(&s, g3, 1), H, align);
     if (px < 0 || py < 0)
         return lx_code(c);
-    int r = lin ? linear(&s, px, py) : nearest(&s, px, py);
+    int r = form == 0 ? linear(&s, px, py) : form == 1 ? nearest(&s, px, py) : cubic(&s, px, py);
     int y = r < 0 ? -1 : lower_out(c, n, 0);
     int r4 = y < 0 ? -1 : lower_reshape(c, r, 4, (int64_t[4]){N, G->shape[1], G->shape[2], C}, -1);
     return r4 < 0 || lower_transpose(c, r4, lower_nhwc_to_nchw, y) < 0 ? lx_code(c) : TOSAC_OK;

@@ -325,6 +325,11 @@ static size_t peer_table(char *t, size_t used, size_t cap, int counts[][2], int 
         if (!mx_peers[i].rows)
             used += (size_t)snprintf(t + used, cap - used, "- test_%s.py: %s\n",
                                      mx_peers[i].file, mx_peers[i].why);
+    used += (size_t)snprintf(t + used, cap - used, "\nFiles with rows under FP alone:\n\n");
+    for (int i = 0; i < mx_n_peers; i++)
+        if (mx_peers[i].rows && mx_peers[i].why)
+            used += (size_t)snprintf(t + used, cap - used, "- test_%s.py: FP rows %s; %s\n",
+                                     mx_peers[i].file, mx_peers[i].fp_rows, mx_peers[i].why);
     return used;
 }
 
@@ -393,8 +398,8 @@ static char *table(void)
 
 /* The floors test_table holds the peer counts to (issue 15 asks 140, 140 and every a16w8
  * file; where tosac is short the floor is today's count, so a regression fails). */
-#define PEER_MIN_INT 141
-#define PEER_MIN_FP 144
+#define PEER_MIN_INT 142
+#define PEER_MIN_FP 146
 #define PEER_A16_SHORT 0
 
 static const char *doc_path;

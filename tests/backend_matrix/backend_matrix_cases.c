@@ -857,6 +857,10 @@ static void a_gs_nearest(lc_b *b, int node)
 {
     ir_node_set_string(lc_graph(b), node, "mode", "nearest", NULL);
 }
+static void a_gs_cubic(lc_b *b, int node)
+{
+    ir_node_set_string(lc_graph(b), node, "mode", "cubic", NULL);
+}
 static void a_keep0_axes2(lc_b *b, int node)
 {
     a_axes2(b, node);
@@ -1103,8 +1107,9 @@ const mx_case mx_cases[] = {
      .tosa_qop = "TABLE", .cols = F, TABLE16},
     {"Pow (constant exponent 2)", "Pow", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
      .more = exponent2, .tosa_op = "MUL", .tosa_qop = "TABLE", .cols = F, TABLE16},
+    /* FP only: the peer tests tensor ** tensor under FP alone (backend_matrix_peer.c) */
     {"Pow (runtime exponent)", "Pow", .rank = X3, .n_x = 2, .lo = 0.5f, .hi = 2, .lo2 = -1,
-     .hi2 = 2, .tosa_op = "POW", .cols = F, QCPU},
+     .hi2 = 2, .tosa_op = "POW", .cols = MX_COL(MX_FP)},
     {"Mod (fmod=1)", "Mod", .rank = X3, .n_x = 2, .lo = -3, .hi = 3, .lo2 = 0.5f, .hi2 = 2,
      .attrs = a_fmod1, .tosa_op = "FLOOR", .cols = F, QCPU},
     {"CumSum", "CumSum", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axis2,
@@ -1253,6 +1258,9 @@ const mx_case mx_cases[] = {
      .n_x = 2, .rank2 = 4, .shape2 = {1, 4, 4, 2}, .lo = -2, .hi = 2, .lo2 = -1.2f,
      .hi2 = 1.2f, .attrs = a_gs_nearest, .tosa_op = "GATHER", .cols = MX_COL(MX_FP),
      .opset = 20},
+    {"GridSample (cubic, zeros, opset 20)", "GridSample", .rank = 4, {1, 3, 8, 8}, .n_x = 2,
+     .rank2 = 4, .shape2 = {1, 4, 4, 2}, .lo = -2, .hi = 2, .lo2 = -1.2f, .hi2 = 1.2f,
+     .attrs = a_gs_cubic, .tosa_op = "GATHER", .cols = MX_COL(MX_FP), .opset = 20},
 #undef I32R
 #undef INT_ONLY
 #undef TQ

@@ -1,7 +1,8 @@
 /* GridSample under TOSA-1.0+FP (lower_grid_sample.c): hand-computed values on a 2x2 image
  * through both the CPU executor and the compiled program (every value below is exact in
  * f32, so both must give it exactly), the program bit-identical to the CPU executor on
- * random data for every mode x padding x align_corners it lowers (it repeats
+ * random data for every mode (linear, nearest, cubic, both opsets' spellings) x padding
+ * (zeros, border) x align_corners it lowers (it repeats
  * kern_grid_sample's float operations in the same order), degenerate images and a NaN
  * coordinate, and the refusals with their ONNX reasons (the CPU then runs the node). */
 #include "lower_core_testutil.h"
@@ -111,6 +112,16 @@ static void test_hand_values(void **state)
     const gs_form neb = {16, "nearest", "border", 0};
     const float g5[4] = {1, 0, 1, 1}, w5[2] = {2, 4};
     expect_both(&neb, g5, 2, w5);
+    /* cubic (A = -0.75), align_corners 1: a pixel centre has weights (0, 1, 0, 0): the pixel
+     * itself; the middle (0, 0) -> (0.5, 0.5) has weights (-3, 19, 19, -3) / 32 on taps -1..2:
+     * under zeros only taps 0 and 1 are inside, 19/32 (19/32 (1 + 2)) + 19/32 (19/32 (3 + 4))
+     * = 3610/1024; under border the taps clamp to 0, 0, 1, 1: 16/32 (1.5 + 3.5) = 2.5 */
+    const gs_form cub = {20, "cubic", "zeros", 1};
+    const float g6[8] = {-1, -1, 1, 1, 0, 0, 1, -1}, w6[4] = {1, 4, 3610.0f / 1024, 2};
+    expect_both(&cub, g6, 4, w6);
+    const gs_form cbb = {16, "bicubic", "border", 1};
+    const float g7[4] = {0, 0, -1, -1}, w7[2] = {2.5f, 1};
+    expect_both(&cbb, g7, 2, w7);
 }
 
 static float rx[2 * 3 * 5 * 7], rg[2 * 4 * 6 * 2];
@@ -127,6 +138,8 @@ static void test_random_bit_exact(void **state)
         {16, "bilinear", "border", 0}, {20, "linear", "border", 1},
         {16, "nearest", "zeros", 0}, {20, "nearest", "zeros", 1},
         {16, "nearest", "border", 0}, {20, "nearest", "border", 1},
+        {16, "bicubic", "zeros", 0}, {20, "cubic", "zeros", 1},
+        {16, "bicubic", "border", 0}, {20, "cubic", "border", 1},
     };
     for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
         tosac_tensor cpu, prog;
@@ -180,9 +193,9 @@ static void test_degenerate(void **state)
     tosac_tensor_free(&prog);
     /* an all-zero grid samples the centre: H = 5, W = 7 -> pixel (3, 2) exactly, both modes */
     lc_fill(rx, 210, 34, 2.0f);
-    const gs_form nz = {16, "nearest", "zeros", 0};
-    const gs_form *zf[2] = {&bz, &nz};
-    for (int k = 0; k < 2; k++) {
+    const gs_form nz = {16, "nearest", "zeros", 0}, cz = {20, "cubic", "zeros", 0};
+    const gs_form *zf[3] = {&bz, &nz, &cz};
+    for (int k = 0; k < 3; k++) {
         run_both(zf[k], xs, rx, gs, zgrid, &cpu, &prog);
         for (int b = 0; b < 2; b++)
             for (int ch = 0; ch < 3; ch++)
@@ -198,10 +211,12 @@ static void test_degenerate(void **state)
     const float nan_grid[4] = {NAN, 0, 0, 0};
     const int64_t xs1[4] = {1, 1, 2, 2}, gs1[4] = {1, 1, 2, 2};
     static const float x4[4] = {1, 2, 3, 4};
-    const float want[2] = {NAN, 2.5f};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         run_both(zf[k], xs1, x4, gs1, nan_grid, &cpu, &prog);
-        const float w[2] = {want[0], k == 0 ? 2.5f : 1.0f};
+        /* (0, 0), align_corners 0 -> (0.5, 0.5): linear the mean, nearest pixel (0, 0), cubic
+         * weights (-3, 19, 19, -3) / 32 on taps -1..2 of which 0 and 1 are inside (as in
+         * test_hand_values) */
+        const float w[2] = {NAN, k == 0 ? 2.5f : k == 1 ? 1.0f : 3610.0f / 1024};
         lt_expect_f32(&cpu, w, 2, 0, 0);
         lt_expect_f32(&prog, w, 2, 0, 0);
         tosac_tensor_free(&cpu);
@@ -217,12 +232,10 @@ static void test_refusals(void **state)
         gs_form f;
         const char *reason;
     } cases[] = {
-        {{16, "bicubic", "zeros", 0}, "GridSample: mode \\\"bicubic\\\" (only bilinear and nearest "
-                                      "are lowered)"},
-        {{20, "cubic", "zeros", 0}, "GridSample: mode \\\"cubic\\\" (only linear and nearest "
-                                    "are lowered)"},
         {{16, "bilinear", "reflection", 0}, "GridSample: padding_mode \\\"reflection\\\" (only "
                                             "zeros and border are lowered)"},
+        {{20, "cubic", "reflection", 1}, "GridSample: padding_mode \\\"reflection\\\" (only "
+                                         "zeros and border are lowered)"},
     };
     const int64_t xs[4] = {1, 1, 2, 2}, gs[4] = {1, 1, 2, 2};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -249,6 +262,26 @@ static void test_refusals(void **state)
     lt_node(g, "GridSample", ins, 2, &y, 1);
     assert_string_equal(lt_trial("TOSA-1.0+FP", g, 0),
                         "GridSample: 3 spatial dims (only 2, X [N, C, H, W], are lowered)");
+    ir_graph_free(g);
+    /* a mode ONNX does not define (the CPU executor refuses it too) */
+    g = ir_graph_new("g", NULL);
+    const int64_t x4[4] = {1, 1, 2, 2}, g4[4] = {1, 1, 1, 2}, y4[4] = {1, 1, 1, 1};
+    int ins4[2] = {lt_input(g, "x", TOSAC_DT_F32, 4, x4), lt_input(g, "grid", TOSAC_DT_F32, 4, g4)};
+    y = lt_tensor(g, "y", TOSAC_DT_F32, 4, y4);
+    int k = lt_node(g, "GridSample", ins4, 2, &y, 1);
+    tosac_error err;
+    tosac_error_clear(&err);
+    assert_int_equal(ir_node_set_string(g, k, "mode", "area", &err), TOSAC_OK);
+    assert_string_equal(lt_trial("TOSA-1.0+FP", g, 0),
+                        "GridSample: mode \"area\" (not a GridSample mode)");
+    /* the decomposition is fp32 */
+    ir_graph *h = ir_graph_new("h", NULL);
+    int hins[2] = {lt_input(h, "x", TOSAC_DT_F16, 4, x4), lt_input(h, "grid", TOSAC_DT_F16, 4, g4)};
+    int hy = lt_tensor(h, "y", TOSAC_DT_F16, 4, y4);
+    lt_node(h, "GridSample", hins, 2, &hy, 1);
+    assert_string_equal(lt_trial("TOSA-1.0+FP", h, 0),
+                        "GridSample: a f16 X or grid (the decomposition is fp32)");
+    ir_graph_free(h);
     ir_graph_free(g);
 }
 
