@@ -53,12 +53,7 @@ static void run_both(const gs_form *f, const int64_t xs[4], const float *xv, con
     ir_model *m = gs_model(f, xs, gs);
     assert_int_equal(cpu_run_model(m, in, 2, cpu, 1, &err), TOSAC_OK);
     ir_model_free(m);
-    tosac_compile_options o;
-    memset(&o, 0, sizeof o);
-    o.spec = "TOSA-1.0+FP";
-    tosac_program *p = NULL;
-    if (tosac_compile_model(gs_model(f, xs, gs), &o, &p, NULL, &err))
-        fail_msg("compile: %s", err.msg);
+    tosac_program *p = bt_compile(gs_model(f, xs, gs), "TOSA-1.0+FP", NULL);
     assert_int_equal(tosac_program_n_delegates(p), 1);
     assert_non_null(lt_find_op(tosac_program_delegate(p, 0), TOSA_OP_GATHER, 0));
     const ir_graph *cg = tosac_program_cpu(p)->graph;
@@ -224,6 +219,20 @@ static void test_degenerate(void **state)
     }
 }
 
+/* A GridSample of dt tensors (mode set unless NULL) refused by the trial lowering with why. */
+static void expect_trial(tosac_dtype dt, int r, const int64_t *xs, const int64_t *gs,
+                         const int64_t *ys, const char *mode, const char *why)
+{
+    ir_graph *g = ir_graph_new("g", NULL);
+    int ins[2] = {lt_input(g, "x", dt, r, xs), lt_input(g, "grid", dt, r, gs)};
+    int y = lt_tensor(g, "y", dt, r, ys);
+    int k = lt_node(g, "GridSample", ins, 2, &y, 1);
+    if (mode)
+        assert_int_equal(ir_node_set_string(g, k, "mode", mode, NULL), TOSAC_OK);
+    assert_string_equal(lt_trial("TOSA-1.0+FP", g, 0), why);
+    ir_graph_free(g);
+}
+
 /* Forms not lowered stay on the CPU with their reason in ONNX terms. */
 static void test_refusals(void **state)
 {
@@ -239,15 +248,8 @@ static void test_refusals(void **state)
     };
     const int64_t xs[4] = {1, 1, 2, 2}, gs[4] = {1, 1, 2, 2};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        tosac_error err;
-        tosac_error_clear(&err);
-        tosac_compile_options o;
-        memset(&o, 0, sizeof o);
-        o.spec = "TOSA-1.0+FP";
-        tosac_program *p = NULL;
         char *report = NULL;
-        if (tosac_compile_model(gs_model(&cases[k].f, xs, gs), &o, &p, &report, &err))
-            fail_msg("compile: %s", err.msg);
+        tosac_program *p = bt_compile(gs_model(&cases[k].f, xs, gs), "TOSA-1.0+FP", &report);
         assert_int_equal(tosac_program_n_delegates(p), 0);
         if (!strstr(report, cases[k].reason))
             fail_msg("'%s' not in the report: %s", cases[k].reason, report);
@@ -255,34 +257,16 @@ static void test_refusals(void **state)
         tosac_program_free(p);
     }
     /* 3 spatial dims (opset 20 allows them): refused by the rule */
-    ir_graph *g = ir_graph_new("g", NULL);
     const int64_t x5[5] = {1, 1, 2, 2, 2}, g5[5] = {1, 1, 1, 1, 3}, y5[5] = {1, 1, 1, 1, 1};
-    int ins[2] = {lt_input(g, "x", TOSAC_DT_F32, 5, x5), lt_input(g, "grid", TOSAC_DT_F32, 5, g5)};
-    int y = lt_tensor(g, "y", TOSAC_DT_F32, 5, y5);
-    lt_node(g, "GridSample", ins, 2, &y, 1);
-    assert_string_equal(lt_trial("TOSA-1.0+FP", g, 0),
-                        "GridSample: 3 spatial dims (only 2, X [N, C, H, W], are lowered)");
-    ir_graph_free(g);
+    expect_trial(TOSAC_DT_F32, 5, x5, g5, y5, NULL,
+                 "GridSample: 3 spatial dims (only 2, X [N, C, H, W], are lowered)");
     /* a mode ONNX does not define (the CPU executor refuses it too) */
-    g = ir_graph_new("g", NULL);
     const int64_t x4[4] = {1, 1, 2, 2}, g4[4] = {1, 1, 1, 2}, y4[4] = {1, 1, 1, 1};
-    int ins4[2] = {lt_input(g, "x", TOSAC_DT_F32, 4, x4), lt_input(g, "grid", TOSAC_DT_F32, 4, g4)};
-    y = lt_tensor(g, "y", TOSAC_DT_F32, 4, y4);
-    int k = lt_node(g, "GridSample", ins4, 2, &y, 1);
-    tosac_error err;
-    tosac_error_clear(&err);
-    assert_int_equal(ir_node_set_string(g, k, "mode", "area", &err), TOSAC_OK);
-    assert_string_equal(lt_trial("TOSA-1.0+FP", g, 0),
-                        "GridSample: mode \"area\" (not a GridSample mode)");
+    expect_trial(TOSAC_DT_F32, 4, x4, g4, y4, "area",
+                 "GridSample: mode \"area\" (not a GridSample mode)");
     /* the decomposition is fp32 */
-    ir_graph *h = ir_graph_new("h", NULL);
-    int hins[2] = {lt_input(h, "x", TOSAC_DT_F16, 4, x4), lt_input(h, "grid", TOSAC_DT_F16, 4, g4)};
-    int hy = lt_tensor(h, "y", TOSAC_DT_F16, 4, y4);
-    lt_node(h, "GridSample", hins, 2, &hy, 1);
-    assert_string_equal(lt_trial("TOSA-1.0+FP", h, 0),
-                        "GridSample: a f16 X or grid (the decomposition is fp32)");
-    ir_graph_free(h);
-    ir_graph_free(g);
+    expect_trial(TOSAC_DT_F16, 4, x4, g4, y4, NULL,
+                 "GridSample: a f16 X or grid (the decomposition is fp32)");
 }
 
 int main(void)
