@@ -4,7 +4,7 @@
  * [N, Ho, Wo, 2] becomes two coordinate columns [N, P, 1] (P = Ho*Wo). Each coordinate is
  * unnormalised with the float operations kern_grid_sample uses (align_corners 1: (g+1)/2 *
  * (len-1), else ((g+1)*len - 1)/2), then clamped into [0, len-1] (border) or to [-4, len+4]
- * (zeros: beyond it every tap reads 0, as in the CPU kernel). A tap's integral coordinates
+ * (zeros: beyond it every tap reads 0, as in the CPU kernel) or reflected (below). A tap's integral coordinates
  * are clamped into the image (CLAMP ignoring NaN, so a NaN coordinate still gathers a valid
  * index; its weight keeps the NaN), flattened to y*W + x in f32 (exact: H*W <= 2^24, and
  * TOSA-1.0+FP has no int32 arithmetic beyond ADD/SUB/MUL) and CAST to the int32 indices
@@ -17,10 +17,12 @@
  *            gives NaN as ONNX does;
  *   cubic:   the 4x4 taps around the corner, weighted by kern_grid_sample's A = -0.75
  *            polynomials of dx and dy, summed row by row in the kernel's order.
+ * padding_mode reflection mirrors the coordinate and every tap into [lo, hi] (the image
+ * edges, or the corner pixel centres with align_corners) as the kernel does, in f32.
  * Every float operation is the CPU kernel's, in its order, so the results are bit-identical
- * to the CPU executor's. The result [N, P, C] is RESHAPEd and TRANSPOSEd back to [N, C, Ho,
- * Wo]. Refused: padding_mode reflection (the kernel reflects in double: not done), other
- * than 2 spatial dims, non-fp32 tensors. */
+ * to the CPU executor's, except that under reflection a mirrored coordinate may differ by
+ * its f32 rounding (the kernel reflects in double). The result [N, P, C] is RESHAPEd and
+ * TRANSPOSEd back to [N, C, Ho, Wo]. Refused: other than 2 spatial dims, non-fp32 tensors. */
 #include <string.h>
 
 #include "lower/lower_extra.h"
@@ -28,7 +30,7 @@
 typedef struct gs {
     lower_ctx *c;
     int64_t h, w;
-    bool zeros;
+    bool zeros, reflection, align;
     int values; /* X as [N, H*W, C] */
     int64_t n, p;
 } gs;
@@ -61,6 +63,41 @@ static int clampf(gs *s, int t, float lo, float hi, uint32_t nan_mode)
     return out < 0 || lower_emit(s->c, TOSA_OP_CLAMP, &at, &t, 1, &out, 1) ? -1 : out;
 }
 
+/* kern_grid_sample's reflect(v, lo, hi): v mirrored into [lo, hi] as often as it takes
+ * (outside by d: n = floor(d / span) mirrors, the rest r; even n counts from the edge it
+ * crossed, odd from the other). d / span is d times the f32 reciprocal: where that rounds
+ * across an integer, r is 0 or span instead of span or 0 with the other parity, the same
+ * mirror edge either way, so integral taps still reflect exactly; a coordinate may differ
+ * from the kernel's double arithmetic by f32 rounding. An infinite v gives lo as in the
+ * kernel; NaN stays NaN. */
+static int reflect(gs *s, int v, double lo, double hi)
+{
+    double span = hi - lo;
+    if (span <= 0)
+        return clampf(s, v, (float)lo, (float)lo, TOSA_NAN_PROPAGATE);
+    int klo = k3(s, lo), khi = k3(s, hi), ks = k3(s, span);
+    int below = cmp(s, TOSA_OP_GREATER, klo, v), above = cmp(s, TOSA_OP_GREATER, v, khi);
+    int d = lx_select(s->c, below, op2(s, TOSA_OP_SUB, klo, v), op2(s, TOSA_OP_SUB, v, khi), -1);
+    int n = lx_unary(s->c, TOSA_OP_FLOOR, op2(s, TOSA_OP_MUL, d, k3(s, 1.0 / span)),
+                     TOSAC_DT_UNKNOWN, -1);
+    int r = op2(s, TOSA_OP_SUB, d, op2(s, TOSA_OP_MUL, n, ks));
+    int h = op2(s, TOSA_OP_MUL, n, k3(s, 0.5));
+    int odd = cmp(s, TOSA_OP_GREATER, h, lx_unary(s->c, TOSA_OP_FLOOR, h, TOSAC_DT_UNKNOWN, -1));
+    int from_lo = op2(s, TOSA_OP_LOGICAL_XOR, below, odd);
+    int t = lx_select(s->c, from_lo, op2(s, TOSA_OP_ADD, klo, r), op2(s, TOSA_OP_SUB, khi, r), -1);
+    t = lx_select(s->c, op2(s, TOSA_OP_LOGICAL_OR, below, above), t, v, -1);
+    int inf = cmp(s, TOSA_OP_GREATER, lx_unary(s->c, TOSA_OP_ABS, v, TOSAC_DT_UNKNOWN, -1),
+                  k3(s, 3.4028234663852886e38));
+    return lx_select(s->c, inf, klo, t, -1);
+}
+
+/* The reflection bounds of an axis of length len: pixel centres (align_corners) or edges. */
+static double refl_lo(const gs *s) { return s->align ? 0 : -0.5; }
+static double refl_hi(const gs *s, int64_t len)
+{
+    return s->align ? (double)(len - 1) : (double)len - 0.5;
+}
+
 /* Grid component g [N, P, 1] as a pixel coordinate along an axis of length len. */
 static int pixel(gs *s, int g, int64_t len, bool align)
 {
@@ -71,13 +108,19 @@ static int pixel(gs *s, int g, int64_t len, bool align)
         t = op2(s, TOSA_OP_MUL,
                 op2(s, TOSA_OP_SUB, op2(s, TOSA_OP_MUL, t, k3(s, (double)len)), k3(s, 1)),
                 k3(s, 0.5));
+    if (s->reflection) /* inside [lo, hi]: the kernel's [-4, len+4] clamp does nothing */
+        return reflect(s, t, refl_lo(s), refl_hi(s, len));
     return s->zeros ? clampf(s, t, -4.0f, (float)len + 4.0f, TOSA_NAN_PROPAGATE)
                     : clampf(s, t, 0.0f, (float)(len - 1), TOSA_NAN_PROPAGATE);
 }
 
-/* An integral coordinate k clamped into [0, len-1]; *inside (zeros only) whether it was. */
+/* An integral coordinate k (reflected first under reflection: the kernel reflects taps too,
+ * and the reflection of an integer is one) clamped into [0, len-1]; *inside (zeros only)
+ * whether it was. */
 static int tap_coord(gs *s, int k, int64_t len, int *inside)
 {
+    if (s->reflection)
+        k = reflect(s, k, refl_lo(s), refl_hi(s, len));
     int cl = clampf(s, k, 0.0f, (float)(len - 1), TOSA_NAN_IGNORE);
     *inside = s->zeros ? cmp(s, TOSA_OP_EQUAL, cl, k) : -1;
     return cl;
@@ -242,9 +285,9 @@ static tosac_code lower_grid_sample(lower_ctx *c, const ir_node *n)
     if (form < 0)
         return lx_unsupported(c, n, "mode \"%s\" (not a GridSample mode)", mode);
     const char *pad = ir_node_attr_string(n, "padding_mode", "zeros");
-    bool zeros = strcmp(pad, "zeros") == 0;
-    if (!zeros && strcmp(pad, "border") != 0)
-        return lx_unsupported(c, n, "padding_mode \"%s\" (only zeros and border are lowered)",
+    bool zeros = strcmp(pad, "zeros") == 0, reflection = strcmp(pad, "reflection") == 0;
+    if (!zeros && !reflection && strcmp(pad, "border") != 0)
+        return lx_unsupported(c, n, "padding_mode \"%s\" (not a GridSample padding mode)",
                               pad);
     bool align = ir_node_attr_int(n, "align_corners", 0) != 0;
     int64_t N = X->shape[0], C = X->shape[1], H = X->shape[2], W = X->shape[3];
@@ -252,7 +295,7 @@ static tosac_code lower_grid_sample(lower_ctx *c, const ir_node *n)
     if (H < 1 || W < 1 || H * W > (1 << 24) || N * P > INT32_MAX)
         return lx_unsupported(c, n, "an image of %lld x %lld pixels (the flat indices are "
                               "computed in f32: at most 2^24)", (long long)H, (long long)W);
-    gs s = {c, H, W, zeros, -1, N, P};
+    gs s = {c, H, W, zeros, reflection, align, -1, N, P};
     int x = lower_in(c, n, 0), g = lower_in(c, n, 1);
     int xt = x < 0 ? -1 : lower_transpose(c, x, lower_nchw_to_nhwc, -1);
     s.values = xt < 0 ? -1 : lower_reshape(c, xt, 3, (int64_t[3]){N, H * W, C}, -1);

@@ -857,6 +857,10 @@ static void a_gs_nearest(lc_b *b, int node)
 {
     ir_node_set_string(lc_graph(b), node, "mode", "nearest", NULL);
 }
+static void a_gs_reflection(lc_b *b, int node)
+{
+    ir_node_set_string(lc_graph(b), node, "padding_mode", "reflection", NULL);
+}
 static void a_gs_cubic(lc_b *b, int node)
 {
     ir_node_set_string(lc_graph(b), node, "mode", "cubic", NULL);
@@ -1261,6 +1265,9 @@ const mx_case mx_cases[] = {
     {"GridSample (cubic, zeros, opset 20)", "GridSample", .rank = 4, {1, 3, 8, 8}, .n_x = 2,
      .rank2 = 4, .shape2 = {1, 4, 4, 2}, .lo = -2, .hi = 2, .lo2 = -1.2f, .hi2 = 1.2f,
      .attrs = a_gs_cubic, .tosa_op = "GATHER", .cols = MX_COL(MX_FP), .opset = 20},
+    {"GridSample (bilinear, reflection)", "GridSample", .rank = 4, {1, 3, 8, 8}, .n_x = 2,
+     .rank2 = 4, .shape2 = {1, 4, 4, 2}, .lo = -2, .hi = 2, .lo2 = -3, .hi2 = 3,
+     .attrs = a_gs_reflection, .tosa_op = "GATHER", .cols = MX_COL(MX_FP), .opset = 16},
 #undef I32R
 #undef INT_ONLY
 #undef TQ

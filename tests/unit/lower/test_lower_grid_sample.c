@@ -3,8 +3,9 @@
  * f32, so both must give it exactly), the program bit-identical to the CPU executor on
  * random data for every mode (linear, nearest, cubic, both opsets' spellings) x padding
  * (zeros, border) x align_corners it lowers (it repeats
- * kern_grid_sample's float operations in the same order), degenerate images and a NaN
- * coordinate, and the refusals with their ONNX reasons (the CPU then runs the node). */
+ * kern_grid_sample's float operations in the same order; reflection within a stated
+ * tolerance: the kernel reflects in double), degenerate images and a NaN coordinate, and the
+ * refusals with their ONNX reasons (the CPU then runs the node). */
 #include "lower_core_testutil.h"
 #include "lower_testutil.h"
 
@@ -117,6 +118,21 @@ static void test_hand_values(void **state)
     const gs_form cbb = {16, "bicubic", "border", 1};
     const float g7[4] = {0, 0, -1, -1}, w7[2] = {2.5f, 1};
     expect_both(&cbb, g7, 2, w7);
+    /* reflection, align_corners 0: mirrored at the image edges -0.5 and 1.5 (span 2).
+     * (-1, -1) -> (-0.5, -0.5): the taps -1 and 0 reflect to 0: pixel (0, 0); (-1.5, 0) ->
+     * x -1 -> -0.5 + 0.5 = 0, y 0.5: column 0 halved, (1 + 3) / 2; (2, 0) -> x 2.5 -> 1.5 - 1
+     * = 0.5: the mean; (3, 0) -> x 3.5, one span and 0 beyond (odd count) -> -0.5 + 0:
+     * column 0; (-3.5, 0) -> x -3, one span and 0.5 beyond the left edge -> 1.5 - 0.5 = 1:
+     * column 1, (2 + 4) / 2; (1.75, 0) -> x 2.25 -> 1.5 - 0.75 = 0.75: rows 0.25 * 1 + 0.75 *
+     * 2 and 0.25 * 3 + 0.75 * 4, halved */
+    const gs_form ref = {16, "bilinear", "reflection", 0};
+    const float g8[12] = {-1, -1, -1.5f, 0, 2, 0, 3, 0, -3.5f, 0, 1.75f, 0};
+    const float w8[6] = {1, 2, 2.5f, 2, 3, 2.75f};
+    expect_both(&ref, g8, 6, w8);
+    /* align_corners 1: mirrored at the pixel centres 0 and 1: (2, -1) -> x 1.5 -> 0.5, row 0 */
+    const gs_form ref1 = {20, "linear", "reflection", 1};
+    const float g9[2] = {2, -1}, w9[1] = {1.5f};
+    expect_both(&ref1, g9, 1, w9);
 }
 
 static float rx[2 * 3 * 5 * 7], rg[2 * 4 * 6 * 2];
@@ -144,6 +160,31 @@ static void test_random_bit_exact(void **state)
         if (memcmp(cpu.data, prog.data, cpu.nbytes) != 0)
             fail_msg("%s %s align %d: the program's bits differ from the CPU executor's",
                      forms[k].mode, forms[k].pad, forms[k].align);
+        tosac_tensor_free(&cpu);
+        tosac_tensor_free(&prog);
+    }
+    /* reflection: the kernel reflects a coordinate in double, the program in f32, so a
+     * reflected coordinate may differ by its f32 rounding (about 2^-24 * 2W); the output then
+     * by that times the largest pixel step: 1e-5 (|ref| + max |ref|) holds it with room (the
+     * backend matrix's float tolerance, lc_tol); taps reflect exactly */
+    static const gs_form refl[] = {
+        {16, "bilinear", "reflection", 0}, {20, "linear", "reflection", 1},
+        {16, "nearest", "reflection", 0}, {20, "nearest", "reflection", 1},
+        {16, "bicubic", "reflection", 0}, {20, "cubic", "reflection", 1},
+    };
+    lc_fill(rg, 96, 35, 5.0f); /* out to two spans each side: odd and even mirror counts */
+    for (size_t k = 0; k < sizeof refl / sizeof refl[0]; k++) {
+        tosac_tensor cpu, prog;
+        run_both(&refl[k], xs, rx, gs, rg, &cpu, &prog);
+        double emax = 0;
+        for (int i = 0; i < 144; i++)
+            emax = fmax(emax, fabs(((const float *)cpu.data)[i]));
+        for (int i = 0; i < 144; i++) {
+            double a = ((const float *)prog.data)[i], e = ((const float *)cpu.data)[i];
+            if (!(fabs(a - e) <= lc_tol(0, 0, e, emax)))
+                fail_msg("%s reflection align %d [%d]: %.9g vs the CPU's %.9g", refl[k].mode,
+                         refl[k].align, i, a, e);
+        }
         tosac_tensor_free(&cpu);
         tosac_tensor_free(&prog);
     }
@@ -219,53 +260,39 @@ static void test_degenerate(void **state)
     }
 }
 
-/* A GridSample of dt tensors (mode set unless NULL) refused by the trial lowering with why. */
+/* A GridSample of dt tensors (string attribute attr = value unless NULL) refused by the trial
+ * lowering with why. */
 static void expect_trial(tosac_dtype dt, int r, const int64_t *xs, const int64_t *gs,
-                         const int64_t *ys, const char *mode, const char *why)
+                         const int64_t *ys, const char *attr, const char *value, const char *why)
 {
     ir_graph *g = ir_graph_new("g", NULL);
     int ins[2] = {lt_input(g, "x", dt, r, xs), lt_input(g, "grid", dt, r, gs)};
     int y = lt_tensor(g, "y", dt, r, ys);
     int k = lt_node(g, "GridSample", ins, 2, &y, 1);
-    if (mode)
-        assert_int_equal(ir_node_set_string(g, k, "mode", mode, NULL), TOSAC_OK);
+    if (attr)
+        assert_int_equal(ir_node_set_string(g, k, attr, value, NULL), TOSAC_OK);
     assert_string_equal(lt_trial("TOSA-1.0+FP", g, 0), why);
     ir_graph_free(g);
 }
 
-/* Forms not lowered stay on the CPU with their reason in ONNX terms. */
+/* Forms not lowered: the trial lowering (the partitioner's check) gives the reason in ONNX
+ * terms, and the CPU runs the node. */
 static void test_refusals(void **state)
 {
     (void)state;
-    static const struct {
-        gs_form f;
-        const char *reason;
-    } cases[] = {
-        {{16, "bilinear", "reflection", 0}, "GridSample: padding_mode \\\"reflection\\\" (only "
-                                            "zeros and border are lowered)"},
-        {{20, "cubic", "reflection", 1}, "GridSample: padding_mode \\\"reflection\\\" (only "
-                                         "zeros and border are lowered)"},
-    };
-    const int64_t xs[4] = {1, 1, 2, 2}, gs[4] = {1, 1, 2, 2};
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        char *report = NULL;
-        tosac_program *p = bt_compile(gs_model(&cases[k].f, xs, gs), "TOSA-1.0+FP", &report);
-        assert_int_equal(tosac_program_n_delegates(p), 0);
-        if (!strstr(report, cases[k].reason))
-            fail_msg("'%s' not in the report: %s", cases[k].reason, report);
-        free(report);
-        tosac_program_free(p);
-    }
     /* 3 spatial dims (opset 20 allows them): refused by the rule */
     const int64_t x5[5] = {1, 1, 2, 2, 2}, g5[5] = {1, 1, 1, 1, 3}, y5[5] = {1, 1, 1, 1, 1};
-    expect_trial(TOSAC_DT_F32, 5, x5, g5, y5, NULL,
+    expect_trial(TOSAC_DT_F32, 5, x5, g5, y5, NULL, NULL,
                  "GridSample: 3 spatial dims (only 2, X [N, C, H, W], are lowered)");
     /* a mode ONNX does not define (the CPU executor refuses it too) */
     const int64_t x4[4] = {1, 1, 2, 2}, g4[4] = {1, 1, 1, 2}, y4[4] = {1, 1, 1, 1};
-    expect_trial(TOSAC_DT_F32, 4, x4, g4, y4, "area",
+    expect_trial(TOSAC_DT_F32, 4, x4, g4, y4, "mode", "area",
                  "GridSample: mode \"area\" (not a GridSample mode)");
+    /* a padding mode ONNX does not define */
+    expect_trial(TOSAC_DT_F32, 4, x4, g4, y4, "padding_mode", "wrap",
+                 "GridSample: padding_mode \"wrap\" (not a GridSample padding mode)");
     /* the decomposition is fp32 */
-    expect_trial(TOSAC_DT_F16, 4, x4, g4, y4, NULL,
+    expect_trial(TOSAC_DT_F16, 4, x4, g4, y4, NULL, NULL,
                  "GridSample: a f16 X or grid (the decomposition is fp32)");
 }
 
