@@ -4,9 +4,9 @@
  * [N, Ho, Wo, 2] becomes two coordinate columns [N, P, 1] (P = Ho*Wo). Each coordinate is
  * unnormalised with the float operations kern_grid_sample uses (align_corners 1: (g+1)/2 *
  * (len-1), else ((g+1)*len - 1)/2), then clamped into [0, len-1] (border) or to [-4, len+4]
- * (zeros: beyond it every tap reads 0, as in the CPU kernel) or reflected (below). A tap's integral coordinates
- * are clamped into the image (CLAMP ignoring NaN, so a NaN coordinate still gathers a valid
- * index; its weight keeps the NaN), flattened to y*W + x in f32 (exact: H*W <= 2^24, and
+ * (zeros: beyond it every tap reads 0, as in the CPU kernel) or reflected (below). A tap's
+ * integral coordinates are clamped into the image (CLAMP ignoring NaN, so a NaN coordinate
+ * still gathers a valid index; its weight keeps the NaN), flattened to y*W + x in f32 (exact: H*W <= 2^24, and
  * TOSA-1.0+FP has no int32 arithmetic beyond ADD/SUB/MUL) and CAST to the int32 indices
  * [N, P]; under zeros a tap outside the image is SELECTed to 0. Then
  *   linear:  FLOOR gives the corner, the fractions dx, dy the weights, and the four taps are
