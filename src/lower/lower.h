@@ -273,6 +273,7 @@ extern const lower_rule lower_rules_trilu[];
 extern const lower_rule lower_rules_scatter[];
 extern const lower_rule lower_rules_conv_transpose[];
 extern const lower_rule lower_rules_dft[];          /* lower_dft.c: DFT as RFFT2D / FFT2D */
+extern const lower_rule lower_rules_grid_sample[]; /* lower_grid_sample.c: around GATHER */
 extern const lower_rule lower_rules_control[];      /* lower_control.c: If as COND_IF, Loop as
                                                        WHILE_LOOP (+cf) */
 

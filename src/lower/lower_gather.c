@@ -6,7 +6,8 @@
  * output position gets the flat offset of its source element (base offset of its other
  * coordinates + index * stride of the axis), computed at compile time for constant indices.
  * ONNX allows negative indices; constant ones are normalised here, runtime ones get
- * idx + K where idx < 0 (GREATER, ADD, SELECT). Gather with constant data and indices is
+ * idx + K where idx < 0 (GREATER, ADD, SELECT; under a profile with no int32 arithmetic,
+ * TOSA-1.0+FP, in f32 between two CASTs). Gather with constant data and indices is
  * folded into a CONST. Quantized data keeps its integers (a RESCALE follows only if the
  * output quantization differs). */
 #include <stdlib.h>
@@ -37,7 +38,7 @@ static bool normalise(lower_ctx *c, const ir_node *n, const tosac_tensor *ix, in
 }
 
 /* Runtime indices idx (any shape) as GATHER takes them: int8/int16 widened to int32, and
- * idx + k where idx < 0. */
+ * idx + k where idx < 0 (in idx's type: int32, or f32 under PRO-FP alone). */
 static int fix_negative(lower_ctx *c, int idx, int64_t k)
 {
     if (idx < 0)
@@ -149,13 +150,26 @@ static tosac_code lower_gather(lower_ctx *c, const ir_node *n)
         free(ix);
     } else {
         int64_t row[2] = {1, w}, mult[2] = {outer, 1};
-        idx = fix_negative(c, lower_reshape(c, lower_in(c, n, 1), 2, row, -1), k);
+        /* PRO-FP has no int32 RESHAPE, TILE, GREATER or SELECT: there the indices are
+         * prepared in f32 (exact below 2^24; beyond it an index out of range stays out of
+         * range) and cast back for GATHER */
+        bool via_f32 = !tosa_spec_supports_integer(c->spec) && ind->dtype != TOSAC_DT_I64;
+        if (via_f32 && k > (1 << 24))
+            return lx_unsupported(c, n, "runtime indices into an axis of %lld under a profile "
+                                  "without int32 arithmetic (computed in f32: exact to 2^24)",
+                                  (long long)k);
+        idx = lower_in(c, n, 1);
+        if (via_f32 && idx >= 0)
+            idx = lx_cast(c, idx, TOSAC_DT_F32, -1);
+        idx = fix_negative(c, idx < 0 ? -1 : lower_reshape(c, idx, 2, row, -1), k);
         if (idx >= 0 && outer > 1) {
             int m = lower_const_shape(c, "multiples", 2, mult);
             int t = m < 0 ? -1 : lower_tmp(c, "indices", lower_dtype(c, idx), 2, ishape);
             int ins[2] = {idx, m};
             idx = t < 0 || lower_emit(c, TOSA_OP_TILE, NULL, ins, 2, &t, 1) ? -1 : t;
         }
+        if (via_f32 && idx >= 0)
+            idx = lx_cast(c, idx, TOSAC_DT_I32, -1);
     }
     return gather_into(c, n, values, idx);
 }

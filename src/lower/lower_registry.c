@@ -36,6 +36,7 @@ static const lower_rule *const families[] = {
     lower_rules_scatter,
     lower_rules_conv_transpose,
     lower_rules_dft,
+    lower_rules_grid_sample,
     lower_rules_control,
 };
 

@@ -316,11 +316,20 @@ static size_t peer_table(char *t, size_t used, size_t cap, int counts[][2], int 
     used += (size_t)snprintf(t + used, cap - used, "\n| **delegated, of those tested** | | |");
     for (int k = 0; k < N_PEER_CFGS; k++)
         used += (size_t)snprintf(t + used, cap - used, " %d of %d |", counts[k][1], tested[k]);
-    used += (size_t)snprintf(t + used, cap - used, "\n\nFiles with no delegated form:\n\n");
+    int none = 0;
+    for (int i = 0; i < mx_n_peers; i++)
+        none += !mx_peers[i].rows;
+    used += (size_t)snprintf(t + used, cap - used, "\n\nFiles with no delegated form:%s\n",
+                             none ? "\n" : " none.");
     for (int i = 0; i < mx_n_peers; i++)
         if (!mx_peers[i].rows)
             used += (size_t)snprintf(t + used, cap - used, "- test_%s.py: %s\n",
                                      mx_peers[i].file, mx_peers[i].why);
+    used += (size_t)snprintf(t + used, cap - used, "\nFiles with rows under FP alone:\n\n");
+    for (int i = 0; i < mx_n_peers; i++)
+        if (mx_peers[i].rows && mx_peers[i].why)
+            used += (size_t)snprintf(t + used, cap - used, "- test_%s.py: FP rows %s; %s\n",
+                                     mx_peers[i].file, mx_peers[i].fp_rows, mx_peers[i].why);
     return used;
 }
 
@@ -389,8 +398,8 @@ static char *table(void)
 
 /* The floors test_table holds the peer counts to (issue 15 asks 140, 140 and every a16w8
  * file; where tosac is short the floor is today's count, so a regression fails). */
-#define PEER_MIN_INT 141
-#define PEER_MIN_FP 144
+#define PEER_MIN_INT 142
+#define PEER_MIN_FP 146
 #define PEER_A16_SHORT 0
 
 static const char *doc_path;

@@ -70,7 +70,9 @@ typedef struct mx_peer {
     unsigned tested;             /* MX_PEER_*: the configs the peer tests it under */
     const char *rows;            /* the rows mirroring it, ';'-separated, or NULL */
     const char *fp_rows;         /* the FP config's rows when not the same, or NULL */
-    const char *why;             /* rows == NULL: why there is no delegated form */
+    const char *why;             /* rows == NULL: why there is no delegated form; else, with
+                                  * fp_rows: why the FP rows are more (the peer tests them
+                                  * under FP alone) */
 } mx_peer;
 
 extern const mx_peer mx_peers[];

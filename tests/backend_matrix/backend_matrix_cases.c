@@ -848,6 +848,23 @@ static int dft_first(lc_b *b, int *ins, int n)
 static void a_linear(lc_b *b, int node) { ir_node_set_string(lc_graph(b), node, "mode", "linear", NULL); }
 static void a_left(lc_b *b, int node) { ir_node_set_string(lc_graph(b), node, "direction", "LEFT", NULL); }
 static void a_right(lc_b *b, int node) { ir_node_set_string(lc_graph(b), node, "direction", "RIGHT", NULL); }
+static void a_gs_border_align(lc_b *b, int node)
+{
+    ir_node_set_string(lc_graph(b), node, "padding_mode", "border", NULL);
+    set_int(b, node, "align_corners", 1);
+}
+static void a_gs_nearest(lc_b *b, int node)
+{
+    ir_node_set_string(lc_graph(b), node, "mode", "nearest", NULL);
+}
+static void a_gs_reflection(lc_b *b, int node)
+{
+    ir_node_set_string(lc_graph(b), node, "padding_mode", "reflection", NULL);
+}
+static void a_gs_cubic(lc_b *b, int node)
+{
+    ir_node_set_string(lc_graph(b), node, "mode", "cubic", NULL);
+}
 static void a_keep0_axes2(lc_b *b, int node)
 {
     a_axes2(b, node);
@@ -1033,7 +1050,7 @@ const mx_case mx_cases[] = {
      .hi2 = 2, .more = div_first, .tosa_op = "FLOOR", .tosa_qop = "TABLE",
      .cols = MX_COL(MX_Q8) | MX_COL(MX_FP), .nodes = 2, .nodes_q = 3},
     {"Gather (constant table)", "Gather", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
-     .more = embedding, .tosa_op = "GATHER", .cols = MX_TQUANT, .nodes = 2},
+     .more = embedding, .tosa_op = "GATHER", .cols = MX_TQUANT | MX_COL(MX_FP), .nodes = 2},
 #undef TQ
 
     /* int64: values beyond int32 kept under TOSA-1.1+INT+int64; under TOSA-1.0+INT a runtime
@@ -1094,8 +1111,9 @@ const mx_case mx_cases[] = {
      .tosa_qop = "TABLE", .cols = F, TABLE16},
     {"Pow (constant exponent 2)", "Pow", .rank = X3, .n_x = 1, .lo = -2, .hi = 2,
      .more = exponent2, .tosa_op = "MUL", .tosa_qop = "TABLE", .cols = F, TABLE16},
+    /* FP only: the peer tests tensor ** tensor under FP alone (backend_matrix_peer.c) */
     {"Pow (runtime exponent)", "Pow", .rank = X3, .n_x = 2, .lo = 0.5f, .hi = 2, .lo2 = -1,
-     .hi2 = 2, .tosa_op = "POW", .cols = F, QCPU},
+     .hi2 = 2, .tosa_op = "POW", .cols = MX_COL(MX_FP)},
     {"Mod (fmod=1)", "Mod", .rank = X3, .n_x = 2, .lo = -3, .hi = 3, .lo2 = 0.5f, .hi2 = 2,
      .attrs = a_fmod1, .tosa_op = "FLOOR", .cols = F, QCPU},
     {"CumSum", "CumSum", .rank = X3, .n_x = 1, .lo = -2, .hi = 2, .more = axis2,
@@ -1232,6 +1250,24 @@ const mx_case mx_cases[] = {
     {"Loop (int32, M = 3, +cf)", "Loop", .dt = TOSAC_DT_I32, .rank = X3, .n_x = 1,
      .plain = true, .more = loop_ins, .attrs = a_loop_body, .tosa_op = "WHILE_LOOP",
      .cols = MX_COL(MX_I8), .spec_ext = "+cf"},
+    /* GridSample: X [1, 3, 8, 8], grid [1, 4, 4, 2] in [-1.2, 1.2] (some taps outside) */
+    {"GridSample (bilinear, zeros)", "GridSample", .rank = 4, {1, 3, 8, 8}, .n_x = 2,
+     .rank2 = 4, .shape2 = {1, 4, 4, 2}, .lo = -2, .hi = 2, .lo2 = -1.2f, .hi2 = 1.2f,
+     .tosa_op = "GATHER", .cols = MX_COL(MX_FP), .opset = 16},
+    {"GridSample (linear, border, align_corners, opset 20)", "GridSample", .rank = 4,
+     {1, 3, 8, 8}, .n_x = 2, .rank2 = 4, .shape2 = {1, 4, 4, 2}, .lo = -2, .hi = 2,
+     .lo2 = -1.2f, .hi2 = 1.2f, .attrs = a_gs_border_align, .tosa_op = "GATHER",
+     .cols = MX_COL(MX_FP), .opset = 20},
+    {"GridSample (nearest, zeros, opset 20)", "GridSample", .rank = 4, {1, 3, 8, 8},
+     .n_x = 2, .rank2 = 4, .shape2 = {1, 4, 4, 2}, .lo = -2, .hi = 2, .lo2 = -1.2f,
+     .hi2 = 1.2f, .attrs = a_gs_nearest, .tosa_op = "GATHER", .cols = MX_COL(MX_FP),
+     .opset = 20},
+    {"GridSample (cubic, zeros, opset 20)", "GridSample", .rank = 4, {1, 3, 8, 8}, .n_x = 2,
+     .rank2 = 4, .shape2 = {1, 4, 4, 2}, .lo = -2, .hi = 2, .lo2 = -1.2f, .hi2 = 1.2f,
+     .attrs = a_gs_cubic, .tosa_op = "GATHER", .cols = MX_COL(MX_FP), .opset = 20},
+    {"GridSample (bilinear, reflection)", "GridSample", .rank = 4, {1, 3, 8, 8}, .n_x = 2,
+     .rank2 = 4, .shape2 = {1, 4, 4, 2}, .lo = -2, .hi = 2, .lo2 = -3, .hi2 = 3,
+     .attrs = a_gs_reflection, .tosa_op = "GATHER", .cols = MX_COL(MX_FP), .opset = 16},
 #undef I32R
 #undef INT_ONLY
 #undef TQ

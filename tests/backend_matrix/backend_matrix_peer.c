@@ -4,7 +4,8 @@
  * ONNX forms torch's exporter writes; fp_rows, when set, the FP config's rows: the integer
  * forms of bitwise files have no PRO-FP operator and the peer expects them not delegated).
  * backend_matrix.c derives, from the rows' cells, whether tosac delegates each file under
- * each config: the table in docs/BACKEND_COVERAGE.md.
+ * each config: the table in docs/BACKEND_COVERAGE.md. A file whose FP rows are more than
+ * its rows (a form the peer tests under FP alone) says why in `why`.
  * Left out, with no ONNX form: test_as_strided_copy (arbitrary strides), test_erfinv (no
  * ONNX operator), test_custom_shader_lowering (not an operator), test_mxfp_conv2d and
  * mxfp/test_mxfp_linear (MX block-scaled formats). */
@@ -76,9 +77,7 @@ const mx_peer mx_peers[] = {
     {"ge", P_I | P_F | P_6, "GreaterOrEqual", NULL, NULL},
     {"gelu", P_I | P_F | P_6, "Gelu (Erf form)", NULL, NULL},
     {"glu", P_I | P_F, "GLU (Split, Sigmoid, Mul)", NULL, NULL},
-    {"grid_sampler", P_F, NULL, NULL,
-     "GridSample (opset 16) is not lowered (a decomposition into computed GATHER indices "
-     "and bilinear weights is possible, not done); it runs on the CPU"},
+    {"grid_sampler", P_F, "GridSample (bilinear, zeros)", NULL, NULL},
     {"group_norm", P_I | P_F, "InstanceNormalization", NULL, NULL},
     {"gt", P_I | P_F | P_6, "Greater", NULL, NULL},
     {"hardsigmoid", P_I | P_F, "HardSigmoid", NULL, NULL},
@@ -118,7 +117,12 @@ const mx_peer mx_peers[] = {
     {"ones", P_I | P_F, "Add (ConstantOfShape operand)", NULL, NULL},
     {"permute", P_I | P_F | P_6, "Transpose", NULL, NULL},
     {"pixel_shuffling", P_I | P_F, "DepthToSpace;SpaceToDepth", NULL, NULL},
-    {"pow", P_I | P_F, "Pow (constant exponent 2);Pow (runtime exponent)", NULL, NULL},
+    {"pow", P_I | P_F, "Pow (constant exponent 2)",
+     "Pow (constant exponent 2);Pow (runtime exponent)",
+     "the peer tests tensor ** tensor (Pow (runtime exponent)) under FP only: its quantized "
+     "run (test_pow_tensor_tensor_vgf_quant) compiles for TOSA-1.0+FP+INT and its quantizer "
+     "does not annotate pow.Tensor_Tensor, so that pow stays a float POW; its INT-only runs "
+     "(TosaPipelineINT, Ethos-U55, Ethos-U85) are all pow.Tensor_Scalar"},
     {"prelu", P_I | P_F, "PRelu;PRelu (per-channel slope)", NULL, NULL},
     {"reciprocal", P_I | P_F | P_6, "Reciprocal", NULL, NULL},
     {"relu", P_I | P_F, "Relu", NULL, NULL},

@@ -6,7 +6,9 @@
 
 #include <string.h>
 
+#include "tosac/compile.h"
 #include "tosac/ir.h"
+#include "tosac/program.h"
 #include "tosac/spec.h"
 
 /* A parsed spec string (the test fails if it does not parse). */
@@ -17,6 +19,29 @@ static inline tosa_spec bt_spec(const char *s)
     tosac_error_clear(&err);
     assert_int_equal(tosa_spec_parse(s, &sp, &err), TOSAC_OK);
     return sp;
+}
+
+/* m (consumed) compiled under spec: tosac_compile_model's code; *p NULL on failure. */
+static inline tosac_code bt_compile_rc(ir_model *m, const char *spec, tosac_program **p,
+                                       char **report, tosac_error *err)
+{
+    tosac_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.spec = spec;
+    *p = NULL;
+    tosac_error_clear(err);
+    return tosac_compile_model(m, &o, p, report, err);
+}
+
+/* The same, the test failing with compile's message unless it succeeds; *report (may be
+ * NULL) gets the partition report. */
+static inline tosac_program *bt_compile(ir_model *m, const char *spec, char **report)
+{
+    tosac_error err;
+    tosac_program *p;
+    if (bt_compile_rc(m, spec, &p, report, &err))
+        fail_msg("compile under %s: %s", spec, err.msg);
+    return p;
 }
 
 /* IR graph builders that assert success (lt_* / pt_* in the lowering and pass helpers). */

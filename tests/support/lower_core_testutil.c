@@ -548,7 +548,7 @@ static void collect_ops(const tosac_program *p, lc_result *r)
         for (int i = 0; i < blk->n_tensors; i++)
             if (blk->tensors[i].dtype < TOSAC_DT_COUNT)
                 r->dtypes[blk->tensors[i].dtype] = 1;
-        for (int i = 0; i < blk->n_ops && r->n_ops < 128; i++) {
+        for (int i = 0; i < blk->n_ops && r->n_ops < LC_MAX_OPS; i++) {
             const tosa_operator *o = &blk->ops[i];
             if (o->op == TOSA_OP_CONST || o->op == TOSA_OP_CONST_SHAPE)
                 continue;

@@ -84,10 +84,12 @@ typedef struct lc_op_info {
     int32_t axis;                 /* the axis attribute (CONCAT, REDUCE_*, ...) */
 } lc_op_info;
 
+#define LC_MAX_OPS 512 /* GridSample under reflection: its first GATHER comes after 128 */
 typedef struct lc_result {
     int delegated, cpu, folded;   /* report placements */
     int n_delegates;
-    lc_op_info ops[128];          /* non-constant operators of all delegates, in order */
+    lc_op_info ops[LC_MAX_OPS];   /* non-constant operators of all delegates, in order (the
+                                   * first LC_MAX_OPS) */
     int n_ops;
     tosac_dtype boundary[16];     /* dtypes of delegate 0's outputs */
     int n_boundary;

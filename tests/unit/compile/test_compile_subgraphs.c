@@ -2,6 +2,7 @@
  * left on the CPU, the program file keeps them, and the runner executes them through the CPU
  * executor's op hook. Expected values: hand-derived (small If model) or onnxruntime's outputs
  * stored with the zoo (silero_vad). */
+#include "backend_testutil.h"
 #include "cpu_testgraph.h"
 #include "testutil.h"
 
@@ -44,14 +45,7 @@ static int body_delegates(const ir_graph *g, bool top, int *seen, int n_seen)
 /* Compiles m (consumed) under TOSA-1.0+FP. */
 static tosac_program *compile_fp(ir_model *m, char **report)
 {
-    tosac_error err;
-    tosac_error_clear(&err);
-    tosac_compile_options o;
-    memset(&o, 0, sizeof o);
-    o.spec = "TOSA-1.0+FP";
-    tosac_program *p = NULL;
-    assert_int_equal(tosac_compile_model(m, &o, &p, report, &err), TOSAC_OK);
-    return p;
+    return bt_compile(m, "TOSA-1.0+FP", report);
 }
 
 /* y = If(c, then: Relu(x + [2, -3]), else: Neg(x)); x is read from the outer scope. */

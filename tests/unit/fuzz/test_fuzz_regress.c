@@ -13,7 +13,7 @@
  *   is not known (before, compile's measuring run met it: internal error);
  * - every model kept in fuzz/regress/compile/ gets the message of its fix (or compiles, for the
  *   empty one), none an internal error. (The DequantizeLinear operand checks are in test_ir_shape.) */
-#include "testutil.h"
+#include "backend_testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +25,8 @@
 static void expect_refused(ir_model *m, const char *spec, const char *msg)
 {
     tosac_error err;
-    tosac_error_clear(&err);
-    tosac_compile_options o;
-    memset(&o, 0, sizeof o);
-    o.spec = spec;
-    tosac_program *p = NULL;
-    assert_int_equal(tosac_compile_model(m, &o, &p, NULL, &err), TOSAC_ERR_UNSUPPORTED);
+    tosac_program *p;
+    assert_int_equal(bt_compile_rc(m, spec, &p, NULL, &err), TOSAC_ERR_UNSUPPORTED);
     assert_null(p);
     assert_string_equal(err.msg, msg);
 }

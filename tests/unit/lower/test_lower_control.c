@@ -3,7 +3,7 @@
  * program file and the MLIR text keeping the branch blocks, and the CPU fallback (with its
  * reason) without +cf or where a branch has no legal form. Expected values are hand-derived
  * (small models; float results exact: adds and negations of small binary fractions). */
-#include "testutil.h"
+#include "backend_testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,17 +58,7 @@ static ir_model *if_model(tosac_dtype dt)
 
 static tosac_program *compile(ir_model *m, const char *spec, char **report)
 {
-    tosac_error err;
-    tosac_error_clear(&err);
-    tosac_compile_options o;
-    memset(&o, 0, sizeof o);
-    o.spec = spec;
-    tosac_program *p = NULL;
-    tosac_code rc = tosac_compile_model(m, &o, &p, report, &err);
-    if (rc)
-        fprintf(stderr, "%s: %s\n", spec, err.msg);
-    assert_int_equal(rc, TOSAC_OK);
-    return p;
+    return bt_compile(m, spec, report);
 }
 
 /* x = [-1.5, 2] (f32) or [-7, 5] (i32); c true, then false. */

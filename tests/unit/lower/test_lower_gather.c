@@ -34,9 +34,31 @@ static void test_runtime_indices(void **state)
     lt_run(tg, in, 2, &out);
     lt_expect_f32(&out, want, 4, 0, 0);
     tosac_tensor_free(&out);
-    /* index arithmetic is int32: not in the FP profile */
-    assert_string_equal(lt_trial("TOSA-1.0+FP", g, 0), "RESHAPE: in_out_t=i32 needs PRO-INT");
     tosa_graph_free(tg);
+    /* the FP profile has no int32 RESHAPE/TILE/GREATER/SELECT: the indices are prepared in
+     * f32 and cast back, same values (integers below 2^24 are exact in f32) */
+    tg = lt_lower_ok("TOSA-1.0+FP", g);
+    assert_string_equal(lt_ops(tg),
+                        "RESHAPE CAST RESHAPE GREATER ADD SELECT TILE CAST GATHER RESHAPE");
+    const tosa_operator *ga2 = lt_find_op(tg, TOSA_OP_GATHER, 0);
+    assert_int_equal(tosa_graph_main_block(tg)->tensors[ga2->inputs[1]].dtype, TOSAC_DT_I32);
+    lt_run(tg, in, 2, &out);
+    lt_expect_f32(&out, want, 4, 0, 0);
+    tosac_tensor_free(&out);
+    tosa_graph_free(tg);
+    ir_graph_free(g);
+
+    /* an axis beyond 2^24 would not be exact in f32: refused under FP alone */
+    g = ir_graph_new("g", NULL);
+    const int64_t big[1] = {(1 << 24) + 1}, one[1] = {1};
+    d = lt_input(g, "d", TOSAC_DT_F32, 1, big);
+    i = lt_input(g, "i", TOSAC_DT_I32, 1, one);
+    y = lt_tensor(g, "y", TOSAC_DT_F32, 1, one);
+    int ins2[2] = {d, i};
+    lt_node(g, "Gather", ins2, 2, &y, 1);
+    assert_string_equal(lt_trial("TOSA-1.0+FP", g, 0),
+                        "Gather: runtime indices into an axis of 16777217 under a profile "
+                        "without int32 arithmetic (computed in f32: exact to 2^24)");
     ir_graph_free(g);
 }
 
