@@ -264,34 +264,6 @@ static void merge_shared_consts(const ir_graph *g, quant_plan *p, quant_range *r
     }
 }
 
-/* int16 activations get twice the calibrated range: a held-out sample beyond the calibration
- * samples' range (an efficientnet-style squeeze-excitation's Conv reached 1.6x its calibrated
- * maximum on one, cosine 0.86 against float, bench/RESULTS.md) is represented instead of
- * clipped, for one bit of int16's 16 (SQNR ~84 dB instead of ~90, far above what the int8
- * weights leave). int8 steps are too coarse to give one away. An activation with a known
- * image (quant_image.c) needs none: its range covers every input the input's Q represents. */
-#define QUANT_I16_HEADROOM 2.0f
-
-/* img: per tensor, zeroed; on return true for the groups that got no headroom for their
- * image (the others that are int16 got it). */
-static void add_headroom(const ir_graph *g, quant_scheme s, quant_plan *p,
-                         const bool *wide_root, quant_range *ranges, bool *img)
-{
-    int nt = g->n_tensors, x;
-    for (int i = 0; i < g->n_nodes; i++) {
-        int y = g->nodes[i].n_outputs > 0 ? g->nodes[i].outputs[0] : -1;
-        if (y >= 0 && p->role[y] == QROLE_ACT && quant_plan_quantizes(p, g, i) &&
-            quant_image_of(g, i, &x))
-            img[find(p->group, y)] = true;
-    }
-    for (int t = 0; t < nt; t++)
-        if (p->role[t] == QROLE_ACT && find(p->group, t) == t && !img[t] &&
-            (s == QUANT_A16W8 || wide_root[t]) && ranges[t].seen) {
-            ranges[t].lo *= QUANT_I16_HEADROOM;
-            ranges[t].hi *= QUANT_I16_HEADROOM;
-        }
-}
-
 /* An activation's output range covers the image of its input's representable range
  * (quant_image.c): nodes in graph order, so a chain of them widens in turn. */
 static void widen_images(const ir_graph *g, quant_scheme s, quant_plan *p,
@@ -360,14 +332,6 @@ tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen 
         if (p->role[t] == QROLE_ACT)
             quant_range_merge(&ranges[find(p->group, t)], &seen[t].range);
     merge_shared_consts(g, p, ranges);
-    bool *img = calloc((size_t)nt + 1, sizeof *img);
-    if (!img) {
-        free(wide_root);
-        free(ranges);
-        quant_plan_free(p);
-        return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
-    }
-    add_headroom(g, s, p, wide_root, ranges, img);
     widen_images(g, s, p, wide_root, ranges);
     quant_names flat = {0};
     for (int t = 0; t < nt; t++) {
@@ -376,17 +340,11 @@ tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen 
         const quant_range *r = &ranges[find(p->group, t)];
         p->wide[t] = s == QUANT_A16W8 || wide_root[find(p->group, t)];
         bool unit = quant_act_params(p->wide[t] ? QUANT_A16W8 : s, r, &p->qp[t]);
-        /* the data's range (int8 readers of an int16 tensor see it: the headroom is int16's) */
-        quant_range dr = *r;
-        if (p->wide[t] && !img[find(p->group, t)] && dr.seen) {
-            dr.lo /= QUANT_I16_HEADROOM;
-            dr.hi /= QUANT_I16_HEADROOM;
-        }
         if (p->wide[t] && s == QUANT_A8W8)
-            quant_act_params(QUANT_A8W8, &dr, &p->narrow[t]);
+            quant_act_params(QUANT_A8W8, r, &p->narrow[t]);
         char detail[96];
         if (r->seen && r->lo == r->hi)
-            snprintf(detail, sizeof detail, "always %g, scale %g%s", (double)dr.lo,
+            snprintf(detail, sizeof detail, "always %g, scale %g%s", (double)r->lo,
                      (double)p->qp[t].scale, unit ? " of [-1, 1]" : "");
         else if (unit)
             snprintf(detail, sizeof detail, "%s, scale %g of [-1, 1]",
@@ -397,7 +355,6 @@ tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen 
     }
     quant_names_warn(&flat, "a degenerate range (one value, or none, on every sample)",
                      "; their scales do not come from the data (calibrate with varied samples)");
-    free(img);
     free(wide_root);
     free(ranges);
     return TOSAC_OK;

@@ -113,9 +113,8 @@ static const expect expects[] = {
  * Quantized float models, against the float reference over all samples together: each float
  * output's cosine similarity at least cos8 / cos16 and its largest error at most steps8 /
  * steps16 output steps, a step being the reference's range over the samples / 255 (a8w8) or
- * 2 max |reference| / 32767 (a16w8, whose ranges get twice the data's as headroom,
- * quant_plan.c): the output scale the quantizer picks when, as here, the calibration samples
- * are the compared ones. Integer outputs exact. The bounds are those of
+ * max |reference| / 32767 (a16w8): the output scale the quantizer picks when, as here, the
+ * calibration samples are the compared ones. Integer outputs exact. The bounds are those of
  * the same quantized model run on the CPU (`tosac quantize` then `tosac run MODEL.onnx`, the
  * figures below), with room for the delegates' integer rounding. */
 typedef struct model_info {
@@ -129,8 +128,7 @@ static const model_info models[] = {
     /* random weights, real BatchNorm statistics: a8w8 loses a lot; torch's own PTQ of the same
      * weights (mobilenet_v2_qdq_u8s8_op13) has cosine 0.954..0.968 and 36..49 steps against
      * these float outputs, the CPU run of tosac's a8w8 0.970 / 36 steps; a16w8 keeps int8
-     * weights, which dominate its error: CPU run 0.989 / 5041 int16 steps (20 int8 steps;
-     * steps of max |reference| / 32767, measured before the int16 headroom doubled them) */
+     * weights, which dominate its error: CPU run 0.989 / 5041 int16 steps (20 int8 steps) */
     {.name = "mobilenet_v2_f32_op13", .cos8 = 0.95, .steps8 = 50, .cos16 = 0.98,
      .steps16 = 6000},
     /* saturated class probabilities (0 and 1 within 1e-6): quantization leaves them within
@@ -391,7 +389,7 @@ static void test_cell(void **state)
             continue;
         }
         double step = scheme == S_A8W8 ? (fmax(x->hi, 0) - fmin(x->lo, 0)) / 255
-                                       : 2 * x->maxabs / 32767;
+                                       : x->maxabs / 32767;
         double cmin = scheme == S_A8W8 ? mi->cos8 : mi->cos16;
         double smax = scheme == S_A8W8 ? mi->steps8 : mi->steps16;
         double steps = step > 0 ? x->maxd / step : (x->maxd > 0 ? INFINITY : 0);

@@ -99,8 +99,7 @@ static int teardown(void **state)
 }
 
 /* The float result y = w[c] x[i] + b[c] in double, and the a16w8 output scale the quantizer
- * must pick for it: 2 max|y| / 32767 over the one calibration sample (the same x; int16
- * ranges get twice the data's as headroom, quant_plan.c). */
+ * must pick for it: max|y| / 32767 over the one calibration sample (the same x). */
 static double expected(int c, int i) { return (double)k_w[c] * k_x[i] + k_b[c]; }
 
 static float output_scale(void)
@@ -109,7 +108,7 @@ static float output_scale(void)
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < 4; i++)
             amax = fmax(amax, fabs(expected(c, i)));
-    return (float)(2.0 * amax / 32767.0);
+    return (float)(amax / 32767.0);
 }
 
 /* y (channel c, element i at y[c * cs + i * is]) is the float result to one int16 output step:
@@ -130,7 +129,7 @@ static void check_output(const tosac_tensor *y, int64_t cs, int64_t is, const ch
 }
 
 /* The int48 bias the delegate holds: round(b[c] / (sx * sw[c])), with the a16w8 scales
- * sx = 2 max|x| / 32767 (int16 headroom, quant_plan.c) and sw[c] = |w[c]| / 127 (as float, as the QDQ model stores them). */
+ * sx = max|x| / 32767 and sw[c] = |w[c]| / 127 (as float, as the QDQ model stores them). */
 static void check_bias(const char *tosa_rel)
 {
     tosa_graph *tg = NULL;
@@ -146,7 +145,7 @@ static void check_bias(const char *tosa_rel)
     assert_non_null(bias);
     assert_int_equal(bias->dtype, TOSAC_DT_I48);
     assert_int_equal(bias->data_size, 2 * sizeof(int64_t));
-    double sx = (float)(2 * 0.01 / 32767.0);
+    double sx = (float)(0.01 / 32767.0);
     for (int c = 0; c < 2; c++) {
         double sw = (float)(fabs((double)k_w[c]) / 127.0);
         int64_t want = (int64_t)nearbyint(k_b[c] / (sx * sw));

@@ -232,10 +232,8 @@ CASE(remainder, m_remainder, -3, 3, 0.5f, 2, 5, 1, T16, .no_zero = true, .only8 
  * steps at q = 0.15: not within a tolerance worth stating (Log(x) - Log(1 - x) would be) */
 CASE(logit, m_logit, 0.1f, 0.9f, 0, 0, 4, 1, 1, .no_zero = true, .only8 = true)
 /* ReduceMean, Sub, Mul, ReduceMean, Add, Sqrt, Reciprocal, Mul, then scale and bias; a16w8:
- * the int16 Sqrt and Reciprocal TABLEs before the last products, whose inputs' int16 headroom
- * (twice the data's range, quant_plan.c) leaves the data half the table's entries: 3 steps
- * (2 without the headroom) */
-CASE(layernorm, m_layernorm, -2, 2, 0, 0, 10, 1, T16 + 1, false, false)
+ * the int16 Sqrt and Reciprocal TABLEs before the last products */
+CASE(layernorm, m_layernorm, -2, 2, 0, 0, 10, 1, T16, false, false)
 CASE(instnorm, m_instnorm, -2, 2, 0, 0, 10, 1, T16, false, false)
 /* per-channel Mul + Add */
 CASE(batchnorm, m_batchnorm, -2, 2, 0, 0, 2, 1, 1, false, false)

@@ -271,8 +271,7 @@ static void synth(const char *op, quant_scheme s)
             assert_true(got_s == ys && got_z == yz);
             continue;
         }
-        /* int16: twice the data's range (headroom for samples beyond the calibration ones,
-         * quant_plan.c), and a Sigmoid/Tanh output the image of its input's int16 range,
+        /* int16: a Sigmoid/Tanh output takes the image of its input's int16 range,
          * [-32768, 32767] steps of the input's scale (quant_image.c) */
         if (s == QUANT_A16W8) {
             bool sig = strcmp(op, "sigmoid") == 0, th = strcmp(op, "tanh") == 0;
@@ -282,12 +281,10 @@ static void synth(const char *op, quant_scheme s)
                     if (strcmp(tq->keys[j], "x") == 0)
                         assert_true(tosac_json_double(tosac_json_get(&tq->items[j], "scale"),
                                                       &sx));
-                sx = (double)(float)(2.0 * sx);
+                sx = (double)(float)sx;
                 double lo = -32768.0 * sx, hi = 32767.0 * sx;
                 want_s = sig ? 1.0 / (1.0 + exp(-hi)) / 32767.0
                              : fmax(-tanh(lo), tanh(hi)) / 32767.0;
-            } else {
-                want_s *= 2.0;
             }
         }
         /* Same min/max on the same samples: scales agree to float rounding of the observed
