@@ -194,6 +194,12 @@ typedef struct quant_plan {
     quant_qparams *qp;     /* per tensor id (valid for QROLE_ACT) */
 } quant_plan;
 
+/* Node i is an activation whose output range follows from input x's (quant_image.c):
+ * Sigmoid, HardSigmoid, HardSwish, Tanh, Mul(x, Sigmoid(x)), Mul(x, HardSigmoid(x)). */
+bool quant_image_of(const ir_graph *g, int i, int *x);
+/* The values node i's output takes for inputs in [lo, hi]. */
+void quant_image_range(const ir_graph *g, int i, double lo, double hi, quant_range *out);
+
 /* keep_float (may be NULL): per node id, nodes that stay float (copied into p); int16 (may be
  * NULL): per node id, nodes whose activations are int16 in an a8w8 plan (copied). */
 tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen *seen,

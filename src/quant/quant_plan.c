@@ -264,6 +264,30 @@ static void merge_shared_consts(const ir_graph *g, quant_plan *p, quant_range *r
     }
 }
 
+/* An activation's output range covers the image of its input's representable range
+ * (quant_image.c): nodes in graph order, so a chain of them widens in turn. */
+static void widen_images(const ir_graph *g, quant_scheme s, quant_plan *p,
+                         const bool *wide_root, quant_range *ranges)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        int x, y = g->nodes[i].n_outputs > 0 ? g->nodes[i].outputs[0] : -1;
+        if (!quant_plan_quantizes(p, g, i) || !quant_image_of(g, i, &x) || y < 0 ||
+            p->role[y] != QROLE_ACT || p->role[x] != QROLE_ACT)
+            continue;
+        int rx = find(p->group, x);
+        quant_qparams q;
+        if (quant_act_params(s == QUANT_A16W8 || wide_root[rx] ? QUANT_A16W8 : s, &ranges[rx],
+                             &q))
+            continue; /* a degenerate input range: no data to derive from */
+        double qmin = q.dtype == TOSAC_DT_I16 ? -32768.0 : -128.0;
+        double qmax = q.dtype == TOSAC_DT_I16 ? 32767.0 : 127.0;
+        quant_range img;
+        quant_image_range(g, i, (qmin - (double)q.zero_point) * q.scale,
+                          (qmax - (double)q.zero_point) * q.scale, &img);
+        quant_range_merge(&ranges[find(p->group, y)], &img);
+    }
+}
+
 tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen *seen,
                             const bool *keep_float, const bool *int16, quant_plan *p,
                             tosac_error *err)
@@ -308,6 +332,7 @@ tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen 
         if (p->role[t] == QROLE_ACT)
             quant_range_merge(&ranges[find(p->group, t)], &seen[t].range);
     merge_shared_consts(g, p, ranges);
+    widen_images(g, s, p, wide_root, ranges);
     quant_names flat = {0};
     for (int t = 0; t < nt; t++) {
         if (p->role[t] != QROLE_ACT)

@@ -4,6 +4,7 @@
 #define TOSAC_TEST_QUANT_TESTGRAPH_H
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,6 +123,31 @@ static inline const ir_node *qtg_producer(const ir_graph *g, const char *tensor)
 static inline const ir_tensor *qtg_in(const ir_graph *g, const ir_node *n, int k)
 {
     return &g->tensors[n->inputs[k]];
+}
+
+/* Scale and zero point of the QuantizeLinear reading tensor (or its renamed graph-output
+ * form "<name>_float"). */
+static inline int qtg_find_q(const ir_graph *g, const char *tensor, float *scale, int64_t *zp)
+{
+    char alt[300];
+    *scale = 0;
+    *zp = 0;
+    snprintf(alt, sizeof alt, "%s_float", tensor);
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (!ir_node_is(n, "QuantizeLinear"))
+            continue;
+        const char *name = g->tensors[n->inputs[0]].name;
+        if (strcmp(name, tensor) != 0 && strcmp(name, alt) != 0)
+            continue;
+        tosac_tensor s, z;
+        assert_true(ir_graph_const_value(g, n->inputs[1], &s));
+        assert_true(ir_graph_const_value(g, n->inputs[2], &z));
+        *scale = ((const float *)s.data)[0];
+        *zp = z.dtype == TOSAC_DT_I16 ? ((const int16_t *)z.data)[0] : ((const int8_t *)z.data)[0];
+        return 1;
+    }
+    return 0;
 }
 
 #endif

@@ -18,6 +18,7 @@
 #include "tosac/npy.h"
 #include "tosac/onnx.h"
 #include "tosac/quant.h"
+#include "quant_testgraph.h"
 #include "util/json.h"
 
 static const char *model_path(const char *model, const char *file)
@@ -225,28 +226,6 @@ static void test_mobilenet_a8w8_default(void **state)
     mobilenet(QUANT_CALIB_DEFAULT, 0);
 }
 
-/* Scale and zero point of the QuantizeLinear reading tensor (or its renamed graph-output
- * form "<name>_float"). */
-static int find_q(const ir_graph *g, const char *tensor, float *scale, int64_t *zp)
-{
-    char alt[300];
-    snprintf(alt, sizeof alt, "%s_float", tensor);
-    for (int i = 0; i < g->n_nodes; i++) {
-        const ir_node *n = &g->nodes[i];
-        if (!ir_node_is(n, "QuantizeLinear"))
-            continue;
-        const char *name = g->tensors[n->inputs[0]].name;
-        if (strcmp(name, tensor) != 0 && strcmp(name, alt) != 0)
-            continue;
-        tosac_tensor s, z;
-        assert_true(ir_graph_const_value(g, n->inputs[1], &s));
-        assert_true(ir_graph_const_value(g, n->inputs[2], &z));
-        *scale = ((const float *)s.data)[0];
-        *zp = z.dtype == TOSAC_DT_I16 ? ((const int16_t *)z.data)[0] : ((const int8_t *)z.data)[0];
-        return 1;
-    }
-    return 0;
-}
 
 /* Per-channel scales of the first DequantizeLinear reading an int8 constant (the weight). */
 static int weight_scales(const ir_graph *g, const float **scales)
@@ -281,16 +260,32 @@ static void synth(const char *op, quant_scheme s)
         float got_s;
         assert_true(tosac_json_double(tosac_json_get(&tq->items[i], "scale"), &want_s));
         assert_true(tosac_json_int(tosac_json_get(&tq->items[i], "zero_point"), &want_z));
-        if (!find_q(q->graph, name, &got_s, &got_z))
+        if (!qtg_find_q(q->graph, name, &got_s, &got_z))
             fail_msg("%s: no QuantizeLinear for '%s'", model, name);
         if (strcmp(op, "concat") == 0 && strcmp(name, "a") == 0) {
             /* By design we give Concat's inputs the output's range (no rescale in the
              * integer concat); the shared model quantizes 'a' on its own. */
             float ys;
             int64_t yz;
-            assert_true(find_q(q->graph, "y", &ys, &yz));
+            assert_true(qtg_find_q(q->graph, "y", &ys, &yz));
             assert_true(got_s == ys && got_z == yz);
             continue;
+        }
+        /* int16: a Sigmoid/Tanh output takes the image of its input's int16 range,
+         * [-32768, 32767] steps of the input's scale (quant_image.c) */
+        if (s == QUANT_A16W8) {
+            bool sig = strcmp(op, "sigmoid") == 0, th = strcmp(op, "tanh") == 0;
+            if ((sig || th) && strcmp(name, "y") == 0) {
+                double sx = 0;
+                for (int j = 0; j < tosac_json_count(tq); j++)
+                    if (strcmp(tq->keys[j], "x") == 0)
+                        assert_true(tosac_json_double(tosac_json_get(&tq->items[j], "scale"),
+                                                      &sx));
+                sx = (double)(float)sx;
+                double lo = -32768.0 * sx, hi = 32767.0 * sx;
+                want_s = sig ? 1.0 / (1.0 + exp(-hi)) / 32767.0
+                             : fmax(-tanh(lo), tanh(hi)) / 32767.0;
+            }
         }
         /* Same min/max on the same samples: scales agree to float rounding of the observed
          * range (our CPU float vs ORT's, rel 1e-5), zero points exactly. */
