@@ -237,7 +237,7 @@ static tosac_code quant_node_consts(ir_graph *g, quant_scheme s, const quant_pla
 /* Q -> DQ after t (named after tensor name_of + suffix; *dq_out, if given, gets the DQ output):
  * the readers `only` lists (n_only >= 0) are switched to the DQ output, or all of them
  * (n_only < 0: activation t of the plan; a graph output keeps its name on the DQ output). */
-static tosac_code quant_pair(ir_graph *g, int t, int name_of, const char *suffix,
+tosac_code quant_pair(ir_graph *g, int t, int name_of, const char *suffix,
                              const quant_qparams *qp, const int *only, int n_only, int *dq_out,
                              tosac_error *err)
 {
@@ -311,7 +311,7 @@ tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, const 
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     tosac_code rc = TOSAC_OK;
     for (int t = 0; t < p->n_tensors && !rc; t++) {
-        if (p->role[t] != QROLE_ACT)
+        if (p->role[t] != QROLE_ACT || (p->outside && p->outside[t]))
             continue;
         int n_narrow = 0;
         for (int i = 0; i < n_nodes && p->wide[t]; i++)
