@@ -105,7 +105,7 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
                         "a16w8 has int16 activations everywhere", o->int16 ? "--int16" : "--mixed");
     if (!rc)
         rc = quant_node_list_parse(g, "--int16", o && o->int16 ? o->int16 : "", &int16, err);
-    if (!rc)
+    if (!rc && o && o->bodies)
         rc = quant_bodies_collect(g, &bodies, err);
     if (!rc)
         rc = quant_calibrate(m, o, calib, seen, err);
@@ -114,7 +114,7 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
     if (!rc && o && o->bias_correction) /* one more pass: the input means */
         rc = quant_channel_means(m, o, calib, seen, err);
     if (!rc)
-        rc = quant_plan_build(g, s, seen, keep_float, int16, &plan, err);
+        rc = quant_plan_build(g, s, seen, keep_float, int16, bodies.n > 0, &plan, err);
     /* where quantization destroys the signal: kept float (and --mixed auto's int16 picks) */
     if (!rc)
         rc = quant_sens_apply(m, o, calib, seen, keep_float, int16, &plan, err);

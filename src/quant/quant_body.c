@@ -211,7 +211,7 @@ static tosac_code plan_body(const ir_graph *top, quant_scheme s, const quant_bod
 {
     const quant_body *bd = &b->b[i];
     ir_graph *g = bd->g;
-    tosac_code rc = quant_plan_build(g, s, bd->seen, NULL, NULL, p, err);
+    tosac_code rc = quant_plan_build(g, s, bd->seen, NULL, NULL, true, p, err);
     if (rc)
         return rc;
     if (!(p->outside = calloc((size_t)p->n_tensors + 1, sizeof *p->outside)))

@@ -199,15 +199,17 @@ typedef struct quant_plan {
     quant_role *role;      /* per tensor id */
     int *group;            /* union-find parent: tensors sharing one range */
     quant_qparams *qp;     /* per tensor id (valid for QROLE_ACT) */
+    bool control;          /* quant_plan_build's control: If/Loop edges are activations */
     bool *outside;         /* NULL, or per tensor id: an If/Loop body's capture or input the
                             * enclosing graph's Q/DQ quantizes at qp already (no pair here) */
 } quant_plan;
 
 /* keep_float (may be NULL): per node id, nodes that stay float (copied into p); int16 (may be
- * NULL): per node id, nodes whose activations are int16 in an a8w8 plan (copied). */
+ * NULL): per node id, nodes whose activations are int16 in an a8w8 plan (copied); control:
+ * the If/Loop bodies are quantized too (quant_body.c), so the If/Loop edges are activations. */
 tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen *seen,
-                            const bool *keep_float, const bool *int16, quant_plan *p,
-                            tosac_error *err);
+                            const bool *keep_float, const bool *int16, bool control,
+                            quant_plan *p, tosac_error *err);
 /* The representative of t's shared-range group (no path compression: p stays const). */
 int quant_plan_group(const quant_plan *p, int t);
 /* The scheme node i is quantized with under p: A16W8 for an --int16 node, s otherwise. */
@@ -342,5 +344,7 @@ tosac_code quant_node_append_input(ir_graph *g, int node, int tensor, tosac_erro
 void quant_node_drop_attr(ir_graph *g, int node, const char *name);
 /* Kills Constant nodes nobody reads and drops unreferenced tensors. */
 tosac_code quant_cleanup(ir_graph *g, tosac_error *err);
+/* A node name of g: want, or want_<k> when a node has it (quant_graph.c). */
+void quant_node_name(const ir_graph *g, const char *want, char *buf, size_t len);
 
 #endif

@@ -243,7 +243,7 @@ static void mark_control(const ir_graph *g, const quant_seen *seen, quant_plan *
 
 static void assign(const ir_graph *g, const quant_seen *seen, quant_plan *p)
 {
-    for (int i = 0; i < g->n_nodes; i++)
+    for (int i = 0; p->control && i < g->n_nodes; i++)
         if (!g->nodes[i].dead)
             mark_control(g, seen, p, i);
     /* graph inputs and outputs are quantized, but where only float nodes touch them */
@@ -296,11 +296,12 @@ static void merge_shared_consts(const ir_graph *g, quant_plan *p, quant_range *r
 }
 
 tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen *seen,
-                            const bool *keep_float, const bool *int16, quant_plan *p,
-                            tosac_error *err)
+                            const bool *keep_float, const bool *int16, bool control,
+                            quant_plan *p, tosac_error *err)
 {
     int nt = g->n_tensors;
     memset(p, 0, sizeof *p);
+    p->control = control;
     p->n_tensors = nt;
     p->n_nodes = g->n_nodes;
     p->role = calloc((size_t)nt + 1, sizeof *p->role);

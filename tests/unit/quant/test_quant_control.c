@@ -153,7 +153,7 @@ static void check(ir_model *(*build)(void), quant_scheme s, const char *spec, to
         assert_int_equal(cpu_run_model(fm, &runs[r], 1, &ref[r], 1, &err), TOSAC_OK);
     ir_model_free(fm);
     ir_model *m = build();
-    quant_options qo = {.scheme = s};
+    quant_options qo = {.scheme = s, .bodies = true}; /* as compile under +cf */
     quant_calib cal = {n_calib, 1, (tosac_tensor *)calib};
     tosac_code rc = tosac_quantize(m, &qo, &cal, &err);
     if (rc)
