@@ -14,6 +14,7 @@
 
 #include "cpu/cpu_exec.h"
 #include "quant/quant_internal.h"
+#include "quant_testgraph.h"
 #include "tosac/compile.h"
 #include "tosac/onnx.h"
 #include "tosac/program.h"
@@ -96,15 +97,6 @@ static tosac_tensor sample(int kind, float v)
     return t;
 }
 
-/* The scale of the DequantizeLinear writing graph output 0 of the quantized model. */
-static float output_scale(const ir_graph *g)
-{
-    int p = ir_graph_producer(g, g->outputs[0]);
-    assert_true(p >= 0 && ir_node_is(&g->nodes[p], "DequantizeLinear"));
-    tosac_tensor s;
-    assert_true(ir_graph_const_value(g, g->nodes[p].inputs[1], &s));
-    return ((const float *)s.data)[0];
-}
 
 typedef struct outcome {
     int n_delegates, n_ctl;     /* delegates; COND_IF / WHILE_LOOP in delegate 0's main block */
@@ -158,7 +150,8 @@ static void check(ir_model *(*build)(void), quant_scheme s, const char *spec, to
     tosac_code rc = tosac_quantize(m, &qo, &cal, &err);
     if (rc)
         fail_msg("quantize: %s", err.msg);
-    float so = output_scale(m->graph);
+    float so = qtg_output_scale(m->graph);
+    assert_true(so > 0);
     tosac_compile_options co = {.spec = spec};
     tosac_program *p = NULL;
     rc = tosac_compile_model(m, &co, &p, NULL, &err);
