@@ -1,7 +1,8 @@
 /* The quantizer inside If/Loop bodies. The CPU executor runs the bodies during calibration
  * (cpu_plan_set_body_observer), so every body tensor gets a min/max (a Loop body's over every
  * iteration). Each body then gets a plan of its own (quant_plan.c's rules; --exclude, --int16,
- * bias correction and weight rounding are the top-level graph's only) whose edges take the
+ * bias correction, weight rounding and the sensitivity step are the top-level graph's only;
+ * the bodies of an If/Loop kept float by --exclude stay float) whose edges take the
  * enclosing graph's parameters:
  *   - a capture, or a Loop body's carried input, alone in its shared-range group takes the
  *     outer value's parameters and no Q/DQ of its own (the outer DQ, moved into the body by
@@ -250,6 +251,15 @@ static tosac_code plan_body(const ir_graph *top, quant_scheme s, const quant_bod
     return TOSAC_OK;
 }
 
+/* Body i lies below a top-level If/Loop that stays float (--exclude, by name or "If"). */
+static bool kept_float(const quant_plan *top, const quant_bodies *b, int i)
+{
+    while (b->b[i].parent >= 0)
+        i = b->b[i].parent;
+    int n = b->b[i].node;
+    return top->keep_float && n < top->n_nodes && top->keep_float[n];
+}
+
 tosac_code quant_bodies_insert(ir_graph *g, quant_scheme s, const quant_plan *top,
                                quant_bodies *b, tosac_error *err)
 {
@@ -260,6 +270,8 @@ tosac_code quant_bodies_insert(ir_graph *g, quant_scheme s, const quant_plan *to
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     tosac_code rc = TOSAC_OK;
     for (int i = 0; i < b->n && !rc; i++) {
+        if (kept_float(top, b, i))
+            continue; /* its edges stayed float too (mark_control) */
         ir_graph *bg = b->b[i].g;
         int no = bg->n_outputs;
         quant_qparams *pair = calloc((size_t)no + 1, sizeof *pair);

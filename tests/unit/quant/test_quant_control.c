@@ -258,6 +258,40 @@ static void test_calibration_sees_bodies(void **state)
     tosac_tensor_free(&t[1]);
 }
 
+/* --exclude If keeps the If float: its branches get no Q/DQ (as without bodies), only the
+ * top-level nodes do; with bodies, each branch gets its output's Q -> DQ. */
+static int n_quantize_nodes(const ir_graph *g)
+{
+    int n = 0;
+    for (int i = 0; i < g->n_nodes; i++)
+        n += !g->nodes[i].dead && ir_node_is(&g->nodes[i], "QuantizeLinear");
+    return n;
+}
+
+static void test_exclude_keeps_bodies_float(void **state)
+{
+    (void)state;
+    tosac_tensor t[2] = {sample(1, 0), sample(-1, 0)};
+    quant_calib cal = {2, 1, t};
+    for (int ex = 0; ex < 2; ex++) {
+        tosac_error err;
+        tosac_error_clear(&err);
+        ir_model *m = if_model();
+        quant_options qo = {.scheme = QUANT_A8W8, .bodies = true, .exclude = ex ? "If" : NULL};
+        assert_int_equal(tosac_quantize(m, &qo, &cal, &err), TOSAC_OK);
+        const ir_node *n = &m->graph->nodes[0];
+        for (int i = 0; i < m->graph->n_nodes; i++)
+            if (ir_node_is(&m->graph->nodes[i], "If"))
+                n = &m->graph->nodes[i];
+        assert_true(ir_node_is(n, "If"));
+        for (int b = 0; b < 2; b++)
+            assert_int_equal(n_quantize_nodes(ir_node_subgraph(n, b)), ex ? 0 : 1);
+        ir_model_free(m);
+    }
+    tosac_tensor_free(&t[0]);
+    tosac_tensor_free(&t[1]);
+}
+
 static const struct {
     quant_scheme s;
     const char *spec;
@@ -398,6 +432,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_calibration_sees_bodies),
+        cmocka_unit_test(test_exclude_keeps_bodies_float),
         cmocka_unit_test(test_if_both_branches),
         cmocka_unit_test(test_loop_all_iterations),
         cmocka_unit_test(test_degenerate_calibration),
