@@ -6,7 +6,8 @@
 # onnxruntime's float output in the zoo (`expected/`).
 # Usage: bench/quant_holdout.sh [TOSAC]; MODELS="...", SCHEMES="...", METHODS="..." (default
 # the default method only: "default"), EXTRA="..." (quantizer options, e.g.
-# "--weight-rounding nearest"; with --int16 or --mixed the a8w8 spec gets +int16).
+# "--weight-rounding nearest"; with --int16 or --mixed the a8w8 spec gets +int16), SPEC_EXT="..."
+# (appended to the spec, e.g. "+cf": If/Loop bodies quantized too).
 # Prints one row per model/scheme/method:
 #   model scheme method worst-cosine median-cosine top1-agree/rows max|diff|-of-scalar-outputs
 # (cosine over the outputs of more than one element; a one-value output has cosine 0 or 1, so
@@ -23,6 +24,7 @@ for model in ${MODELS:-mobilenet_v2_f32_op13 ppocr_mobile_v2_cls silero_vad_op18
   for scheme in ${SCHEMES:-a8w8 a16w8}; do
     spec=TOSA-1.0+INT; [ $scheme = a16w8 ] && spec=TOSA-1.0+INT+int16
     case "${EXTRA:-}" in *--int16*|*--mixed*) spec=TOSA-1.0+INT+int16 ;; esac
+    spec=$spec${SPEC_EXT:-}
     for method in ${METHODS:-default}; do
       mopt=""; [ "$method" = default ] || mopt="--calib-method $method"
       : >"$T/cos"; agree=0; n=0; sc=-; failed=""

@@ -77,6 +77,11 @@ typedef struct quant_options {
                                      * nodes in an a8w8 model (mixed precision) */
     int mixed_auto;                 /* 0; N > 0: raise the N most sensitive nodes to int16;
                                      * QUANT_MIXED_AUTO_BUDGET: QUANT_MIXED_AUTO_FRACTION of them */
+    bool bodies;                    /* quantize inside If/Loop bodies too, their edges at the
+                                     * enclosing values' parameters, so COND_IF / WHILE_LOOP
+                                     * delegate with integer edges (compile sets it under
+                                     * +cf; without it an If/Loop runs on the CPU, where
+                                     * float bodies keep their accuracy) */
     char **report;                  /* NULL, or gets the per-tensor report JSON (malloc'd) */
     quant_progress_fn progress;     /* NULL: quiet */
     void *progress_ctx;

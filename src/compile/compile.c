@@ -293,6 +293,9 @@ static tosac_code compile_body(compile_state *s, ir_graph *body, int depth, tosa
             rc = TOSAC_OK;
         }
     }
+    /* a body's Q/DQ were folded too (pipeline.c): its CPU nodes get float semantics back */
+    if (!rc && pl.n_nodes > 0)
+        rc = unfold_cpu(body, &pl, err);
     if (!rc && pl.n_parts > 0)
         rc = rewrite_cpu_graph(body, &pl, base, err);
     partition_plan_free(&pl);

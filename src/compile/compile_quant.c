@@ -64,6 +64,9 @@ tosac_code tosac_compile_quantize(ir_model *m, const tosac_compile_options *o, t
     qo.progress_ctx = o->quant_progress_ctx;
     if (!rc)
         rc = check_scheme(o, qo.scheme, err);
+    tosa_spec spec;
+    if (!rc && !tosa_spec_parse(o->spec ? o->spec : "", &spec, NULL))
+        qo.bodies = tosa_spec_has_ext(&spec, TOSA_EXT_CONTROLFLOW);
     if (rc)
         return rc;
     if (o->n_calib == 0)

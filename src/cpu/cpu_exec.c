@@ -250,6 +250,15 @@ void cpu_plan_set_observer(cpu_plan *p, cpu_observer fn, void *user)
     p->observe_user = user;
 }
 
+void cpu_plan_set_body_observer(cpu_plan *p, cpu_observer fn, void *user)
+{
+    for (int i = 0; p->subplans && i < p->g->n_nodes; i++)
+        for (int k = 0; k < p->n_sub[i]; k++) {
+            cpu_plan_set_observer(p->subplans[i][k], fn, user);
+            cpu_plan_set_body_observer(p->subplans[i][k], fn, user);
+        }
+}
+
 /* Hands node ni's outputs (ni -1: the graph inputs) to the observer. */
 static void observe_node(cpu_env *env, int ni)
 {

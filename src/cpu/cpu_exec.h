@@ -32,6 +32,10 @@ int cpu_plan_n_fused(const cpu_plan *p);
 typedef void (*cpu_observer)(void *user, const ir_graph *g, int node, int tensor,
                              const tosac_tensor *t);
 void cpu_plan_set_observer(cpu_plan *p, cpu_observer fn, void *user);
+/* The same for the plans of every If/Loop/Scan body below p (not p's own graph), nested
+ * bodies included: fn sees each body value as it is made, a Loop body's on every iteration
+ * (the quantizer's calibration of bodies, quant_calibrate.c). */
+void cpu_plan_set_body_observer(cpu_plan *p, cpu_observer fn, void *user);
 
 /* inputs[i] binds graph input i (dtype must match; the shape must match every known dim).
  * outputs receives n_outputs tensors (n_outputs == number of graph outputs), owned by the

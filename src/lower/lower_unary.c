@@ -10,7 +10,8 @@
  *   Sign  = two GREATER comparisons and two SELECTs (0 and NaN pass through).
  * Integer Abs/Neg use ABS/NEGATE (NEGATE saturates at the type's minimum where ONNX wraps).
  * Quantized (int8/int16 per tensor) forms are TABLE lookups of the real function
- * (lower_table_unary), except Neg with equal input and output scales: NEGATE with both zero
+ * (lower_table_unary), except Neg with equal input and output scales (at different ones a
+ * TABLE too): NEGATE with both zero
  * points is exact. */
 #include <math.h>
 #include <string.h>
@@ -30,11 +31,12 @@ typedef struct unary_def {
 } unary_def;
 
 static double recip(double x) { return 1.0 / x; }
+static double neg(double x) { return -x; }
 static double sign(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }
 
 static const unary_def defs[] = {
     {"Abs", TOSA_OP_ABS, U_PLAIN, true, fabs, false},
-    {"Neg", TOSA_OP_NEGATE, U_NEG, true, NULL, false},
+    {"Neg", TOSA_OP_NEGATE, U_NEG, true, neg, false},
     {"Floor", TOSA_OP_FLOOR, U_PLAIN, false, floor, true},
     {"Ceil", TOSA_OP_CEIL, U_PLAIN, false, ceil, true},
     {"Reciprocal", TOSA_OP_RECIPROCAL, U_PLAIN, false, recip, false},
@@ -117,7 +119,10 @@ static tosac_code lower_unary(lower_ctx *c, const ir_node *n)
     if (!d || !x || !y)
         return lx_unsupported(c, n, "needs an input and an output");
     if (lower_is_quantized(x) || lower_is_quantized(y)) {
-        if (d->form == U_NEG)
+        /* at different scales (an If branch's output at the If's parameters) -x is a
+         * TABLE like the other unary operators */
+        if (d->form == U_NEG && (lower_qscale(x) == lower_qscale(y) || !lower_is_quantized(x) ||
+                                 !lower_is_quantized(y) || x->dtype != y->dtype))
             return lower_quantized_neg(c, n, x, y);
         if (d->steps && x->dtype == TOSAC_DT_I16) /* int8 tables are exact: one entry a value */
             return lx_unsupported(c, n, "int16 TABLE interpolates between its 513 entries, "

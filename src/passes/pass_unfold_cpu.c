@@ -83,7 +83,10 @@ tosac_code pass_unfold_cpu(ir_graph *g, const unsigned char *cpu, tosac_error *e
 {
     int n_nodes = g->n_nodes;
     for (int ni = 0; ni < n_nodes; ni++) {
-        if (!cpu[ni] || g->nodes[ni].dead || is_qdq(&g->nodes[ni]))
+        /* an If/Loop's integer edges are its own (pass_qdq_bodies.c moved the DQ into the
+         * bodies, which compile_body unfolds): never folded, nothing to give back */
+        if (!cpu[ni] || g->nodes[ni].dead || is_qdq(&g->nodes[ni]) ||
+            ir_node_subgraph(&g->nodes[ni], 0))
             continue;
         for (int i = 0; i < g->nodes[ni].n_inputs; i++) {
             int t = g->nodes[ni].inputs[i];

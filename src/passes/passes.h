@@ -27,6 +27,7 @@ tosac_code pass_fold_bn(ir_graph *g, const pass_ctx *c, tosac_error *err);
 tosac_code pass_decompose_div(ir_graph *g, const pass_ctx *c, tosac_error *err);
 tosac_code pass_decompose_sum(ir_graph *g, const pass_ctx *c, tosac_error *err);
 tosac_code pass_quantize_scalar_mul(ir_graph *g, const pass_ctx *c, tosac_error *err);
+tosac_code pass_qdq_bodies(ir_graph *g, const pass_ctx *c, tosac_error *err);
 tosac_code pass_fold_qdq(ir_graph *g, const pass_ctx *c, tosac_error *err);
 tosac_code pass_fold_requant(ir_graph *g, const pass_ctx *c, tosac_error *err);
 tosac_code pass_narrow_int64(ir_graph *g, const pass_ctx *c, tosac_error *err);

@@ -98,18 +98,23 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
     quant_plan plan;
     memset(&plan, 0, sizeof plan);
     bool *keep_float = NULL, *int16 = NULL;
+    quant_bodies bodies = {0};
     rc = quant_exclude_parse(g, o && o->exclude ? o->exclude : "", &keep_float, err);
     if (!rc && o && s == QUANT_A16W8 && (o->int16 || o->mixed_auto))
         rc = tosac_fail(err, TOSAC_ERR_INPUT, "%s raises layers of an a8w8 model to int16; "
                         "a16w8 has int16 activations everywhere", o->int16 ? "--int16" : "--mixed");
     if (!rc)
         rc = quant_node_list_parse(g, "--int16", o && o->int16 ? o->int16 : "", &int16, err);
+    if (!rc && o && o->bodies)
+        rc = quant_bodies_collect(g, &bodies, err);
     if (!rc)
         rc = quant_calibrate(m, o, calib, seen, err);
+    if (!rc) /* before the plan: a Loop's outputs take every iteration's range */
+        rc = quant_bodies_calibrate(m, o, calib, &bodies, seen, err);
     if (!rc && o && o->bias_correction) /* one more pass: the input means */
         rc = quant_channel_means(m, o, calib, seen, err);
     if (!rc)
-        rc = quant_plan_build(g, s, seen, keep_float, int16, &plan, err);
+        rc = quant_plan_build(g, s, seen, keep_float, int16, bodies.n > 0, &plan, err);
     /* where quantization destroys the signal: kept float (and --mixed auto's int16 picks) */
     if (!rc)
         rc = quant_sens_apply(m, o, calib, seen, keep_float, int16, &plan, err);
@@ -124,12 +129,15 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
     if (!rc)
         rc = quant_insert(g, s, &plan, seen, err);
     if (!rc)
+        rc = quant_bodies_insert(g, s, &plan, &bodies, err);
+    if (!rc)
         rc = quant_cleanup(g, err);
     if (!rc) /* later stages read tensor->quant, as on an imported QDQ model */
         rc = onnx_record_quant(g, err);
     if (!rc)
         rc = ir_model_verify(m, err);
     quant_plan_free(&plan);
+    quant_bodies_free(&bodies);
     free(keep_float);
     free(int16);
     quant_seen_free(seen, n_seen);

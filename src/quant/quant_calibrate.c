@@ -80,6 +80,13 @@ tosac_code quant_run_pass(ir_model *m, const quant_options *o, const char *pass,
                           const quant_calib *c, quant_visit_fn visit, void *ctx,
                           tosac_error *err)
 {
+    return quant_run_pass_deep(m, o, pass, c, visit, ctx, NULL, NULL, err);
+}
+
+tosac_code quant_run_pass_deep(ir_model *m, const quant_options *o, const char *pass,
+                               const quant_calib *c, quant_visit_fn visit, void *ctx,
+                               cpu_observer body_fn, void *body_ctx, tosac_error *err)
+{
     ir_graph *g = m->graph;
     int saved = g->n_outputs;
     tosac_code rc = quant_mark_all_outputs(g, err);
@@ -87,6 +94,8 @@ tosac_code quant_run_pass(ir_model *m, const quant_options *o, const char *pass,
     cpu_plan *plan = NULL;
     if (!rc)
         rc = cpu_plan_create(g, opset ? opset : 13, &plan, err);
+    if (!rc && body_fn)
+        cpu_plan_set_body_observer(plan, body_fn, body_ctx);
     int n_out = g->n_outputs;
     tosac_tensor *outs = rc ? NULL : calloc((size_t)n_out + 1, sizeof *outs);
     if (!rc && !outs)

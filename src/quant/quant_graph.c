@@ -81,3 +81,20 @@ tosac_code quant_cleanup(ir_graph *g, tosac_error *err)
         rc = ir_graph_toposort(g, err);
     return rc;
 }
+
+/* want, or want_<k> for the first k no node of g is named (onnxruntime refuses a graph with
+ * two nodes of one name: a weight two body nodes read gets two DequantizeLinear nodes). */
+void quant_node_name(const ir_graph *g, const char *want, char *buf, size_t len)
+{
+    for (int k = 0;; k++) {
+        if (k == 0)
+            snprintf(buf, len, "%s", want);
+        else
+            snprintf(buf, len, "%s_%d", want, k);
+        bool taken = false;
+        for (int i = 0; i < g->n_nodes && !taken; i++)
+            taken = g->nodes[i].name && strcmp(g->nodes[i].name, buf) == 0;
+        if (!taken || k > 1000000)
+            return;
+    }
+}

@@ -23,8 +23,9 @@ static int add_dq_const(ir_graph *g, const char *base, tosac_dtype qdt, int rank
     if (y < 0)
         return -1;
     int ins[3] = {q, s, z};
-    char name[600];
-    snprintf(name, sizeof name, "%s_DequantizeLinear", base);
+    char want[600], name[640];
+    snprintf(want, sizeof want, "%s_DequantizeLinear", base);
+    quant_node_name(g, want, name, sizeof name);
     int nd = ir_graph_add_node(g, "DequantizeLinear", NULL, name, ins, 3, &y, 1, err);
     if (nd < 0 || (axis >= 0 && ir_node_set_int(g, nd, "axis", axis, err)))
         return -1;
@@ -237,7 +238,7 @@ static tosac_code quant_node_consts(ir_graph *g, quant_scheme s, const quant_pla
 /* Q -> DQ after t (named after tensor name_of + suffix; *dq_out, if given, gets the DQ output):
  * the readers `only` lists (n_only >= 0) are switched to the DQ output, or all of them
  * (n_only < 0: activation t of the plan; a graph output keeps its name on the DQ output). */
-static tosac_code quant_pair(ir_graph *g, int t, int name_of, const char *suffix,
+tosac_code quant_pair(ir_graph *g, int t, int name_of, const char *suffix,
                              const quant_qparams *qp, const int *only, int n_only, int *dq_out,
                              tosac_error *err)
 {
@@ -283,11 +284,14 @@ static tosac_code quant_pair(ir_graph *g, int t, int name_of, const char *suffix
                     return rc;
             }
     int qin[3] = {t, s, z}, dqin[3] = {q, s, z};
+    char node[640];
     snprintf(fresh, sizeof fresh, "%s_QuantizeLinear", base);
-    if (ir_graph_add_node(g, "QuantizeLinear", NULL, fresh, qin, 3, &q, 1, err) < 0)
+    quant_node_name(g, fresh, node, sizeof node);
+    if (ir_graph_add_node(g, "QuantizeLinear", NULL, node, qin, 3, &q, 1, err) < 0)
         return err->code;
     snprintf(fresh, sizeof fresh, "%s_DequantizeLinear", base);
-    if (ir_graph_add_node(g, "DequantizeLinear", NULL, fresh, dqin, 3, &y, 1, err) < 0)
+    quant_node_name(g, fresh, node, sizeof node);
+    if (ir_graph_add_node(g, "DequantizeLinear", NULL, node, dqin, 3, &y, 1, err) < 0)
         return err->code;
     if (dq_out)
         *dq_out = y;
@@ -311,7 +315,7 @@ tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, const 
         return tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
     tosac_code rc = TOSAC_OK;
     for (int t = 0; t < p->n_tensors && !rc; t++) {
-        if (p->role[t] != QROLE_ACT)
+        if (p->role[t] != QROLE_ACT || (p->outside && p->outside[t]))
             continue;
         int n_narrow = 0;
         for (int i = 0; i < n_nodes && p->wide[t]; i++)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpu/cpu_exec.h"
 #include "tosac/quant.h"
 
 /* ---- observers (quant_observer.c) ---- */
@@ -154,6 +155,12 @@ tosac_code quant_run_pass(ir_model *m, const quant_options *o, const char *pass,
                           const quant_calib *c, quant_visit_fn visit, void *ctx,
                           tosac_error *err);
 
+/* The same, body_fn (when not NULL) also seeing every value made inside an If/Loop/Scan body
+ * (cpu_plan_set_body_observer: a Loop body's on every iteration). */
+tosac_code quant_run_pass_deep(ir_model *m, const quant_options *o, const char *pass,
+                               const quant_calib *c, quant_visit_fn visit, void *ctx,
+                               cpu_observer body_fn, void *body_ctx, tosac_error *err);
+
 /* Makes every node output (Constant nodes aside) a graph output, for runs that read them all
  * (the caller restores g->n_outputs). */
 tosac_code quant_mark_all_outputs(ir_graph *g, tosac_error *err);
@@ -192,6 +199,9 @@ typedef struct quant_plan {
     quant_role *role;      /* per tensor id */
     int *group;            /* union-find parent: tensors sharing one range */
     quant_qparams *qp;     /* per tensor id (valid for QROLE_ACT) */
+    bool control;          /* quant_plan_build's control: If/Loop edges are activations */
+    bool *outside;         /* NULL, or per tensor id: an If/Loop body's capture or input the
+                            * enclosing graph's Q/DQ quantizes at qp already (no pair here) */
 } quant_plan;
 
 /* Node i is an activation whose output range follows from input x's (quant_image.c):
@@ -201,10 +211,11 @@ bool quant_image_of(const ir_graph *g, int i, int *x);
 void quant_image_range(const ir_graph *g, int i, double lo, double hi, quant_range *out);
 
 /* keep_float (may be NULL): per node id, nodes that stay float (copied into p); int16 (may be
- * NULL): per node id, nodes whose activations are int16 in an a8w8 plan (copied). */
+ * NULL): per node id, nodes whose activations are int16 in an a8w8 plan (copied); control:
+ * the If/Loop bodies are quantized too (quant_body.c), so the If/Loop edges are activations. */
 tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen *seen,
-                            const bool *keep_float, const bool *int16, quant_plan *p,
-                            tosac_error *err);
+                            const bool *keep_float, const bool *int16, bool control,
+                            quant_plan *p, tosac_error *err);
 /* The representative of t's shared-range group (no path compression: p stays const). */
 int quant_plan_group(const quant_plan *p, int t);
 /* The scheme node i is quantized with under p: A16W8 for an --int16 node, s otherwise. */
@@ -281,6 +292,46 @@ tosac_code quant_sens_apply(ir_model *m, const quant_options *o, const quant_cal
  * gives the input means the biases are corrected with. */
 tosac_code quant_insert(ir_graph *g, quant_scheme s, const quant_plan *p, const quant_seen *seen,
                         tosac_error *err);
+/* Q -> DQ after t at qp (named after tensor name_of + suffix; *dq_out, if given, gets the DQ
+ * output): the readers `only` lists (n_only >= 0) are switched to the DQ output, or all of
+ * them (n_only < 0; a graph output keeps its name on the DQ output). */
+tosac_code quant_pair(ir_graph *g, int t, int name_of, const char *suffix,
+                      const quant_qparams *qp, const int *only, int n_only, int *dq_out,
+                      tosac_error *err);
+
+/* ---- If/Loop bodies (quant_body.c) ---- */
+
+/* One If branch or Loop body below the top-level graph (nested ones included), with what the
+ * calibration saw of its tensors. */
+typedef struct quant_body {
+    ir_graph *g;
+    int parent;          /* index of the enclosing body, -1: the top-level graph */
+    int node;            /* the If/Loop node of the enclosing graph holding it */
+    quant_seen *seen;    /* per tensor id of g */
+    int n_seen;
+    int *outer;          /* per tensor id of g: outer_id when collected (the enclosing graph's
+                          * insertion re-points captures to its DQ outputs) */
+} quant_body;
+typedef struct quant_bodies {
+    quant_body *b;       /* parents before their children */
+    int n;
+} quant_bodies;
+
+/* Lists every If/Loop body below g (Scan bodies stay float: no TOSA form lowers them). */
+tosac_code quant_bodies_collect(ir_graph *g, quant_bodies *out, tosac_error *err);
+void quant_bodies_free(quant_bodies *b);
+/* One more calibration pass observing the bodies' tensors (min/max over every sample and, in a
+ * Loop, every iteration; a capture takes its outer value's), then merges a Loop's carried
+ * values' ranges (every iteration's inputs and outputs) into its outputs' in top (the
+ * top-level seen), so one set of parameters covers them all. */
+tosac_code quant_bodies_calibrate(ir_model *m, const quant_options *o, const quant_calib *c,
+                                  quant_bodies *b, quant_seen *top, tosac_error *err);
+/* Plans and inserts the Q/DQ of every body after the top-level graph got its own (top: its
+ * plan, built on tensor ids that stay valid): a body's edges take the parameters of the
+ * enclosing graph's value (capture, Loop carried value, If/Loop output), so COND_IF and
+ * WHILE_LOOP edges are integers of one scale (pass_qdq_bodies.c moves the boundary Q/DQ). */
+tosac_code quant_bodies_insert(ir_graph *g, quant_scheme s, const quant_plan *top,
+                               quant_bodies *b, tosac_error *err);
 
 /* ---- small graph helpers (quant_graph.c) ---- */
 
@@ -299,5 +350,7 @@ tosac_code quant_node_append_input(ir_graph *g, int node, int tensor, tosac_erro
 void quant_node_drop_attr(ir_graph *g, int node, const char *name);
 /* Kills Constant nodes nobody reads and drops unreferenced tensors. */
 tosac_code quant_cleanup(ir_graph *g, tosac_error *err);
+/* A node name of g: want, or want_<k> when a node has it (quant_graph.c). */
+void quant_node_name(const ir_graph *g, const char *want, char *buf, size_t len);
 
 #endif

@@ -213,8 +213,39 @@ static bool made_by_kept_float(const ir_graph *g, const quant_plan *p, int t)
     return i >= 0 && i < p->n_nodes && p->keep_float[i];
 }
 
+/* The edges of an If/Loop whose bodies are quantized (quant_body.c) are activations, so
+ * COND_IF / WHILE_LOOP read and write integers: the outer values its bodies capture, a
+ * Loop's carried values (its initial value sharing the final one's range: every iteration's
+ * values were merged into that one) and its outputs. */
+static void mark_control(const ir_graph *g, const quant_seen *seen, quant_plan *p, int i)
+{
+    const ir_node *n = &g->nodes[i];
+    bool loop = ir_node_is(n, "Loop");
+    if (!(loop || ir_node_is(n, "If")) || (p->keep_float && i < p->n_nodes && p->keep_float[i]))
+        return;
+    for (int o = 0; o < n->n_outputs; o++)
+        if (is_act(g, seen, n->outputs[o]))
+            mark_act(p->role, n->outputs[o]);
+    for (int k = 2; loop && k < n->n_inputs && k - 2 < n->n_outputs; k++)
+        if (is_act(g, seen, n->inputs[k]) && n->outputs[k - 2] >= 0 &&
+            p->role[n->outputs[k - 2]] == QROLE_ACT) {
+            mark_act(p->role, n->inputs[k]);
+            unite(p->group, n->outputs[k - 2], n->inputs[k]);
+        }
+    const ir_graph *sub;
+    for (int b = 0; (sub = ir_node_subgraph(n, b)); b++)
+        for (int t = 0; t < sub->n_tensors; t++) {
+            int o = sub->tensors[t].outer_id;
+            if (o >= 0 && o < g->n_tensors && is_act(g, seen, o))
+                mark_act(p->role, o);
+        }
+}
+
 static void assign(const ir_graph *g, const quant_seen *seen, quant_plan *p)
 {
+    for (int i = 0; p->control && i < g->n_nodes; i++)
+        if (!g->nodes[i].dead)
+            mark_control(g, seen, p, i);
     /* graph inputs and outputs are quantized, but where only float nodes touch them */
     for (int i = 0; i < g->n_inputs; i++)
         if (is_act(g, seen, g->inputs[i]) && !read_only_by_kept_float(g, p, g->inputs[i]))
@@ -289,11 +320,12 @@ static void widen_images(const ir_graph *g, quant_scheme s, quant_plan *p,
 }
 
 tosac_code quant_plan_build(const ir_graph *g, quant_scheme s, const quant_seen *seen,
-                            const bool *keep_float, const bool *int16, quant_plan *p,
-                            tosac_error *err)
+                            const bool *keep_float, const bool *int16, bool control,
+                            quant_plan *p, tosac_error *err)
 {
     int nt = g->n_tensors;
     memset(p, 0, sizeof *p);
+    p->control = control;
     p->n_tensors = nt;
     p->n_nodes = g->n_nodes;
     p->role = calloc((size_t)nt + 1, sizeof *p->role);
@@ -369,5 +401,6 @@ void quant_plan_free(quant_plan *p)
     free(p->int16);
     free(p->wide);
     free(p->narrow);
+    free(p->outside);
     memset(p, 0, sizeof *p);
 }

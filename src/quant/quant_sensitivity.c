@@ -347,8 +347,9 @@ static int grow_region(const ir_graph *g, const quant_plan *p, int i, bool *keep
 static tosac_code rebuild(const ir_graph *g, quant_scheme s, const quant_seen *seen,
                           const bool *keep, const bool *int16, quant_plan *p, tosac_error *err)
 {
+    bool control = p->control;
     quant_plan_free(p);
-    return quant_plan_build(g, s, seen, keep, int16, p, err);
+    return quant_plan_build(g, s, seen, keep, int16, control, p, err);
 }
 
 typedef struct culprit {

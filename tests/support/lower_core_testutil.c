@@ -661,6 +661,8 @@ void lc_check_quantize(lc_build_fn fn, const void *arg, quant_scheme scheme, con
     /* one calibration sample: the inputs the program runs on */
     quant_calib cal = {1, b->n_in, b->in};
     quant_options qo = {.scheme = scheme};
+    tosa_spec sp; /* as tosac_compile_quantize: the bodies too under +cf */
+    qo.bodies = !tosa_spec_parse(spec, &sp, NULL) && tosa_spec_has_ext(&sp, TOSA_EXT_CONTROLFLOW);
     ok(tosac_quantize(fm, &qo, &cal, &E));
     for (int k = 0; k < b->n_out; k++)
         b->out_scale[k] = output_scale(fm->graph, k);

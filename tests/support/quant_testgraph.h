@@ -150,4 +150,16 @@ static inline int qtg_find_q(const ir_graph *g, const char *tensor, float *scale
     return 0;
 }
 
+/* The scale of the DequantizeLinear writing graph output 0 of a quantized model; -1 when
+ * another node writes it. */
+static inline float qtg_output_scale(const ir_graph *g)
+{
+    int p = ir_graph_producer(g, g->outputs[0]);
+    tosac_tensor s;
+    if (p < 0 || !ir_node_is(&g->nodes[p], "DequantizeLinear") || g->nodes[p].n_inputs < 2 ||
+        !ir_graph_const_value(g, g->nodes[p].inputs[1], &s))
+        return -1.0f;
+    return ((const float *)s.data)[0];
+}
+
 #endif

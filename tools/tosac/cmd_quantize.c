@@ -1,7 +1,7 @@
 /* tosac quantize MODEL.onnx --scheme a8w8|a16w8 --calib FILE.npy|NAME=FILE.npy|DIR ... -o QDQ.onnx
  *                [--calib-method METHOD] [--exclude NAME|OP_TYPE,...] [--report FILE.json]
  *                [--int16 NAME|OP_TYPE,... | --mixed auto[=N]] [--no-keep-float]
-  *                [--bias-correction] [--weight-rounding nearest|gptq] */
+  *                [--bias-correction] [--weight-rounding nearest|gptq] [--bodies] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +16,7 @@ typedef struct quant_args {
     const char *model, *out, *scheme, *method, *exclude, *report, *int16, *mixed,
         *rounding;
     bool no_keep_float, bias_correction;
+    bool bodies;    /* --bodies (quant_options.bodies) */
     const char **calib;
     int n_calib;
     bool int_io;    /* --int-io (compile_int_io.h) */
@@ -47,7 +48,11 @@ static void usage(void)
            "  --weight-rounding nearest|gptq  how int8 weights are rounded: gptq (default)\n"
            "           rounds each Conv/Gemm weight in turn, carrying its error onto the\n"
            "           weights not yet rounded through the layer input's covariance on the\n"
-           "           samples (one more pass); nearest rounds each to its nearest step\n"           "  --report FILE.json  per activation: min/max seen, range, scale, zero point, dtype,\n"
+           "           samples (one more pass); nearest rounds each to its nearest step\n"
+           "  --bodies quantize inside If/Loop bodies too, their edges at the outer values'\n"
+           "           parameters (what compile --quantize does under +cf: integer COND_IF /\n"
+           "           WHILE_LOOP edges)\n"
+           "  --report FILE.json  per activation: min/max seen, range, scale, zero point, dtype,\n"
            "           SQNR (dB) of its quantization on the calibration samples (null: exact)\n"
            "  --int-io the model's inputs and outputs are the quantized integers: each input's\n"
            "           QuantizeLinear and each output's DequantizeLinear are left out (their\n"
@@ -86,6 +91,8 @@ static tosac_code parse_args(int argc, char **argv, quant_args *a, tosac_error *
             a->calib[a->n_calib++] = argv[++i];
         else if (strcmp(s, "--int-io") == 0)
             a->int_io = true;
+        else if (strcmp(s, "--bodies") == 0)
+            a->bodies = true;
         else if (s[0] == '-')
             return tosac_fail(err, TOSAC_ERR_INPUT, "unknown option '%s' for tosac quantize", s);
         else if (!a->model)
@@ -181,6 +188,7 @@ int cmd_quantize(int argc, char **argv)
     o.int16 = a.int16;
     o.no_keep_float = a.no_keep_float;
     o.bias_correction = a.bias_correction;
+    o.bodies = a.bodies;
     if (!rc && a.mixed)
         rc = quant_parse_mixed(a.mixed, &o, &err);
     if (!rc && a.rounding)

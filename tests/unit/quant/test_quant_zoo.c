@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cpu/cpu_exec.h"
+#include "quant_testgraph.h"
 #include "tosac/npy.h"
 #include "tosac/onnx.h"
 #include "tosac/quant.h"
@@ -88,15 +89,6 @@ static int argmax(const tosac_tensor *t)
     return best;
 }
 
-/* Scale of the DequantizeLinear producing the graph output. */
-static float output_scale(const ir_graph *g)
-{
-    int p = ir_graph_producer(g, g->outputs[0]);
-    assert_true(p >= 0 && ir_node_is(&g->nodes[p], "DequantizeLinear"));
-    tosac_tensor s;
-    assert_true(ir_graph_const_value(g, g->nodes[p].inputs[1], &s));
-    return ((const float *)s.data)[0];
-}
 
 static const char *const k_all8[] = {"00", "01", "02", "03", "04", "05", "06", "07"};
 
@@ -133,7 +125,8 @@ static void ppocr(quant_scheme s)
 {
     const char *model = "ppocr_mobile_v2_cls";
     ir_model *q = quantize(model, "model.onnx", s, QUANT_CALIB_DEFAULT, k_all8, 8);
-    float step = output_scale(q->graph);
+    float step = qtg_output_scale(q->graph);
+    assert_true(step > 0);
     /* one output step (a8w8 step 1/255 on the softmax; measured max difference 2.3e-6 for
      * both schemes) */
     double worst =
@@ -159,7 +152,8 @@ static void mobilenet(quant_calib_method method, int check_argmax)
     const char *model = "mobilenet_v2_f32_op13";
     const char *const samples[3] = {"00", "01", "02"};
     ir_model *q = quantize(model, "model.onnx", QUANT_A8W8, method, samples, 3);
-    float step = output_scale(q->graph);
+    float step = qtg_output_scale(q->graph);
+    assert_true(step > 0);
     /* Looser than a step: 52 int8 conv layers on random weights (logits in about
      * [-0.5, 0.5], std 0.15) accumulate rounding error, so the bound is not a fixed number of
      * steps but the zoo's torch-quantized twin (mobilenet_v2_qdq_u8s8_op13, onnxruntime's
