@@ -82,6 +82,13 @@ typedef struct quant_options {
                                      * delegate with integer edges (compile sets it under
                                      * +cf; without it an If/Loop runs on the CPU, where
                                      * float bodies keep their accuracy) */
+    /* With bodies: NULL, or asked for each top-level If/Loop node i of g (the float graph
+     * the plan is made for) whether it can become COND_IF / WHILE_LOOP (compile's check).
+     * When none can, bodies are not entered (as without bodies); else those that cannot are
+     * kept float with their edges, as --exclude would: quantized bodies would buy them no
+     * delegate and only lose accuracy. */
+    bool (*body_lowers)(void *ctx, const ir_graph *g, int i);
+    void *body_lowers_ctx;
     char **report;                  /* NULL, or gets the per-tensor report JSON (malloc'd) */
     quant_progress_fn progress;     /* NULL: quiet */
     void *progress_ctx;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lower/lower.h"
 #include "tosac/compile.h"
 #include "tosac/quant.h"
 
@@ -45,6 +46,17 @@ static tosac_code check_scheme(const tosac_compile_options *o, quant_scheme sche
                       !mixed ? "" : o->int16 ? " --int16" : " --mixed", need, o->spec, want);
 }
 
+/* quant_options.body_lowers: the float If/Loop lowers as COND_IF / WHILE_LOOP under the
+ * spec with PRO-FP added (its bodies still float); what does not (silero's If: a reflect Pad
+ * in a branch) would stay on the CPU quantized, losing accuracy for no delegate. */
+static bool body_lowers(void *ctx, const ir_graph *g, int i)
+{
+    tosa_spec fp = *(const tosa_spec *)ctx;
+    fp.profiles |= TOSA_FEAT_FP;
+    char why[256];
+    return lower_trial_node(&fp, g, i, why, sizeof why);
+}
+
 tosac_code tosac_compile_quantize(ir_model *m, const tosac_compile_options *o, tosac_error *err)
 {
     quant_options qo;
@@ -65,8 +77,11 @@ tosac_code tosac_compile_quantize(ir_model *m, const tosac_compile_options *o, t
     if (!rc)
         rc = check_scheme(o, qo.scheme, err);
     tosa_spec spec;
-    if (!rc && !tosa_spec_parse(o->spec ? o->spec : "", &spec, NULL))
+    if (!rc && !tosa_spec_parse(o->spec ? o->spec : "", &spec, NULL)) {
         qo.bodies = tosa_spec_has_ext(&spec, TOSA_EXT_CONTROLFLOW);
+        qo.body_lowers = body_lowers;
+        qo.body_lowers_ctx = &spec;
+    }
     if (rc)
         return rc;
     if (o->n_calib == 0)

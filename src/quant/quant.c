@@ -78,6 +78,32 @@ static bool any_wide(const quant_plan *p)
     return false;
 }
 
+/* quant_options.body_lowers: an If/Loop that cannot become a TOSA control operator gains
+ * nothing from quantized bodies (it runs on the CPU) and loses accuracy. When none can, the
+ * bodies are not entered at all (the model quantizes as without +cf: returns false); else
+ * the ones that cannot are kept float with their edges, as --exclude would. */
+static bool keep_unlowered_bodies_float(const ir_graph *g, const quant_options *o,
+                                        bool *keep_float)
+{
+    int n_ctl = 0, n_out = 0;
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (n->dead || keep_float[i] || !(ir_node_is(n, "If") || ir_node_is(n, "Loop")))
+            continue;
+        n_ctl++;
+        n_out += !o->body_lowers(o->body_lowers_ctx, g, i);
+    }
+    if (n_ctl > 0 && n_out == n_ctl)
+        return false;
+    for (int i = 0; n_out > 0 && i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (!n->dead && !keep_float[i] && (ir_node_is(n, "If") || ir_node_is(n, "Loop")) &&
+            !o->body_lowers(o->body_lowers_ctx, g, i))
+            keep_float[i] = true;
+    }
+    return true;
+}
+
 tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib *calib,
                           tosac_error *err)
 {
@@ -105,7 +131,10 @@ tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib
                         "a16w8 has int16 activations everywhere", o->int16 ? "--int16" : "--mixed");
     if (!rc)
         rc = quant_node_list_parse(g, "--int16", o && o->int16 ? o->int16 : "", &int16, err);
-    if (!rc && o && o->bodies)
+    bool bodies_on = o && o->bodies;
+    if (!rc && bodies_on && o->body_lowers)
+        bodies_on = keep_unlowered_bodies_float(g, o, keep_float);
+    if (!rc && bodies_on)
         rc = quant_bodies_collect(g, &bodies, err);
     if (!rc)
         rc = quant_calibrate(m, o, calib, seen, err);

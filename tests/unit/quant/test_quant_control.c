@@ -16,6 +16,7 @@
 #include "quant/quant_internal.h"
 #include "quant_testgraph.h"
 #include "tosac/compile.h"
+#include "tosac/npy.h"
 #include "tosac/onnx.h"
 #include "tosac/program.h"
 #include "tosac/quant.h"
@@ -23,8 +24,8 @@
 #define N 24
 static const int64_t XS[3] = {2, 3, 4};
 
-/* y = If(ReduceMin(x) > 0, then: x * x, else: -x) */
-static ir_model *if_model(void)
+/* y = If(ReduceMin(x) > 0, then: x * x, else: else_op(x)) */
+static ir_model *if_model_else(const char *else_op)
 {
     ir_model *m = ir_model_new();
     ir_graph *g = m->graph;
@@ -39,7 +40,7 @@ static ir_model *if_model(void)
     int gin[2] = {mn, z};
     assert_true(ir_graph_add_node(g, "Greater", NULL, "positive", gin, 2, &c, 1, NULL) >= 0);
     int k = ir_graph_add_node(g, "If", NULL, "the_if", &c, 1, &y, 1, NULL);
-    const char *names[2] = {"then_branch", "else_branch"}, *ops[2] = {"Mul", "Neg"};
+    const char *names[2] = {"then_branch", "else_branch"}, *ops[2] = {"Mul", else_op};
     for (int b = 0; b < 2; b++) {
         ir_graph *sub = ir_graph_new(names[b], g);
         int cx = ir_graph_resolve_tensor(sub, "x", NULL);
@@ -54,6 +55,8 @@ static ir_model *if_model(void)
     assert_int_equal(ir_model_verify(m, NULL), TOSAC_OK);
     return m;
 }
+
+static ir_model *if_model(void) { return if_model_else("Neg"); }
 
 /* y = Loop(M = 3, a0 = x; body a_out = a_in + x): 4 x */
 static ir_model *loop_model(void)
@@ -428,6 +431,41 @@ static void test_qdq_if_lowers(void **state)
     tosac_program_free(p);
 }
 
+/* compile --quantize under +cf quantizes an If's bodies only where the If can become a
+ * COND_IF: with a Shrink (no TOSA lowering) in its else branch it stays on the CPU, and its
+ * bodies stay float (quantized, they would lose accuracy for no delegate: silero's If). */
+static void test_compile_keeps_unlowerable_bodies_float(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    char path[512];
+    tosac_error err;
+    tosac_error_clear(&err);
+    for (int k = 0; k < 2; k++) {
+        tosac_tensor t = sample(k ? -1 : 1, 0);
+        snprintf(path, sizeof path, "%s/%02d.npy", dir, k);
+        assert_int_equal(tosac_npy_write(path, &t, &err), TOSAC_OK);
+        tosac_tensor_free(&t);
+    }
+    const char *calib[1] = {dir};
+    for (int shrink = 0; shrink < 2; shrink++) {
+        ir_model *m = if_model_else(shrink ? "Shrink" : "Neg");
+        tosac_compile_options co = {.spec = "TOSA-1.0+INT+cf", .quantize = "a8w8",
+                                    .calib = calib, .n_calib = 1};
+        if (tosac_compile_quantize(m, &co, &err))
+            fail_msg("quantize: %s", err.msg);
+        const ir_node *n = NULL;
+        for (int i = 0; i < m->graph->n_nodes; i++)
+            if (ir_node_is(&m->graph->nodes[i], "If"))
+                n = &m->graph->nodes[i];
+        assert_non_null(n);
+        for (int b = 0; b < 2; b++)
+            assert_int_equal(n_quantize_nodes(ir_node_subgraph(n, b)), shrink ? 0 : 1);
+        ir_model_free(m);
+    }
+    tu_rmtree_free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_loop_all_iterations),
         cmocka_unit_test(test_degenerate_calibration),
         cmocka_unit_test(test_qdq_if_lowers),
+        cmocka_unit_test(test_compile_keeps_unlowerable_bodies_float),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
