@@ -85,23 +85,22 @@ static bool any_wide(const quant_plan *p)
 static bool keep_unlowered_bodies_float(const ir_graph *g, const quant_options *o,
                                         bool *keep_float)
 {
+    /* one trial lowering per If/Loop (a body can be most of the model), remembered */
+    bool *out = calloc((size_t)g->n_nodes + 1, sizeof *out);
     int n_ctl = 0, n_out = 0;
-    for (int i = 0; i < g->n_nodes; i++) {
+    for (int i = 0; out && i < g->n_nodes; i++) {
         const ir_node *n = &g->nodes[i];
         if (n->dead || keep_float[i] || !(ir_node_is(n, "If") || ir_node_is(n, "Loop")))
             continue;
         n_ctl++;
-        n_out += !o->body_lowers(o->body_lowers_ctx, g, i);
+        out[i] = !o->body_lowers(o->body_lowers_ctx, g, i);
+        n_out += out[i];
     }
-    if (n_ctl > 0 && n_out == n_ctl)
-        return false;
-    for (int i = 0; n_out > 0 && i < g->n_nodes; i++) {
-        const ir_node *n = &g->nodes[i];
-        if (!n->dead && !keep_float[i] && (ir_node_is(n, "If") || ir_node_is(n, "Loop")) &&
-            !o->body_lowers(o->body_lowers_ctx, g, i))
-            keep_float[i] = true;
-    }
-    return true;
+    bool enter = out && !(n_ctl > 0 && n_out == n_ctl);
+    for (int i = 0; enter && i < g->n_nodes; i++)
+        keep_float[i] |= out[i];
+    free(out);
+    return enter; /* out of memory: bodies stay float, the safe side */
 }
 
 tosac_code tosac_quantize(ir_model *m, const quant_options *o, const quant_calib *calib,
