@@ -12,6 +12,9 @@ typedef enum tosac_code {
     TOSAC_ERR_INTERNAL = 1,    /* a bug or resource failure: exit 1 */
     TOSAC_ERR_INPUT = 2,       /* bad user input (file, argument, model): exit 2 */
     TOSAC_ERR_UNSUPPORTED = 3, /* valid input we (or the spec) do not support: exit 2 */
+    TOSAC_ERR_CAPACITY = 4,    /* the data needed more room than the program planned (a value
+                                * of data-dependent size larger than its slot, from a shape the
+                                * model declares too small): exit 2 */
 } tosac_code;
 
 typedef struct tosac_error {
@@ -26,7 +29,7 @@ tosac_code tosac_fail(tosac_error *err, tosac_code code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 tosac_code tosac_vfail(tosac_error *err, tosac_code code, const char *fmt, va_list ap);
 
-/* Process exit status for a code: 0, 1 (internal) or 2 (input / unsupported). */
+/* Process exit status for a code: 0, 1 (internal) or 2 (input / unsupported / capacity). */
 int tosac_exit_status(tosac_code code);
 
 /* Warnings: what a user must know about a result that is still produced (calibration data

@@ -37,7 +37,8 @@ const char *tosac_rt_output_name(const tosac_rt *rt, int i);
 /* Tensor descriptions with data in the arena: write inputs before invoke, read outputs after. */
 tosac_tensor *tosac_rt_input(tosac_rt *rt, int i);
 const tosac_tensor *tosac_rt_output(const tosac_rt *rt, int i);
-/* Runs once; allocates nothing; data-dependent REQUIRE failures come back as errors. */
+/* Runs once; allocates nothing; data-dependent REQUIRE failures come back as errors, and a
+ * value of data-dependent size larger than the program planned for it as TOSAC_ERR_CAPACITY. */
 tosac_code tosac_rt_invoke(tosac_rt *rt, tosac_error *err);
 
 /* ---- observing a run (debugging; `tosac run PROGRAM --dump-intermediates DIR`) ----

@@ -251,9 +251,9 @@ static tosac_code measure(const tosac_program *p, const void *bytes, size_t len,
         rc = e.code == TOSAC_ERR_UNSUPPORTED /* an operator the runtime lacks: named */
                  ? tosac_fail(err, e.code, "%s", e.msg)
              /* a data-dependent CPU output (Range of runtime values, ...) larger than the
-              * shape the model declares for it (rt_invoke.c's "needs N bytes, M planned"):
-              * the model's declaration is wrong, not the compiler */
-             : e.code == TOSAC_ERR_INPUT && strstr(e.msg, " bytes, ") && strstr(e.msg, " planned")
+              * shape the model declares for it: the model's declaration is wrong, not the
+              * compiler */
+             : e.code == TOSAC_ERR_CAPACITY
                  ? tosac_fail(err, TOSAC_ERR_INPUT, "a value is larger than the shape the model "
                               "declares for it: the compiled program does not run on the "
                               "runtime (measuring it on zero inputs): %s", e.msg)

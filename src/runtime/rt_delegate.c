@@ -147,7 +147,7 @@ tosac_code rt_run_delegate(tosac_rt *rt, rt_gview *G, int k, tosac_error *err)
             continue;
         }
         if (t->nbytes > G->cap[id])
-            return tosac_fail(err, TOSAC_ERR_INPUT, "delegate %d: output %d needs %zu bytes, "
+            return tosac_fail(err, TOSAC_ERR_CAPACITY, "delegate %d: output %d needs %zu bytes, "
                               "%zu planned", G->delegate[k], o, t->nbytes, G->cap[id]);
         unsigned char *dst = rt->planned + off;
         /* copy only where the plan did not alias them; memmove: a hostile plan may make

@@ -21,7 +21,7 @@ static void *bump(rt_exec *x, cpu_ctx *c, size_t bytes, const char *what)
 {
     unsigned char *p = rt_heap_alloc(&x->heap, bytes);
     if (!p)
-        cpu_fail(c, TOSAC_ERR_INPUT, "%s of %zu bytes do not fit in the %zu bytes planned for "
+        cpu_fail(c, TOSAC_ERR_CAPACITY, "%s of %zu bytes do not fit in the %zu bytes planned for "
                  "its step (the size depends on the data)", what, bytes, x->heap.size);
     return p;
 }
@@ -39,13 +39,13 @@ static tosac_code env_out(cpu_ctx *c, int i, tosac_dtype dt, int rank, const int
         data = bump(x, c, nbytes, "an unused output");
     } else if (x->G->cap[id] || (off >= 0 && x->G->g.tensors[id].outer_id < 0)) {
         if (nbytes > x->G->cap[id])
-            return cpu_fail(c, TOSAC_ERR_INPUT, "output '%s' needs %zu bytes, %zu planned",
+            return cpu_fail(c, TOSAC_ERR_CAPACITY, "output '%s' needs %zu bytes, %zu planned",
                             x->G->g.tensors[id].name, nbytes, x->G->cap[id]);
         data = rt->planned + off;
     } else {
         data = tosac_arena_alloc(&rt->dyn, nbytes, 16);
         if (!data)
-            cpu_fail(c, TOSAC_ERR_INPUT, "output '%s' (%zu bytes) does not fit in the dynamic "
+            cpu_fail(c, TOSAC_ERR_CAPACITY, "output '%s' (%zu bytes) does not fit in the dynamic "
                      "region (%zu bytes)", x->G->g.tensors[id].name, nbytes, rt->dyn.size);
     }
     if (!data)

@@ -35,7 +35,8 @@ int tosac_exit_status(tosac_code code)
     switch (code) {
     case TOSAC_OK: return 0;
     case TOSAC_ERR_INPUT:
-    case TOSAC_ERR_UNSUPPORTED: return 2;
+    case TOSAC_ERR_UNSUPPORTED:
+    case TOSAC_ERR_CAPACITY: return 2;
     default: return 1;
     }
 }
