@@ -342,6 +342,68 @@ static tosac_code touch_outer_refs(pstate *s, int gi, int d, const tosa_block *m
     return rc;
 }
 
+/* The runtime fuses a convolution or MATMUL with the RESCALE (+CLAMP) that alone reads its
+ * result (rt_accel_match_requant) and writes the final int8/int16 value while it still reads
+ * the operator's input: planned over that input, the fused kernel would have to stage its
+ * result and copy it (about 3% of mobilenet_v2 int8). So the inputs of such an operator stay
+ * alive to the end of its tail. */
+static bool fuses_requant_tail(tosa_op op)
+{
+    return op == TOSA_OP_CONV2D || op == TOSA_OP_DEPTHWISE_CONV2D ||
+           op == TOSA_OP_TRANSPOSE_CONV2D || op == TOSA_OP_MATMUL;
+}
+
+/* The next operator after order index k that is not a CONST, or -1. */
+static int next_compute(const tosa_block *b, const int *ops, int k)
+{
+    for (int j = k + 1; j < b->n_ops; j++)
+        if (b->ops[ops[j]].op != TOSA_OP_CONST && b->ops[ops[j]].op != TOSA_OP_CONST_SHAPE)
+            return j;
+    return -1;
+}
+
+/* The order index of the last operator of k's RESCALE (+CLAMP) tail, k when it has none.
+ * reader[t]: the operator index reading tensor t when exactly one operator reads it once
+ * and it is no block output, else -1. */
+static int requant_tail_end(const tosa_block *b, const int *ops, const int *reader, int k)
+{
+    if (!reader || !fuses_requant_tail(b->ops[ops[k]].op))
+        return k;
+    int end = k;
+    for (int want = 0; want < 2; want++) { /* RESCALE, then CLAMP */
+        const tosa_operator *o = &b->ops[ops[end]];
+        int j = next_compute(b, ops, end);
+        if (j < 0 || o->n_outputs != 1 ||
+            b->ops[ops[j]].op != (want == 0 ? TOSA_OP_RESCALE : TOSA_OP_CLAMP) ||
+            reader[o->outputs[0]] != ops[j])
+            break;
+        end = j;
+    }
+    return end;
+}
+
+/* reader[] of requant_tail_end for block b (malloc'd; NULL when out of memory: no tails).
+ * The operators' operands are in range (plan_tosa_order checked them). */
+static int *sole_readers(const tosa_block *b)
+{
+    int *r = malloc((size_t)(b->n_tensors + 1) * sizeof *r);
+    if (!r)
+        return NULL;
+    for (int t = 0; t < b->n_tensors; t++)
+        r[t] = -1;
+    for (int i = 0; i < b->n_ops; i++)
+        for (int k = 0; k < b->ops[i].n_inputs; k++) {
+            int t = b->ops[i].inputs[k];
+            r[t] = r[t] == -1 ? i : -2;
+        }
+    for (int i = 0; i < b->n_outputs; i++)
+        if (b->outputs[i] >= 0 && b->outputs[i] < b->n_tensors)
+            r[b->outputs[i]] = -2;
+    for (int t = 0; t < b->n_tensors; t++)
+        r[t] = r[t] < 0 ? -1 : r[t];
+    return r;
+}
+
 /* The delegate node n (node ni) over steps [a, a + its operator count). */
 static tosac_code delegate_steps(pstate *s, int gi, int ni, int d, const tosa_block *b, int a,
                                  const int *ops)
@@ -355,15 +417,22 @@ static tosac_code delegate_steps(pstate *s, int gi, int ni, int d, const tosa_bl
         rc = bind(s, gi, d, b, b->inputs[i], n->inputs[i], a);
     for (int i = 0; !rc && i < b->n_outputs; i++)
         rc = bind(s, gi, d, b, b->outputs[i], n->outputs[i], last);
+    int *reader = sole_readers(b);
     for (int k = 0; !rc && k < b->n_ops; k++) {
         const tosa_operator *o = &b->ops[ops[k]];
         for (int j = 0; !rc && j < o->n_inputs + o->n_outputs; j++) {
             int t = j < o->n_inputs ? o->inputs[j] : o->outputs[j - o->n_inputs];
             rc = touch(s, gi, &s->tosa_item[d][t], tosa_bytes(b, t), a + k);
         }
+        int end = requant_tail_end(b, ops, reader, k);
+        for (int j = 0; !rc && end > k && j < o->n_inputs; j++) {
+            int t = o->inputs[j];
+            rc = touch(s, gi, &s->tosa_item[d][t], tosa_bytes(b, t), a + end);
+        }
         if (!rc && (o->op == TOSA_OP_COND_IF || o->op == TOSA_OP_WHILE_LOOP))
             rc = touch_outer_refs(s, gi, d, b, o, a + k);
     }
+    free(reader);
     return rc;
 }
 

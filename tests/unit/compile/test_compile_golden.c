@@ -29,53 +29,53 @@ typedef struct golden {
 
 static const golden cases[] = {
     {"resnet18_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
-         "file 11923104 f0200f9ac6c27edc; "
+         "file 11923104 5853036702a24373; "
          "STRINGS 360 364f1df524b3ae5d; "
          "SIGNATURE 208 97e418142ef0fa9e; "
          "CPU 1256 1e41a35a23dbaa71; "
          "CONSTANTS 449 a69cd2821a905eae; "
          "DELEGATE 11796332 df3cd1fea7ab99c5; "
-         "PLAN 8672 26a4063b1752aad1; "
+         "PLAN 8672 cf8e52a0717566be; "
          "REPORT 115526 bc53cf2eae2eccf1; "
          "RUNTIME 32 b3262abbfa82451e"},
     {"mobilenet_v2_qdq_u8s8_op13", "TOSA-1.0+INT", NULL,
-         "file 4043104 da6a9826a52eaced; "
+         "file 4043104 35e8df7b9562db2c; "
          "STRINGS 380 f93990e0e9fd5d69; "
          "SIGNATURE 208 efbedb9e16315f8e; "
          "CPU 1256 5c892c28a9a4bfd1; "
          "CONSTANTS 449 3b1e1947a81068db; "
          "DELEGATE 3765938 95e2ed9f0f398f01; "
-         "PLAN 16880 ebf348e697716b2a; "
+         "PLAN 16880 44b0e4b871f40133; "
          "REPORT 257693 bc4c86dc79967267; "
          "RUNTIME 32 aa9975cf0d30a902"},
     {"synth_qdq_s16_op21_conv", "TOSA-1.0+INT+int16", NULL,
-         "file 8720 0c394ff8e20696ba; "
+         "file 8720 e10bb93100acc23c; "
          "STRINGS 185 e9ab14f18ae7f2b4; "
          "SIGNATURE 208 4df13898ab5db3d4; "
          "CPU 1256 b33aa9bb30b35476; "
          "CONSTANTS 450 9df1294b050f93f4; "
          "DELEGATE 3816 97163cffc94ad799; "
-         "PLAN 464 e0b9d118dcdcaafb; "
+         "PLAN 464 321ba3412875c505; "
          "REPORT 2045 c94942e0fd22fa7c; "
          "RUNTIME 32 e231aa5200b345d5"},
     {"synth_qdq_s8_op13_conv_dw", "TOSA-1.0+INT", NULL,
-         "file 7712 7e23b9be0722f65a; "
+         "file 7712 9464f66302bcd7b5; "
          "STRINGS 188 58868900bc70735a; "
          "SIGNATURE 208 8e1ad5e28ad8a4b4; "
          "CPU 1256 c0675d683bfcad13; "
          "CONSTANTS 449 2acfa6cafdafa40e; "
          "DELEGATE 2808 a896327f13e463ab; "
-         "PLAN 464 ee4a36cb996ee3fb; "
+         "PLAN 464 49a61d8a94a3ee98; "
          "REPORT 2038 733f6d989d5961b2; "
          "RUNTIME 32 7d3232e69ef6a419"},
     {"synth_qdq_s8_op13_split_matmul", "TOSA-1.0+INT", NULL,
-         "file 11872 f00f16a107668a0b; "
+         "file 11872 c18ddef430065b73; "
          "STRINGS 266 d0f19d11213ba558; "
          "SIGNATURE 304 e32e3da949e7970a; "
          "CPU 1756 24dbc777f2cb75cb; "
          "CONSTANTS 673 8e48c81dfa4cdc8e; "
          "DELEGATE 4095 062bda5692d621a4; "
-         "PLAN 728 6abe6d2baf0f9cdf; "
+         "PLAN 728 a9c35d9a9d6bfd27; "
          "REPORT 3750 9e7120ae142a9185; "
          "RUNTIME 32 d82ab7e3cc308533"},
     {"ppocr_mobile_v2_cls", "TOSA-1.0+FP", "x=1,3,48,192",

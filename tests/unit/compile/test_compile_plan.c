@@ -449,6 +449,26 @@ static void run_bodies(sim *s, int gi, int ni)
     }
 }
 
+/* How many operands (and block outputs) read tensor t of b. */
+static int n_readers(const tosa_block *b, int t)
+{
+    int n = 0;
+    for (int i = 0; i < b->n_ops; i++)
+        for (int k = 0; k < b->ops[i].n_inputs; k++)
+            n += b->ops[i].inputs[k] == t;
+    for (int i = 0; i < b->n_outputs; i++)
+        n += b->outputs[i] == t;
+    return n;
+}
+
+static void read_inputs(sim *s, int d, const tosa_operator *o)
+{
+    const int64_t *to = s->pl->tosa_offset[d];
+    for (int k = 0; k < o->n_inputs; k++)
+        sim_event(s, s->tosa_key[d][o->inputs[k]], to[o->inputs[k]],
+                  s->key_bytes[s->tosa_key[d][o->inputs[k]]], 0);
+}
+
 static void run_delegate(sim *s, int gi, int ni, int first_step, int last_step)
 {
     const ir_node *n = &s->graphs[gi]->nodes[ni];
@@ -468,22 +488,41 @@ static void run_delegate(sim *s, int gi, int ni, int first_step, int last_step)
         if (!(x >= 0 && to[bt] >= 0 && to[bt] == cpu_off(s, gi, x)))
             sim_event(s, s->tosa_key[d][bt], to[bt], s->key_bytes[s->tosa_key[d][bt]], 1);
     }
+    /* a convolution / MATMUL and the RESCALE (then CLAMP) that alone read its result run as
+     * one fused kernel (the runtime's accelerated blocks): its inputs are read until the
+     * tail has written */
+    const tosa_operator *grp = NULL;
+    int grp_t = -1, grp_n = 0;
     for (int st = first_step; st <= last_step; st++) {
         int op = s->pl->step_op[gi][st];
         if (op < 0)
             continue;
         const tosa_operator *o = &b->ops[op];
-        for (int k = 0; k < o->n_inputs; k++)
-            sim_event(s, s->tosa_key[d][o->inputs[k]], to[o->inputs[k]],
-                      s->key_bytes[s->tosa_key[d][o->inputs[k]]], 0);
+        read_inputs(s, d, o);
         tick(s);
         for (int k = 0; k < o->n_outputs; k++)
             sim_event(s, s->tosa_key[d][o->outputs[k]], to[o->outputs[k]],
                       s->key_bytes[s->tosa_key[d][o->outputs[k]]], 1);
         /* what the operator read must be intact after it wrote (no in-place overlap) */
-        for (int k = 0; k < o->n_inputs; k++)
-            sim_event(s, s->tosa_key[d][o->inputs[k]], to[o->inputs[k]],
-                      s->key_bytes[s->tosa_key[d][o->inputs[k]]], 0);
+        read_inputs(s, d, o);
+        if (o->op == TOSA_OP_CONST || o->op == TOSA_OP_CONST_SHAPE) {
+            tick(s);
+            continue;
+        }
+        if (grp && o->op == (grp_n == 0 ? TOSA_OP_RESCALE : TOSA_OP_CLAMP) && o->n_inputs &&
+            o->inputs[0] == grp_t && n_readers(b, grp_t) == 1 && o->n_outputs == 1) {
+            read_inputs(s, d, grp);
+            grp_t = o->outputs[0];
+            grp_n++;
+        } else {
+            grp = NULL;
+        }
+        if ((o->op == TOSA_OP_CONV2D || o->op == TOSA_OP_DEPTHWISE_CONV2D ||
+             o->op == TOSA_OP_TRANSPOSE_CONV2D || o->op == TOSA_OP_MATMUL) && o->n_outputs == 1) {
+            grp = o;
+            grp_t = o->outputs[0];
+            grp_n = 0;
+        }
         tick(s);
     }
     for (int i = 0; i < b->n_outputs; i++) {
