@@ -280,12 +280,17 @@ int ir_graph_add_tensor(ir_graph *g, const char *name, tosac_dtype dt, int rank,
                    name);
         return -1;
     }
-    for (int d = 0; d < rank; d++)
-        if (shape && shape[d] < -1) {
+    /* copied before the array grows: callers pass another tensor's shape (a constant made
+     * like an existing one), which the growth would free */
+    int64_t dims[TOSAC_MAX_RANK];
+    for (int d = 0; d < rank; d++) {
+        dims[d] = shape ? shape[d] : -1;
+        if (dims[d] < -1) {
             tosac_fail(err, TOSAC_ERR_INPUT, "tensor '%s': dimension %d is %lld", name, d,
-                       (long long)shape[d]);
+                       (long long)dims[d]);
             return -1;
         }
+    }
     if (ir_grow((void **)&g->tensors, &g->cap_tensors, g->n_tensors + 1, sizeof *g->tensors)) {
         tosac_fail(err, TOSAC_ERR_INTERNAL, "out of memory");
         return -1;
@@ -300,7 +305,7 @@ int ir_graph_add_tensor(ir_graph *g, const char *name, tosac_dtype dt, int rank,
     t->dtype = dt;
     t->rank = rank;
     for (int d = 0; d < rank; d++)
-        t->shape[d] = shape ? shape[d] : -1;
+        t->shape[d] = dims[d];
     t->outer_id = -1;
     int id = g->n_tensors++;
     index_add(g, id);

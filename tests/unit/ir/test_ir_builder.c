@@ -152,6 +152,31 @@ static void test_const_size_checked(void **state)
     ir_graph_free(g);
 }
 
+/* A tensor shaped like an existing one, given that tensor's own shape array, while the
+ * tensor array is full: its growth frees the array the shape points into (fuzz find,
+ * pass_narrow_int64's int64 copy of a constant; the ASan build reads freed memory). */
+static void test_add_tensor_shape_from_the_graph(void **state)
+{
+    (void)state;
+    tosac_error err;
+    tosac_error_clear(&err);
+    ir_graph *g = ir_graph_new("g", NULL);
+    const int64_t s[4] = {2, 3, 5, 7};
+    assert_int_equal(ir_graph_add_tensor(g, "t0", TOSAC_DT_F32, 4, s, &err), 0);
+    char name[16];
+    for (int i = 1; g->n_tensors < g->cap_tensors; i++) {
+        snprintf(name, sizeof name, "t%d", i);
+        assert_true(ir_graph_add_tensor(g, name, TOSAC_DT_F32, 1, s, &err) >= 0);
+    }
+    int full = g->cap_tensors;
+    int k = ir_graph_add_tensor(g, "like_t0", TOSAC_DT_I64, 4, g->tensors[0].shape, &err);
+    assert_int_equal(k, full);
+    assert_true(g->cap_tensors > full); /* it grew */
+    assert_int_equal(g->tensors[k].rank, 4);
+    assert_memory_equal(g->tensors[k].shape, s, sizeof s);
+    ir_graph_free(g);
+}
+
 static void test_subgraph_capture(void **state)
 {
     (void)state;
@@ -316,7 +341,7 @@ int main(void)
         cmocka_unit_test(test_constant_node_values), cmocka_unit_test(test_const_size_checked),
         cmocka_unit_test(test_subgraph_capture),  cmocka_unit_test(test_replace_kill_prune),
         cmocka_unit_test(test_topo_order_stable), cmocka_unit_test(test_equal_and_dumps),
-        cmocka_unit_test(test_type_str),
+        cmocka_unit_test(test_type_str), cmocka_unit_test(test_add_tensor_shape_from_the_graph),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
