@@ -34,7 +34,8 @@ tosac_code cpu_conv_setup(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor 
     const cpu_conv_prep *pp = c->prep;
     int64_t group = pp->group;
     CPU_CHECK(c, x->rank >= 3, "input must have rank 3 to 5, got %d", x->rank);
-    CPU_CHECK(c, group >= 1 && x->shape[1] % group == 0 && w->shape[0] % group == 0,
+    /* group >= 1: checked at prepare */
+    CPU_CHECK(c, x->shape[1] % group == 0 && w->shape[0] % group == 0,
               "group %lld does not divide the channels", (long long)group);
     CPU_CHECK(c, w->shape[1] * group == x->shape[1],
               "weight has %lld input channels per group, input has %lld channels in %lld groups",
@@ -204,7 +205,7 @@ static tosac_code op_conv_transpose(cpu_ctx *c)
     CPU_CHECK(c, w->dtype == x->dtype && w->rank == x->rank, "weight must match the input");
     const cpu_conv_prep *pp = c->prep;
     int64_t group = pp->group;
-    CPU_CHECK(c, group >= 1 && w->shape[0] == x->shape[1] && x->shape[1] % group == 0,
+    CPU_CHECK(c, w->shape[0] == x->shape[1] && x->shape[1] % group == 0, /* group >= 1: prepare */
               "weight [C, M/group, k...] does not match input channels %lld",
               (long long)x->shape[1]);
     cpu_geom g;
