@@ -40,6 +40,7 @@ static tosac_code conv_prepare(cpu_ctx *c, void *st)
 {
     cpu_conv_prep *p = st;
     p->group = cpu_attr_i(c, "group", 1);
+    CPU_CHECK(c, p->group >= 1, "group must be at least 1, got %lld", (long long)p->group);
     int r = cpu_decl_rank(c, 0);
     if (r < 3 || r > 2 + CPU_MAX_SP)
         return TOSAC_OK; /* not known yet: eval parses against the value */

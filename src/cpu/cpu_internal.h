@@ -138,7 +138,7 @@ typedef struct cpu_op_prep {
  * binary elementwise and comparison operators, Sum/Mean/Max/Min, Where, PRelu, the logical
  * and bitwise ones (cpu_ops_elementwise.c; Mod and BitShift have one), the attribute-free
  * unary math and activations, Identity, CastLike, IsNaN (cpu_ops_unary.c), the global pools,
- * Size, Range, Expand, Tile, NonZero, MatMul, MatMulInteger, QLinearMatMul,
+ * Size, Range, Expand, Tile, NonZero, MatMulInteger, QLinearMatMul,
  * DynamicQuantizeLinear and Det. (Einsum, in cpu_ops_linalg.c, still parses its equation at
  * eval.) */
 typedef struct cpu_op_entry {

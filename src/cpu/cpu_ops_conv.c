@@ -34,7 +34,8 @@ tosac_code cpu_conv_setup(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor 
     const cpu_conv_prep *pp = c->prep;
     int64_t group = pp->group;
     CPU_CHECK(c, x->rank >= 3, "input must have rank 3 to 5, got %d", x->rank);
-    CPU_CHECK(c, group >= 1 && x->shape[1] % group == 0 && w->shape[0] % group == 0,
+    /* group >= 1: checked at prepare */
+    CPU_CHECK(c, x->shape[1] % group == 0 && w->shape[0] % group == 0,
               "group %lld does not divide the channels", (long long)group);
     CPU_CHECK(c, w->shape[1] * group == x->shape[1],
               "weight has %lld input channels per group, input has %lld channels in %lld groups",
@@ -62,22 +63,71 @@ tosac_code cpu_conv_setup(cpu_ctx *c, const tosac_tensor *x, const tosac_tensor 
     return TOSAC_OK;
 }
 
-/* Constant weights are packed for the product once, in the node's prepared block (a tag,
- * then kern_conv_f32_pack's layout, whose size follows from the weight [M, C/group, k...]
- * and group alone); NULL: not packed (depthwise, or the executor keeps no block). */
-static const float *packed_weights(cpu_ctx *c, const kern_conv_params *p, const float *w,
-                                   int *tag)
+/* Data derived from a constant operand once, in the node's prepared block: a tag (which
+ * variant's layout), then `floats` floats that pack(params, src, dst) fills and tags; the
+ * block is refilled when new or when the active variant's tag (tag_now) differs. NULL:
+ * nothing to keep (floats 0) or the executor keeps no block. */
+typedef int (*pack_fn)(const void *params, const float *src, float *dst);
+
+static const float *packed_block(cpu_ctx *c, size_t floats, int tag_now, pack_fn pack,
+                                 const void *params, const float *src, int *tag)
 {
-    size_t np = kern_conv_f32_packed_size(p);
     int fresh;
-    unsigned char *blk = np ? cpu_prepared(c, 16 + np * sizeof(float), &fresh) : NULL;
+    unsigned char *blk = floats ? cpu_prepared(c, 16 + floats * sizeof(float), &fresh) : NULL;
     if (!blk)
         return NULL;
     int *have = (int *)blk;
-    if (fresh || *have != kern_conv_f32_pack_tag())
-        *have = kern_conv_f32_pack(p, w, (float *)(blk + 16));
+    if (fresh || *have != tag_now)
+        *have = pack(params, src, (float *)(blk + 16));
     *tag = *have;
     return (const float *)(blk + 16);
+}
+
+static int pack_conv(const void *p, const float *w, float *dst)
+{
+    return kern_conv_f32_pack(p, w, dst);
+}
+
+/* Constant weights are packed for the product once (kern_conv_f32_pack's layout, whose size
+ * follows from the weight [M, C/group, k...] and group alone); NULL: not packed
+ * (depthwise, or the executor keeps no block). */
+static const float *packed_weights(cpu_ctx *c, const kern_conv_params *p, const float *w,
+                                   int *tag)
+{
+    return packed_block(c, kern_conv_f32_packed_size(p), kern_conv_f32_pack_tag(), pack_conv, p,
+                        w, tag);
+}
+
+static int pack_gemm_b(const void *p, const float *b, float *dst)
+{
+    return kern_gemm_f32_pack_b(p, b, dst);
+}
+
+/* A constant B of a Gemm or MatMul is packed for the product once (kern_gemm_f32_pack_b's
+ * layout, whose size follows from m, n and k); sets p->b_packed (NULL: not packed, a
+ * product of few rows, or the executor keeps no block). */
+static void packed_b(cpu_ctx *c, kern_gemm_params *p, const float *b)
+{
+    p->b_packed = packed_block(c, kern_gemm_f32_packed_b_size(p), kern_gemm_f32_pack_b_tag(),
+                               pack_gemm_b, p, b, &p->b_packed_tag);
+}
+
+/* The constant f32 matrix B (input 1) of a Gemm or MatMul node and the rows m of its
+ * declared output (its next-to-last dimension): what the pack steps pack; 0 when there is
+ * none or m is not known (eval then packs on its first run, if at all). */
+static int const_b(cpu_ctx *c, tosac_tensor *b, int64_t *m)
+{
+    const ir_node *n = c->node;
+    if (n->n_inputs < 2 || n->inputs[1] < 0 || n->n_outputs < 1 || n->outputs[0] < 0 ||
+        !ir_graph_const_value(c->g, n->inputs[1], b))
+        return 0;
+    const ir_tensor *y = &c->g->tensors[n->outputs[0]];
+    int64_t nb = tosac_tensor_numel(b);
+    if (b->dtype != TOSAC_DT_F32 || b->rank != 2 || nb <= 0 ||
+        b->nbytes != (size_t)nb * sizeof(float) || y->rank < 2)
+        return 0; /* eval refuses a wrong one, naming what is wrong */
+    *m = y->shape[y->rank - 2];
+    return *m > 0;
 }
 
 /* The pack step: the block op_conv's first run would fill, filled from the constant weight
@@ -155,7 +205,7 @@ static tosac_code op_conv_transpose(cpu_ctx *c)
     CPU_CHECK(c, w->dtype == x->dtype && w->rank == x->rank, "weight must match the input");
     const cpu_conv_prep *pp = c->prep;
     int64_t group = pp->group;
-    CPU_CHECK(c, group >= 1 && w->shape[0] == x->shape[1] && x->shape[1] % group == 0,
+    CPU_CHECK(c, w->shape[0] == x->shape[1] && x->shape[1] % group == 0, /* group >= 1: prepare */
               "weight [C, M/group, k...] does not match input channels %lld",
               (long long)x->shape[1]);
     cpu_geom g;
@@ -183,6 +233,7 @@ static tosac_code op_conv_transpose(cpu_ctx *c)
 typedef struct gemm_prep {
     int trans_a, trans_b;
     float alpha, beta;
+    int b_const;    /* B is a constant of the program: packed once (packed_b) */
 } gemm_prep;
 
 static tosac_code gemm_prepare(cpu_ctx *c, void *st)
@@ -192,10 +243,26 @@ static tosac_code gemm_prepare(cpu_ctx *c, void *st)
     p->trans_b = (int)cpu_attr_i(c, "transB", 0);
     p->alpha = cpu_attr_f(c, "alpha", 1.0f);
     p->beta = cpu_attr_f(c, "beta", 1.0f);
+    p->b_const = cpu_input_is_const(c, 1);
     return TOSAC_OK;
 }
 
-static const cpu_op_prep gemm_prep_op = {gemm_prepare, sizeof(gemm_prep), NULL};
+/* The pack step: the block op_gemm's first run would fill, from the constant B. */
+static tosac_code gemm_pack(cpu_ctx *c)
+{
+    const gemm_prep *gp = c->prep;
+    tosac_tensor b;
+    int64_t m;
+    if (!gp || !const_b(c, &b, &m))
+        return TOSAC_OK;
+    kern_gemm_params p = {.m = m, .trans_b = gp->trans_b};
+    p.k = b.shape[gp->trans_b ? 1 : 0];
+    p.n = b.shape[gp->trans_b ? 0 : 1];
+    packed_b(c, &p, b.data);
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep gemm_prep_op = {gemm_prepare, sizeof(gemm_prep), gemm_pack};
 
 static tosac_code op_gemm(cpu_ctx *c)
 {
@@ -237,6 +304,8 @@ static tosac_code op_gemm(cpu_ctx *c)
         float *scratch = cpu_scratch(c, kern_gemm_f32_scratch(&p) * sizeof(float));
         if (!scratch)
             return TOSAC_ERR_INTERNAL;
+        if (gp->b_const)
+            packed_b(c, &p, b->data);
         kern_gemm_f32(&p, a->data, b->data, cc ? cc->data : NULL, y->data, scratch);
     }
     else
@@ -288,13 +357,16 @@ typedef struct mm_ctx {
     tosac_dtype dt;
     const void *a, *b;
     float *scratch; /* f32: kern_gemm_f32_scratch of one batch item */
+    const float *b_packed;  /* f32, B a constant matrix: packed once (then bo is 0) */
+    int b_packed_tag;
 } mm_ctx;
 
 static void mm_any(void *ctx, void *y, int64_t ao, int64_t bo, int64_t yo, int64_t m, int64_t n,
                    int64_t k)
 {
     mm_ctx *c = ctx;
-    kern_gemm_params p = {.m = m, .n = n, .k = k, .alpha = 1};
+    kern_gemm_params p = {.m = m, .n = n, .k = k, .alpha = 1, .b_packed = c->b_packed,
+                          .b_packed_tag = c->b_packed_tag};
     if (c->dt == TOSAC_DT_F32)
         kern_gemm_f32(&p, (const float *)c->a + ao, (const float *)c->b + bo, NULL,
                       (float *)y + yo, c->scratch);
@@ -308,6 +380,31 @@ static void mm_any(void *ctx, void *y, int64_t ao, int64_t bo, int64_t yo, int64
     }
 }
 
+/* MatMul has no attribute: prepared is whether B is a constant matrix (packed once). */
+typedef struct matmul_prep {
+    int b_const;
+} matmul_prep;
+
+static tosac_code matmul_prepare(cpu_ctx *c, void *st)
+{
+    ((matmul_prep *)st)->b_const = cpu_input_is_const(c, 1);
+    return TOSAC_OK;
+}
+
+/* The pack step: the block op_matmul's first run would fill, from the constant B [k, n]. */
+static tosac_code matmul_pack(cpu_ctx *c)
+{
+    tosac_tensor b;
+    int64_t m;
+    if (!c->prep || !const_b(c, &b, &m))
+        return TOSAC_OK;
+    kern_gemm_params p = {.m = m, .n = b.shape[1], .k = b.shape[0]};
+    packed_b(c, &p, b.data);
+    return TOSAC_OK;
+}
+
+static const cpu_op_prep matmul_prep_op = {matmul_prepare, sizeof(matmul_prep), matmul_pack};
+
 static tosac_code op_matmul(cpu_ctx *c)
 {
     const tosac_tensor *a, *b;
@@ -320,7 +417,7 @@ static tosac_code op_matmul(cpu_ctx *c)
               tosac_dtype_name(a->dtype), tosac_dtype_name(b->dtype));
     CPU_CHECK(c, a->dtype == TOSAC_DT_F32 || a->dtype == TOSAC_DT_F64 || tosac_dtype_is_int(a->dtype),
               "operands of type %s are not supported", tosac_dtype_name(a->dtype));
-    mm_ctx m = {a->dtype, a->data, b->data, NULL};
+    mm_ctx m = {a->dtype, a->data, b->data, NULL, NULL, 0};
     if (a->dtype == TOSAC_DT_F32 && a->rank >= 1 && b->rank >= 1) {
         /* every batch item has the same m, n, k: one scratch serves them all */
         kern_gemm_params p = {.m = a->rank >= 2 ? a->shape[a->rank - 2] : 1,
@@ -328,6 +425,14 @@ static tosac_code op_matmul(cpu_ctx *c)
                               .k = a->shape[a->rank - 1]};
         if (!(m.scratch = cpu_scratch(c, kern_gemm_f32_scratch(&p) * sizeof(float))))
             return TOSAC_ERR_INTERNAL;
+        /* a constant matrix B serves every batch item; its k must be A's (checked by the
+         * shapes below, before any product runs) */
+        const matmul_prep *mp = c->prep;
+        if (mp->b_const && b->rank == 2 && b->shape[0] == p.k && p.k > 0) {
+            packed_b(c, &p, b->data);
+            m.b_packed = p.b_packed;
+            m.b_packed_tag = p.b_packed_tag;
+        }
     }
     return cpu_matmul_shapes(c, a, b, a->dtype, mm_any, &m);
 }
@@ -336,6 +441,6 @@ const cpu_op_entry cpu_ops_conv[] = {
     {"Conv", op_conv, CPU_F16_VIA_F32, &conv_f32_prep},
     {"ConvTranspose", op_conv_transpose, CPU_F16_VIA_F32, &cpu_prep_conv},
     {"Gemm", op_gemm, CPU_F16_VIA_F32, &gemm_prep_op},
-    {"MatMul", op_matmul, CPU_F16_VIA_F32, NULL}, /* no attributes */
+    {"MatMul", op_matmul, CPU_F16_VIA_F32, &matmul_prep_op},
     {NULL, NULL, 0, NULL},
 };

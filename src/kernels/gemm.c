@@ -39,8 +39,8 @@ size_t kern_gemm_f32_scratch(const kern_gemm_params *p)
     return kern_sgemm_scratch(p->m, p->n, p->k);
 }
 
-void kern_gemm_f32(const kern_gemm_params *p, const float *a, const float *b, const float *c,
-                   float *y, float *scratch)
+/* The sgemm of p's product (A and B read through their strides). */
+static kern_sgemm sgemm_of(const kern_gemm_params *p, const float *a, const float *b, float *y)
 {
     const int64_t M = p->m, N = p->n, K = p->k;
     kern_sgemm s = {.m = M, .n = N, .k = K, .a = a, .b = b, .c = y, .ldc = N};
@@ -48,6 +48,29 @@ void kern_gemm_f32(const kern_gemm_params *p, const float *a, const float *b, co
     s.a_cs = p->trans_a ? M : 1;
     s.b_rs = p->trans_b ? 1 : N;
     s.b_cs = p->trans_b ? K : 1;
+    s.b_packed = p->b_packed;
+    s.b_packed_tag = p->b_packed_tag;
+    return s;
+}
+
+size_t kern_gemm_f32_packed_b_size(const kern_gemm_params *p)
+{
+    return kern_sgemm_packed_b_size(p->m, p->n, p->k);
+}
+
+int kern_gemm_f32_pack_b(const kern_gemm_params *p, const float *b, float *dst)
+{
+    kern_sgemm s = sgemm_of(p, NULL, b, NULL);
+    return kern_sgemm_pack_b(&s, dst);
+}
+
+int kern_gemm_f32_pack_b_tag(void) { return kern_sgemm_pack_b_tag(); }
+
+void kern_gemm_f32(const kern_gemm_params *p, const float *a, const float *b, const float *c,
+                   float *y, float *scratch)
+{
+    const int64_t M = p->m, N = p->n;
+    kern_sgemm s = sgemm_of(p, a, b, y);
     kern_sgemm_run(&s, scratch);
     const float alpha = (float)p->alpha, beta = (float)p->beta;
     for (int64_t i = 0; i < M && (alpha != 1.0f || (c && beta != 0.0f)); i++) {

@@ -160,6 +160,27 @@ int kern_sgemm_pack_a(const kern_sgemm *g, float *dst)
 
 int kern_sgemm_pack_tag(void) { return sgemm_variant().mr; }
 
+size_t kern_sgemm_packed_b_size(int64_t m, int64_t n, int64_t k)
+{
+    if (m < KERN_SGEMM_SMALL_M || n <= 0 || k <= 0)
+        return 0;
+    return (size_t)(round_up(n, KERN_SGEMM_NR) * k);
+}
+
+/* Panels of nr columns over the whole k: panel jp (columns jp * nr..) is k rows of nr at
+ * dst + jp * nr * k, so the block at depth pc is the kc x nr run at + pc * nr, as pack_b
+ * lays out one panel of a block. The tag is nr (distinct per variant tile width; variants
+ * of the same width share the layout). */
+int kern_sgemm_pack_b(const kern_sgemm *g, float *dst)
+{
+    const sgemm_isa v = sgemm_variant();
+    if (g->n > 0 && g->k > 0)
+        pack_b(g, 0, g->k, 0, g->n, v.nr, dst);
+    return v.nr;
+}
+
+int kern_sgemm_pack_b_tag(void) { return sgemm_variant().nr; }
+
 /* Adds (or, for the first k block, stores) an h x w part of a micro-tile (rows of nr) into
  * C; the last k block adds the row bias: the same operations as the tile's own store. */
 static void store_tile(const kern_sgemm *g, const float *tile, int nr, int64_t i0, int64_t j0,
@@ -230,6 +251,7 @@ void kern_sgemm_run(const kern_sgemm *g, float *scratch)
     const int64_t ncmax = b_direct ? g->n : NC;
     const int64_t kcmax = min64(g->k, KC);
     const float *pre = g->a_packed && g->a_packed_tag == mr ? g->a_packed : NULL;
+    const float *preb = g->b_packed && g->b_packed_tag == nr ? g->b_packed : NULL;
     float *bp = scratch;
     float *ap = scratch + kcmax * round_up(min64(g->n, NC), KERN_SGEMM_NR);
     float tile[KERN_SGEMM_MR * KERN_SGEMM_NR];
@@ -239,15 +261,17 @@ void kern_sgemm_run(const kern_sgemm *g, float *scratch)
         for (int64_t pc = 0; pc < g->k; pc += KC) {
             const int64_t kc = min64(KC, g->k - pc);
             const int first = pc == 0, last = pc + kc == g->k;
-            if (edge < nc)
+            if (edge < nc && !preb)
                 pack_b(g, pc, kc, jc + edge, nc - edge, nr, bp);
             for (int64_t ic = 0; ic < g->m; ic += mcmax) {
                 const int64_t mc = min64(mcmax, g->m - ic);
                 if (!pre)
                     pack_a(g, ic, mc, pc, kc, mr, ap);
                 for (int64_t jr = 0; jr < nc; jr += nr) {
-                    const int bd = jr < edge;
-                    const float *b = bd ? g->b + pc * g->b_rs + (jc + jr) : bp + (jr - edge) * kc;
+                    const int bd = jr < edge && !preb;
+                    const float *b = preb ? preb + (jc + jr) * g->k + pc * nr
+                                     : bd ? g->b + pc * g->b_rs + (jc + jr)
+                                          : bp + (jr - edge) * kc;
                     const int64_t b_rs = bd ? g->b_rs : nr;
                     const int64_t w = min64(nr, nc - jr);
                     for (int64_t ir = 0; ir < mc; ir += mr) {

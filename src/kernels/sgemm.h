@@ -33,6 +33,9 @@ typedef struct kern_sgemm {
     const float *row_bias;  /* NULL or m values added to each row after its sum */
     const float *a_packed;  /* NULL, or A as kern_sgemm_pack_a left it (then a is not read) */
     int a_packed_tag;       /* what kern_sgemm_pack_a returned for a_packed */
+    const float *b_packed;  /* NULL, or B as kern_sgemm_pack_b left it (then b is not read
+                               by the tiled path; the few-row path reads b) */
+    int b_packed_tag;       /* what kern_sgemm_pack_b returned for b_packed */
     const kern_out_act *act;    /* NULL or applied to each output after its bias */
 } kern_sgemm;
 
@@ -48,5 +51,17 @@ size_t kern_sgemm_packed_a_size(int64_t m, int64_t k);
 int kern_sgemm_pack_a(const kern_sgemm *g, float *dst);
 /* The tag kern_sgemm_pack_a would return now. */
 int kern_sgemm_pack_tag(void);
+
+/* B packed once for many products with the same B (constant weights), the twin of the A
+ * packing: floats needed (the largest over the variants; 0 when the product would not read
+ * it: fewer than KERN_SGEMM_SMALL_M rows take the few-row path, which reads B in place),
+ * and the packing of g's B (n, k, b, b_rs, b_cs) into dst for the active variant; returns
+ * the tag to store in b_packed_tag. The tiled path reads the same values in the same order
+ * as from its per-call panels (same bits); it packs B itself when the tag is not the active
+ * variant's. */
+size_t kern_sgemm_packed_b_size(int64_t m, int64_t n, int64_t k);
+int kern_sgemm_pack_b(const kern_sgemm *g, float *dst);
+/* The tag kern_sgemm_pack_b would return now. */
+int kern_sgemm_pack_b_tag(void);
 
 #endif

@@ -2,7 +2,7 @@
  * sizes: 1, 3, 7, 17, 33 and sizes crossing the KC/MC/NC block edges, transposed and
  * strided operands, the row bias, the few-row paths (on the default variant); every variant
  * of KERN_ISA_LIST the machine has gives the portable bits, and every variant fuses its
- * multiply-adds. Tolerance: a float sum of K products has error at most
+ * multiply-adds; a B packed once gives the per-call bits. Tolerance: a float sum of K products has error at most
  * ~K * FLT_EPSILON * sum|a*b| (the classic recursive-summation bound), so each output is
  * checked against (K + 2) * FLT_EPSILON * sum|a*b| computed alongside the reference. */
 #include "testutil.h"
@@ -18,8 +18,9 @@
 #include "kernels/sgemm.h"
 
 /* Runs g (c is allocated here, m x n with ldc = n + 5 to check the stride) and compares
- * with the naive product; returns c for twin comparisons (caller frees). */
-static float *check_sgemm(kern_sgemm g)
+ * with the naive product of g.a and b (g.b may be NULL when g.b_packed serves); returns c
+ * for twin comparisons (caller frees). */
+static float *check_sgemm_b(kern_sgemm g, const float *b)
 {
     const int64_t ldc = g.n + 5;
     float *c = malloc((size_t)(g.m * ldc + 1) * sizeof(float));
@@ -35,7 +36,7 @@ static float *check_sgemm(kern_sgemm g)
         for (int64_t j = 0; j < g.n; j++) {
             double ref = 0, mag = 0;
             for (int64_t kk = 0; kk < g.k; kk++) {
-                double t = (double)g.a[i * g.a_rs + kk * g.a_cs] * g.b[kk * g.b_rs + j * g.b_cs];
+                double t = (double)g.a[i * g.a_rs + kk * g.a_cs] * b[kk * g.b_rs + j * g.b_cs];
                 ref += t;
                 mag += fabs(t);
             }
@@ -52,6 +53,8 @@ static float *check_sgemm(kern_sgemm g)
     free(s);
     return c;
 }
+
+static float *check_sgemm(kern_sgemm g) { return check_sgemm_b(g, g.b); }
 
 /* A and B row-major or transposed, optional bias. */
 static void run_case(int64_t m, int64_t n, int64_t k, int ta, int tb, int bias)
@@ -160,6 +163,57 @@ static void test_twins_bit_identical(void **state)
     assert_int_equal(kern_isa_force(KERN_ISA_PORTABLE), 0);
 }
 
+/* A B packed once (kern_sgemm_pack_b, a constant weight) gives the per-call product's bits
+ * on every variant: row-major B (read in place but for its last partial panel) and
+ * transposed B, partial tiles, two k blocks, B wider than NC; a tag of another variant is
+ * ignored (B packed per call, same bits), and a product of few rows asks for nothing. */
+static void test_prepacked_b_bit_identical(void **state)
+{
+    (void)state;
+    static const int64_t cases[][4] = {
+        /* m, n, k, transposed B */
+        {37, 53, 300, 0}, {37, 53, 300, 1}, {4, 70, 33, 1}, {19, KERN_SGEMM_NC + 40, 20, 1},
+        {9, 48, 17, 0},
+    };
+    assert_int_equal(kern_sgemm_packed_b_size(KERN_SGEMM_SMALL_M - 1, 50, 60), 0);
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        const int64_t m = cases[ci][0], n = cases[ci][1], k = cases[ci][2];
+        float *a = rand_vec(m * k), *b = rand_vec(k * n), *bv = rand_vec(m);
+        kern_sgemm g = {.m = m, .n = n, .k = k, .a = a, .a_rs = k, .a_cs = 1, .b = b,
+                        .row_bias = ci & 1 ? bv : NULL};
+        g.b_rs = cases[ci][3] ? 1 : n;
+        g.b_cs = cases[ci][3] ? k : 1;
+        size_t np = kern_sgemm_packed_b_size(m, n, k);
+        assert_int_equal(np, (size_t)((n + KERN_SGEMM_NR - 1) / KERN_SGEMM_NR * KERN_SGEMM_NR * k));
+        float *bp = malloc(np * sizeof(float));
+        assert_non_null(bp);
+        for (int isa = 0; isa < KERN_ISA_COUNT; isa++) {
+            if (kern_isa_force((kern_isa)isa))
+                continue;
+            float *c0 = check_sgemm(g);
+            kern_sgemm gp = g;
+            gp.b_packed = bp;
+            gp.b_packed_tag = kern_sgemm_pack_b(&g, bp);
+            assert_int_equal(gp.b_packed_tag, kern_sgemm_pack_b_tag());
+            gp.b = NULL; /* the tiled path must not read B */
+            float *c1 = check_sgemm_b(gp, b);
+            assert_memory_equal(c0, c1, (size_t)(m * (n + 5)) * sizeof(float));
+            free(c1);
+            gp.b = b;
+            gp.b_packed_tag = -1; /* another variant's layout: packed per call instead */
+            c1 = check_sgemm(gp);
+            assert_memory_equal(c0, c1, (size_t)(m * (n + 5)) * sizeof(float));
+            free(c1);
+            free(c0);
+        }
+        free(bp);
+        free(a);
+        free(b);
+        free(bv);
+    }
+    assert_int_equal(kern_isa_force(KERN_ISA_PORTABLE), 0);
+}
+
 /* Every multiply-add is fused (one rounding) on every variant and path: with A row
  * (-1, u) and B column (1, u), u = 1 + 2^-12, the sum -1 + u*u is 2^-11 + 2^-24 exactly
  * when u*u is not rounded first (rounded, u*u = 1 + 2^-11 and the sum is 2^-11). */
@@ -232,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_general_strides),
         cmocka_unit_test(test_k_zero_gives_bias),
         cmocka_unit_test(test_twins_bit_identical),
+        cmocka_unit_test(test_prepacked_b_bit_identical),
         cmocka_unit_test(test_fused_multiply_add),
         cmocka_unit_test(test_gemm_epilogue),
     };

@@ -18,7 +18,10 @@
  * - test_arena_too_small_for_blocks: the arena tosac_rt_arena_size gives includes the
  *   prepared region (it is prepared_bytes larger than without it); 16 bytes fewer is refused
  *   at init with one line; a record whose state leaves no room for the region, or a
- *   misaligned or huge prepared_bytes, is refused with one line (untrusted program). */
+ *   misaligned or huge prepared_bytes, is refused with one line (untrusted program).
+ * - test_bad_group_refused_at_init: a check of the program alone runs once, at init: conv2's
+ *   group attribute (the program's only INT attribute) patched to 0 and to -3 makes init fail
+ *   with one line naming the node (before, init passed and every invoke failed). */
 #include "testutil.h"
 
 #include <stdio.h>
@@ -68,7 +71,8 @@ static ir_model *conv_model(void)
     int k1 = ir_graph_add_node(g, "Conv", NULL, "conv1", in1, 3, &h, 1, &err);
     assert_int_equal(ir_node_set_ints(g, k1, "pads", pads, 4, &err), TOSAC_OK);
     assert_true(ir_graph_add_node(g, "Relu", NULL, "relu", &h, 1, &r, 1, &err) >= 0);
-    assert_true(ir_graph_add_node(g, "Conv", NULL, "conv2", in2, 2, &y, 1, &err) >= 0);
+    int k2 = ir_graph_add_node(g, "Conv", NULL, "conv2", in2, 2, &y, 1, &err);
+    assert_int_equal(ir_node_set_int(g, k2, "group", 1, &err), TOSAC_OK); /* the default */
     assert_int_equal(ir_graph_mark_output(g, y, &err), TOSAC_OK);
     if (err.code)
         fail_msg("%s", err.msg);
@@ -251,12 +255,55 @@ static void test_arena_too_small_for_blocks(void **state)
     free(prog);
 }
 
+static void test_bad_group_refused_at_init(void **state)
+{
+    (void)state;
+    size_t len = 0;
+    unsigned char *prog = compiled(&len);
+    rt_program p;
+    tosac_error err;
+    tosac_error_clear(&err);
+    assert_int_equal(rt_program_load(prog, len, &p, &err), TOSAC_OK);
+    const rt_cpu_header_rec *h = p.cpu;
+    rt_attr_rec *group = NULL;
+    for (uint32_t i = 0; i < h->attrs.count; i++) {
+        rt_attr_rec *a = (rt_attr_rec *)((unsigned char *)h + h->attrs.offset) + i;
+        if (a->kind == IR_ATTR_INT) {
+            assert_null(group); /* the only one */
+            group = a;
+        }
+    }
+    assert_non_null(group);
+    assert_int_equal(group->i, 1);
+    size_t bytes = 0;
+    assert_int_equal(tosac_rt_arena_size(prog, len, &bytes, &err), TOSAC_OK);
+    void *arena = aligned_alloc(16, bytes);
+    static const int64_t bad[] = {0, -3};
+    for (int k = 0; k < 2; k++) {
+        group->i = bad[k];
+        tosac_rt *rt = NULL;
+        tosac_error_clear(&err);
+        assert_int_equal(tosac_rt_init(prog, len, arena, bytes, &rt, &err), TOSAC_ERR_INPUT);
+        assert_null(rt);
+        assert_non_null(strstr(err.msg, "conv2"));
+        assert_non_null(strstr(err.msg, "group must be at least 1"));
+        assert_null(strchr(err.msg, '\n'));
+    }
+    group->i = 1;
+    tosac_rt *rt = NULL;
+    tosac_error_clear(&err);
+    assert_int_equal(tosac_rt_init(prog, len, arena, bytes, &rt, &err), TOSAC_OK);
+    free(arena);
+    free(prog);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_weights_packed_once),
         cmocka_unit_test(test_without_region_as_before),
         cmocka_unit_test(test_arena_too_small_for_blocks),
+        cmocka_unit_test(test_bad_group_refused_at_init),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
